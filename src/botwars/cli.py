@@ -1,0 +1,233 @@
+"""The ``botwars`` command line (Typer + Rich)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from typing import Any, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from botwars.engine.errors import BotwarsError, ConfigError, RecordError
+
+app = typer.Typer(help="botwars: play, check and replay turn-based grid robot battle games.",
+                  no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
+scenario_app = typer.Typer(help="Scenario files: write a ruling down as YAML and check it.", no_args_is_help=True)
+board_app = typer.Typer(help="Board and map files: validate them.", no_args_is_help=True)
+app.add_typer(scenario_app, name="scenario")
+app.add_typer(board_app, name="board")
+
+console = Console()
+err_console = Console(stderr=True)
+
+
+def _fail(msg: str, code: int = 2) -> None:
+    err_console.print(f"[bold red]error:[/] {msg}", highlight=False, markup=True, soft_wrap=True)
+    raise typer.Exit(code)
+
+
+def _guard(fn):
+    """Run ``fn``; turn botwars errors into a one-line message and exit code 2."""
+    try:
+        return fn()
+    except ConfigError as exc:
+        _fail(exc.one_line())
+    except BotwarsError as exc:
+        _fail(str(exc))
+
+
+@app.command()
+def games(game: Optional[str] = typer.Argument(None, help="Show this game's parameter table.")) -> None:
+    """List the games (rule sets), or one game's parameters with their defaults."""
+    from botwars.engine.ruleset import get_ruleset, ruleset_ids
+
+    def run():
+        if game:
+            rs = get_ruleset(game)
+            t = Table(title=f"{rs.id} parameters (set with --set key=value)")
+            t.add_column("parameter")
+            t.add_column("default")
+            t.add_column("meaning")
+            for p in rs.params:
+                t.add_row(p.name, json.dumps(p.default), p.doc)
+            console.print(t)
+            bots = ", ".join(f"builtin:{b}" for b in sorted(rs.builtin_bots()))
+            console.print(f"built-in bots: {bots}")
+            return
+        t = Table(title="botwars games")
+        t.add_column("id")
+        t.add_column("game")
+        t.add_column("seats")
+        t.add_column("rules version")
+        for gid in ruleset_ids():
+            rs = get_ruleset(gid)
+            seats = str(rs.min_seats) if rs.min_seats == rs.max_seats else f"{rs.min_seats}-{rs.max_seats}"
+            t.add_row(gid, rs.name, seats, str(rs.rules_version))
+        console.print(t)
+
+    _guard(run)
+
+
+@app.command()
+def match(
+    game: str = typer.Argument(..., help="Game id (see `botwars games`)."),
+    agents: list[str] = typer.Argument(..., help="One agent spec per seat: builtin:NAME, bot.py, "
+                                                   "cmd:PROGRAM, botwars-io:PROGRAM, rgkit:robot.py."),
+    seed: int = typer.Option(0, help="Match seed: same seed and orders, same game."),
+    set_: Optional[list[str]] = typer.Option(None, "--set", help="Parameter override key=value (repeatable)."),
+    replay: Optional[str] = typer.Option(None, help="Write the record (JSON Lines) here "
+                                                    "[default: replays/GAME-SEED-TIME.jsonl]."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON result object as the last line."),
+    no_clock: bool = typer.Option(False, "--no-clock", help="Disable time control (debugging bots)."),
+) -> None:
+    """Play one match between agents and print the result."""
+    from botwars.agents.spec import make_agent
+    from botwars.engine.match import Match
+    from botwars.engine.ruleset import get_ruleset, parse_set_options
+
+    def setup():
+        rs = get_ruleset(game)
+        if not rs.min_seats <= len(agents) <= rs.max_seats:
+            want = str(rs.min_seats) if rs.min_seats == rs.max_seats else f"{rs.min_seats} to {rs.max_seats}"
+            raise ConfigError(f"{game} needs {want} agents, got {len(agents)}")
+        config = rs.validate_config(parse_set_options(set_))
+        seats = rs.seat_names(len(agents))
+        made = {s: make_agent(a, game) for s, a in zip(seats, agents)}
+        path = replay or os.path.join("replays", f"{game}-{seed}-{time.strftime('%Y%m%d-%H%M%S')}.jsonl")
+        m = Match(rs, config, made, seed, record=path, clock=not no_clock,
+                  agent_specs=dict(zip(seats, agents)))
+        return rs, m
+
+    rs, m = _guard(setup)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    total = getattr(m.state, "config", {}).get("max_turns") if hasattr(m.state, "config") else None
+    with Progress(TextColumn(f"{game}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err_console, transient=True, disable=as_json or not err_console.is_terminal) as prog:
+        task = prog.add_task("match", total=total)
+        result = _guard(lambda: m.run(progress=lambda mm: prog.update(task, completed=rs.turn_number(mm.state))))
+    if as_json:
+        print(json.dumps(result.to_json()))
+        return
+    _print_result(rs, m, result, agents)
+
+
+def _print_result(rs, m, result, agents) -> None:
+    out = result.outcome
+    t = Table(title=f"{rs.id}: {out.reason} after {result.turns} turns")
+    t.add_column("seat")
+    t.add_column("agent")
+    t.add_column("score", justify="right")
+    for k in out.details:
+        t.add_column(k, justify="right")
+    t.add_column("result")
+    t.add_column("errors", justify="right")
+    for seat, spec in zip(m.seats, agents):
+        res = "winner" if out.winner == seat else ("draw" if out.winner is None else "")
+        nerr = sum(1 for e in result.errors if e["seat"] == seat)
+        t.add_row(seat, spec, f"{out.scores.get(seat, 0):g}",
+                  *[str(v.get(seat, "")) if isinstance(v, dict) else str(v) for v in out.details.values()],
+                  res, str(nerr))
+    console.print(t)
+    if result.errors:
+        console.print("[bold]bot errors[/] (first 10):")
+        for e in result.errors[:10]:
+            console.print(f"  decision {e['decision']} {e['seat']}: {e['code']} {e['detail']}", highlight=False)
+    console.print(f"winner: {out.winner or 'draw'}")
+    console.print(f"replay written to {result.replay}", highlight=False)
+
+
+@app.command()
+def replay(
+    file: str = typer.Argument(..., help="A record file (JSON Lines) written by `botwars match`."),
+    verify: bool = typer.Option(False, help="Re-simulate and exit 1 at the first decision point that diverges."),
+    turn: Optional[int] = typer.Option(None, help="Show the board after this turn and that turn's events."),
+    report: bool = typer.Option(False, help="Print the game's reports for every turn (or --turn N)."),
+) -> None:
+    """Show, report or verify a record (replay)."""
+    from botwars.engine.record import read_record, resimulate, verify_record
+
+    rec = _guard(lambda: read_record(file))
+    if verify:
+        ok, msg = _guard(lambda: verify_record(rec))
+        if ok:
+            console.print(f"[green]ok[/]: {file}: {msg}", highlight=False)
+            return
+        err_console.print(f"[bold red]diverged[/]: {file}: {msg}", highlight=False)
+        raise typer.Exit(1)
+    rs = rec.ruleset
+    steps = _guard(lambda: list(resimulate(rec)))
+    if turn is not None:
+        chosen = [s for s in steps if rs.turn_number(s.after) == turn]
+        if not chosen:
+            last = rs.turn_number(steps[-1].after) if steps else 0
+            _fail(f"no turn {turn} in {file} (turns 1..{last})")
+        steps = chosen
+    elif not report:
+        steps = steps[-1:]
+    reporter = getattr(rs, "report", None)
+    for s in steps:
+        if report and reporter:
+            console.print(reporter(s.before, s.after, s.events))
+            continue
+        console.print(f"[bold]decision {s.n}[/]", highlight=False)
+        console.print(rs.render_text(s.after), highlight=False, markup=False)
+        for e in s.events:
+            console.print("  " + json.dumps(e.to_json()), highlight=False, markup=False)
+    if rec.outcome:
+        console.print(f"result: {rec.outcome.get('winner') or 'draw'} ({rec.outcome.get('reason')})", highlight=False)
+
+
+@scenario_app.command("run")
+def scenario_run(files: list[str] = typer.Argument(..., help="Scenario YAML files (or folders of them)."),
+                 quiet: bool = typer.Option(False, "-q", help="Only print failures and the summary.")) -> None:
+    """Run scenario files; exit 0 only if every one passes (diff printed for each failure)."""
+    from botwars.engine.scenario import collect, run_file
+    paths = _guard(lambda: collect(files))
+    failed = 0
+    for path in paths:
+        problems = run_file(path)
+        if problems:
+            failed += 1
+            console.print(f"[bold red]FAIL[/] {path}", highlight=False)
+            for p in problems:
+                console.print("  " + p, highlight=False, markup=False)
+        elif not quiet:
+            console.print(f"[green]pass[/] {path}", highlight=False)
+    console.print(f"{len(paths) - failed} passed, {failed} failed", highlight=False)
+    if failed:
+        raise typer.Exit(1)
+
+
+@board_app.command("check")
+def board_check(file: str = typer.Argument(..., help="Board or map file."),
+                game: str = typer.Option(..., "--game", help="Game whose format the file is in."),
+                entry: bool = typer.Option(False, "--entry", help="geeko: apply the entry-board acceptance test.")) -> None:
+    """Validate a board or map file: exit 0 only when valid, one problem per line."""
+    from botwars.engine.ruleset import get_ruleset
+    rs = _guard(lambda: get_ruleset(game))
+    checker = getattr(rs, "check_board", None)
+    if checker is None:
+        _fail(f"{game} has no board checker")
+    try:
+        with open(file, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        _fail(f"{file}: cannot read: {exc}")
+    problems = _guard(lambda: checker(text, file, entry=entry))
+    if problems:
+        for p in problems:
+            console.print(p, highlight=False, markup=False)
+        raise typer.Exit(1)
+    console.print(f"[green]ok[/]: {file}", highlight=False)
+
+
+def main() -> None:  # pragma: no cover
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

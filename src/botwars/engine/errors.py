@@ -1,0 +1,61 @@
+"""All botwars error types, in one place."""
+
+from __future__ import annotations
+
+
+class BotwarsError(Exception):
+    """Base class of every error botwars raises on purpose."""
+
+
+class ConfigError(BotwarsError):
+    """A configuration value, map/board file or scenario file is invalid.
+
+    ``source`` names the file (or ``--set`` option) and ``line``/``column`` the place,
+    when known, so the command line can print a one-line error.
+    """
+
+    def __init__(self, message: str, *, source: str | None = None, line: int | None = None,
+                 column: int | None = None):
+        self.message = message
+        self.source = source
+        self.line = line
+        self.column = column
+        super().__init__(self.one_line())
+
+    def one_line(self) -> str:
+        where = ""
+        if self.source:
+            where = self.source
+            if self.line is not None:
+                where += f":{self.line}"
+                if self.column is not None:
+                    where += f":{self.column}"
+            where += ": "
+        return where + self.message
+
+
+class InvalidOrders(BotwarsError):
+    """Orders a seat submitted are refused whole.
+
+    ``code`` is a short machine code (``malformed``, ``illegal``, ...); ``part`` is the
+    offending piece (a token, a card, a register). The message must never reveal hidden
+    information about other seats.
+    """
+
+    def __init__(self, message: str, *, code: str = "illegal", part: object = None):
+        self.message = message
+        self.code = code
+        self.part = part
+        super().__init__(message)
+
+
+class RulesetError(BotwarsError):
+    """An unknown rule set id, or a rule set used against its contract."""
+
+
+class RecordError(BotwarsError):
+    """A record (replay) file is unreadable or diverges when re-simulated."""
+
+    def __init__(self, message: str, *, decision: int | None = None):
+        self.decision = decision
+        super().__init__(message)

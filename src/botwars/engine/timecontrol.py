@@ -1,0 +1,84 @@
+"""Time control: a per-move limit plus a time bank per seat, enforced by :class:`Match`."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """How thinking time is charged, in seconds.
+
+    - ``move_limit_s``: free seconds per decision (``None`` = no limit at all).
+    - ``bank_s``: reserve for the whole match, spent by time beyond ``move_limit_s``.
+    - ``increment_s``: if set, each charge is rounded up to whole increments with at least one
+      increment charged per decision (DADOED D-8.3: 0.4 s costs 30 s).
+    - ``on_expiry``: ``"default"`` — the seat's default orders apply this decision
+      (arena P10); ``"loss"`` — the seat loses the match (DADOED D-8.3, submarine S-7.8).
+    """
+
+    move_limit_s: float | None = None
+    bank_s: float = 0.0
+    increment_s: float | None = None
+    on_expiry: str = "default"
+
+    def charge(self, used_s: float) -> float:
+        """Seconds taken from the bank for a decision that took ``used_s`` seconds."""
+        if self.move_limit_s is None:
+            return 0.0
+        excess = max(0.0, used_s - self.move_limit_s)
+        if self.increment_s:
+            steps = max(1, math.ceil(round(excess / self.increment_s, 9)))
+            return steps * self.increment_s
+        return excess
+
+    def deadline(self, bank_left_s: float) -> float | None:
+        """Longest a decision may take before the seat has run out (``None``: unlimited)."""
+        if self.move_limit_s is None:
+            return None
+        return self.move_limit_s + max(0.0, bank_left_s)
+
+
+@dataclass
+class Clock:
+    """Mutable per-seat clock state: seconds left in each seat's bank."""
+
+    control: TimeControl
+    bank_left: dict[str, float]
+
+    @classmethod
+    def start(cls, control: TimeControl, seats: list[str]) -> "Clock":
+        return cls(control, {s: float(control.bank_s) for s in seats})
+
+    def deadline(self, seat: str) -> float | None:
+        return self.control.deadline(self.bank_left[seat])
+
+    def spend(self, seat: str, used_s: float) -> str:
+        """Charge ``used_s`` seconds to ``seat``.
+
+        Returns ``"ok"``; ``"expired"`` if the decision took longer than the seat had
+        (its orders were not in time: the default orders or a loss apply, per ``on_expiry``);
+        or ``"depleted"`` (increment clocks only, DADOED D-8.3) if the charge emptied the bank:
+        the order stands but the seat loses after this resolution.
+        """
+        c = self.control
+        if c.move_limit_s is None:
+            return "ok"
+        bank = self.bank_left[seat]
+        if c.increment_s:
+            if used_s - c.move_limit_s >= bank:
+                self.bank_left[seat] = 0.0
+                return "expired"
+            bank -= c.charge(used_s)
+            self.bank_left[seat] = max(0.0, bank)
+            return "depleted" if bank <= 0 else "ok"
+        if used_s > c.move_limit_s + bank + 1e-9:
+            self.bank_left[seat] = 0.0
+            return "expired"
+        self.bank_left[seat] = max(0.0, bank - c.charge(used_s))
+        return "ok"
+
+    def to_json(self) -> dict:
+        return {"move_limit_s": self.control.move_limit_s, "bank_left_s": dict(self.bank_left),
+                "increment_s": self.control.increment_s, "on_expiry": self.control.on_expiry}

@@ -1,0 +1,1 @@
+"""The ``arena`` rule set (BotWars.io): program a robot swarm. Rules: shared/rules/arena.md."""

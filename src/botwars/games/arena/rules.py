@@ -1,0 +1,348 @@
+"""The arena rules (shared/rules/arena.md, rules version 1): state, resolution, views, outcome.
+
+Every rule lives here; the rest of the package only parses, prints and plays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from botwars.engine.errors import ConfigError, InvalidOrders
+from botwars.engine.events import Event, Outcome
+from botwars.engine.ruleset import Param, Ruleset, register
+from botwars.engine.timecontrol import TimeControl
+from botwars.games.arena.board import ArenaMap, Square, load_map, sq_str
+from botwars.games.arena.protocol import (DIRS, ArenaOrders, accept, parse_json_response,
+                                          parse_text_response, text_orders)
+
+NEIGHBOURS8 = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
+
+Robot = tuple[int, int, int]
+"""A robot: ``(id, player, hp)``; ids are unique within a match (for reports and adapters)."""
+
+
+@dataclass(frozen=True)
+class ArenaState:
+    """A position between turns.
+
+    ``turn``: the last turn resolved (0 after setup, R7); ``robots``: square → ``(id, player,
+    hp)``; ``user_data``: stored user data of players 1 and 2 (P7); ``over``: the end check
+    (R26, R27) has ended the game.
+    """
+
+    seats: tuple[str, ...]
+    config: dict[str, Any]
+    amap: ArenaMap
+    turn: int
+    robots: dict[Square, Robot]
+    next_id: int
+    user_data: tuple[str, str]
+    over: bool = False
+
+    def player_of(self, seat: str) -> int:
+        return self.seats.index(seat) + 1
+
+
+def _map_check(value: str) -> None:
+    try:
+        load_map(value)
+    except ConfigError as exc:
+        raise ValueError(exc.one_line()) from None
+
+
+PARAMS = (
+    Param("map", str, "default", "Walls and spawn points (R5): a shipped map name, a file path or map text",
+          check=_map_check),
+    Param("max_turns", int, 100, "Last turn (R26)", minimum=1),
+    Param("spawn_interval", int, 10, "Spawn turns: t mod spawn_interval = 0 (R19)", minimum=1),
+    Param("initial_hp", int, 100, "HP of every new robot", minimum=1),
+    Param("attack_damage_enemy", int, 12, "Attack hit on an enemy robot (R20)", minimum=0),
+    Param("attack_damage_friendly", int, 8, "Attack hit on a friendly robot (R20)", minimum=0),
+    Param("self_destruct_damage", int, 6, "Blast hit on each neighbouring robot (R21)", minimum=0),
+    Param("defend_divisor", int, 2, "Defended hit = floor(base / divisor) (R24)", minimum=1),
+    Param("wipeout_ends_game", bool, False, "Early end when a player has no robots (R27)"),
+    Param("turn_time_limit_s", float, 2.0, "Wall-clock seconds per bot per turn (P2)", minimum=0.001),
+    Param("time_bank_s", float, 0.0, "Per-seat reserve for the whole match (P2)", minimum=0),
+    Param("memory_limit_mib", int, 512, "Per bot process, where enforced (P3)", minimum=1),
+    Param("user_data_max_len", int, 128, "Characters of user data kept between turns (P7)", minimum=0),
+    Param("max_output_chars", int, 8192, "Longest accepted response line (P6)", minimum=1),
+    Param("rating_initial", int, 1000, "Starting Elo rating (R29)"),
+)
+
+
+@register
+class ArenaRuleset(Ruleset):
+    """BotWars.io arena (shared/rules/arena.md): two players, simultaneous orders per robot."""
+
+    id = "arena"
+    name = "Arena (BotWars.io): program a robot swarm"
+    rules_version = 1
+    params = PARAMS
+    min_seats = 2
+    max_seats = 2
+
+    def time_control(self, config: dict[str, Any]) -> TimeControl:
+        """P2: ``turn_time_limit_s`` per turn plus ``time_bank_s``; on expiry all robots defend (P10)."""
+        return TimeControl(config["turn_time_limit_s"], config["time_bank_s"], None, "default")
+
+    # ---- setup (R7) ---------------------------------------------------------------------
+    def setup(self, config: dict[str, Any], seats: list[str], seed: int) -> ArenaState:
+        """Turn 0 (R7): one ``initial_hp`` robot on every spawn point; empty user data."""
+        if len(seats) != 2:
+            raise ConfigError(f"arena needs exactly 2 seats, got {len(seats)}")
+        amap = load_map(config["map"])
+        robots: dict[Square, Robot] = {}
+        nid = 1
+        for p in (1, 2):
+            for sq in amap.spawns[p]:
+                robots[sq] = (nid, p, config["initial_hp"])
+                nid += 1
+        return ArenaState(tuple(seats), config, amap, 0, robots, nid, ("", ""))
+
+    def pending(self, state: ArenaState) -> list[str]:
+        return [] if state.over else list(state.seats)
+
+    # ---- orders (R10, R11, P5-P12) ---------------------------------------------------------
+    def parse_orders(self, state: ArenaState, seat: str, payload: Any) -> ArenaOrders:
+        """A P5 text response (str) or a P12 JSON response (dict) → :class:`ArenaOrders`.
+
+        Raises :class:`InvalidOrders` with code ``malformed`` (P6, P12); ignored tokens
+        (``no_robot``, ``duplicate``, P8) are listed in the result's ``errors``.
+        """
+        cfg = state.config
+        if isinstance(payload, str):
+            tokens, user = parse_text_response(payload, cfg["max_output_chars"])
+        else:
+            tokens, user = parse_json_response(payload, cfg["max_output_chars"])
+        p = state.player_of(seat)
+        own = {sq for sq, r in state.robots.items() if r[1] == p}
+        return accept(tokens, user, own, cfg["user_data_max_len"])
+
+    def default_orders(self, state: ArenaState, seat: str) -> ArenaOrders:
+        """P10: every robot of the seat defends; user data unchanged."""
+        p = state.player_of(seat)
+        return ArenaOrders({sq: ("D", None) for sq, r in state.robots.items() if r[1] == p}, None)
+
+    def legal_orders(self, state: ArenaState, seat: str) -> None:
+        """Per-robot orders are a product of 11 choices per robot: not enumerated (see ``robot_actions``)."""
+        return None
+
+    def orders_json(self, orders: ArenaOrders) -> Any:
+        return text_orders(orders)
+
+    # ---- resolution (R12-R25) -------------------------------------------------------------
+    def resolve(self, state: ArenaState, orders: dict[str, ArenaOrders]) -> tuple[ArenaState, list[Event]]:
+        """One turn: steps 1-6 of R12, then the end check (R26, R27)."""
+        cfg = state.config
+        amap = state.amap
+        t = state.turn + 1
+        robots = state.robots
+        events: list[Event] = []
+        user = list(state.user_data)
+        act: dict[Square, tuple[str, str | None]] = {}
+        for seat, o in orders.items():
+            p = state.player_of(seat)
+            for sq, od in o.orders.items():
+                r = robots.get(sq)
+                if r is not None and r[1] == p:
+                    act[sq] = od
+            if o.user_data is not None:
+                user[p - 1] = o.user_data
+            events.append(Event("orders", {"seat": seat, "player": p, "orders": text_orders(o),
+                                           "errors": o.errors}))
+        # Step 1 (R13): defenders, by robot id.  Step 2 (R14): armed robots and blast squares.
+        defending: set[int] = set()
+        armed: list[tuple[int, Square]] = []
+        movers: dict[Square, Square] = {}
+        attackers: list[tuple[int, Square, Square]] = []
+        for sq, (a, d) in act.items():
+            rid = robots[sq][0]
+            if a == "D":
+                defending.add(rid)
+            elif a == "S":
+                armed.append((rid, sq))
+            elif a == "M":
+                dx, dy = DIRS[d]
+                movers[sq] = (sq[0] + dx, sq[1] + dy)
+            else:
+                dx, dy = DIRS[d]
+                attackers.append((rid, sq, (sq[0] + dx, sq[1] + dy)))
+        # Step 3 (R15-R18): moves.
+        new: dict[Square, Robot]
+        if movers:
+            failed: set[Square] = set()
+            count: dict[Square, int] = {}
+            for tg in movers.values():
+                count[tg] = count.get(tg, 0) + 1
+            for sq, tg in movers.items():
+                if not amap.is_open(tg) or count[tg] > 1 or movers.get(tg) == sq:  # R16a, b, c
+                    failed.add(sq)
+            changed = True
+            while changed:  # R17 fixed point
+                changed = False
+                for sq, tg in movers.items():
+                    if sq not in failed and tg in robots and (tg not in movers or tg in failed):
+                        failed.add(sq)
+                        changed = True
+            new = {}
+            for sq, r in robots.items():  # R18: successful movers arrive together...
+                if sq in movers:
+                    if sq in failed:
+                        events.append(Event("move_failed", {"robot": r[0], "at": sq_str(sq)}))
+                    else:
+                        new[movers[sq]] = r
+                        events.append(Event("move", {"robot": r[0], "from": sq_str(sq), "to": sq_str(movers[sq])}))
+            for sq, r in robots.items():  # ...and everyone else stays (R17 keeps them apart)
+                if sq not in movers or sq in failed:
+                    new[sq] = r
+        else:
+            new = dict(robots)
+        nid = state.next_id
+        # Step 4 (R19): spawn.
+        if t % cfg["spawn_interval"] == 0:
+            for p in (1, 2):
+                for sq in amap.spawns[p]:
+                    old = new.get(sq)
+                    if old is not None:
+                        events.append(Event("spawn_kill", {"robot": old[0], "player": old[1], "at": sq_str(sq)}))
+                    new[sq] = (nid, p, cfg["initial_hp"])
+                    events.append(Event("spawn", {"robot": nid, "player": p, "at": sq_str(sq)}))
+                    nid += 1
+        div = cfg["defend_divisor"]
+        # Step 5 (R20, R23-R25): attacks.
+        if attackers:
+            dmg: dict[Square, int] = {}
+            for rid, sq, tg in attackers:
+                me = new.get(sq)
+                if me is None or me[0] != rid:
+                    continue  # removed by a spawn event: no longer in play
+                victim = new.get(tg)
+                if victim is None:
+                    events.append(Event("attack", {"robot": rid, "from": sq_str(sq), "to": sq_str(tg), "damage": 0}))
+                    continue
+                base = cfg["attack_damage_enemy"] if victim[1] != me[1] else cfg["attack_damage_friendly"]
+                hit = base // div if victim[0] in defending else base
+                dmg[tg] = dmg.get(tg, 0) + hit
+                events.append(Event("attack", {"robot": rid, "from": sq_str(sq), "to": sq_str(tg),
+                                               "target": victim[0], "damage": hit}))
+            self._apply(new, dmg, events, "attack")
+        # Step 6 (R21, R22): blasts.
+        if armed:
+            dmg = {}
+            sd = cfg["self_destruct_damage"]
+            for rid, (x, y) in armed:
+                hits = []
+                for dx, dy in NEIGHBOURS8:
+                    nsq = (x + dx, y + dy)
+                    victim = new.get(nsq)
+                    if victim is not None:
+                        hit = sd // div if victim[0] in defending else sd
+                        dmg[nsq] = dmg.get(nsq, 0) + hit
+                        hits.append({"robot": victim[0], "at": sq_str(nsq), "damage": hit})
+                events.append(Event("blast", {"robot": rid, "at": sq_str((x, y)), "hits": hits}))
+            for nsq, d in dmg.items():
+                r = new[nsq]
+                new[nsq] = (r[0], r[1], r[2] - d)
+            armed_ids = {rid for rid, _ in armed}
+            for sq in [s for s, r in new.items() if r[0] in armed_ids or r[2] <= 0]:
+                r = new.pop(sq)
+                events.append(Event("removed", {"robot": r[0], "player": r[1], "at": sq_str(sq), "hp": r[2],
+                                                "cause": "self_destruct" if r[0] in armed_ids else "blast"}))
+        over = t >= cfg["max_turns"]
+        if cfg["wipeout_ends_game"] and not over:
+            owners = {r[1] for r in new.values()}
+            over = not (1 in owners and 2 in owners)
+        return ArenaState(state.seats, cfg, amap, t, new, nid, (user[0], user[1]), over), events
+
+    @staticmethod
+    def _apply(new: dict[Square, Robot], dmg: dict[Square, int], events: list[Event], cause: str) -> None:
+        for sq, d in dmg.items():
+            r = new[sq]
+            new[sq] = (r[0], r[1], r[2] - d)
+        dead = [sq for sq, r in new.items() if r[2] <= 0]
+        for sq in dead:
+            r = new.pop(sq)
+            events.append(Event("removed", {"robot": r[0], "player": r[1], "at": sq_str(sq), "hp": r[2],
+                                            "cause": cause}))
+
+    # ---- observation (R30, P11) -----------------------------------------------------------
+    def view(self, state: ArenaState, seat: str | None) -> dict[str, Any]:
+        """The P11 object for ``seat``, or the R30/H26 spectator object for ``None``."""
+        turn = state.turn if state.over else state.turn + 1
+        items = sorted(state.robots.items())
+        if seat is None:
+            robots = [{"player": r[1], "x": sq[0], "y": sq[1], "hp": r[2]} for p in (1, 2)
+                      for sq, r in items if r[1] == p]
+            return {"turn": turn, "max_turns": state.config["max_turns"], "player": None, "robots": robots}
+        p = state.player_of(seat)
+        robots = [{"side": "F", "x": sq[0], "y": sq[1], "hp": r[2]} for sq, r in items if r[1] == p]
+        robots += [{"side": "E", "x": sq[0], "y": sq[1], "hp": r[2]} for sq, r in items if r[1] != p]
+        return {"turn": turn, "max_turns": state.config["max_turns"], "player": p, "robots": robots,
+                "user_data": state.user_data[p - 1]}
+
+    # ---- end (R26-R29) --------------------------------------------------------------------
+    def outcome(self, state: ArenaState) -> Outcome | None:
+        """R28: more robots wins, then more total HP, else a draw."""
+        if not state.over:
+            return None
+        count = {1: 0, 2: 0}
+        hp = {1: 0, 2: 0}
+        for _, p, h in state.robots.values():
+            count[p] += 1
+            hp[p] += h
+        s1, s2 = state.seats
+        key1, key2 = (count[1], hp[1]), (count[2], hp[2])
+        if key1 > key2:
+            winner, ranking = s1, [[s1], [s2]]
+        elif key2 > key1:
+            winner, ranking = s2, [[s2], [s1]]
+        else:
+            winner, ranking = None, [[s1, s2]]
+        reason = "turn_limit" if state.turn >= state.config["max_turns"] else "wipeout"
+        return Outcome(winner, {s1: count[1], s2: count[2]}, reason, ranking,
+                       {"robots": {s1: count[1], s2: count[2]}, "hp": {s1: hp[1], s2: hp[2]}})
+
+    # ---- tools ----------------------------------------------------------------------------
+    def state_json(self, state: ArenaState) -> dict[str, Any]:
+        return {"turn": state.turn, "over": state.over, "next_id": state.next_id,
+                "robots": [[sq_str(sq), r[0], r[1], r[2]] for sq, r in sorted(state.robots.items())],
+                "user_data": list(state.user_data)}
+
+    def render_text(self, state: ArenaState, seat: str | None = None) -> str:
+        """The board as text: ``#`` wall, ``1``/``2`` spawn, ``a``/``b`` robots of player 1/2 (HP listed)."""
+        from botwars.games.arena.report import render_board
+        return render_board(state)
+
+    def builtin_bots(self) -> dict[str, Any]:
+        from botwars.games.arena import bots
+        return bots.BUILTIN
+
+    def run_scenario(self, doc: dict[str, Any], source: str) -> list[str]:
+        from botwars.games.arena.scenario import run_scenario
+        return run_scenario(doc, source)
+
+
+def make_state(config: dict[str, Any], robots: dict[Square, tuple[int, int]], turn: int = 0,
+               seats: tuple[str, str] = ("p1", "p2"), user_data: tuple[str, str] = ("", "")) -> ArenaState:
+    """A state with the given robots (square → ``(player, hp)``) after ``turn`` (for scenarios and tests)."""
+    amap = load_map(config["map"])
+    rs: dict[Square, Robot] = {}
+    for i, (sq, (p, hp)) in enumerate(robots.items(), 1):
+        if not amap.is_open(sq):
+            raise ConfigError(f"robot on {sq_str(sq)}, which is a wall or off the map")
+        rs[sq] = (i, p, hp)
+    return ArenaState(seats, config, amap, turn, rs, len(rs) + 1, user_data)
+
+
+def _check_board(self, text: str, source: str, entry: bool = False) -> list[str]:
+    """``botwars board check``: the map's problems (R5), one per line; empty when valid."""
+    from botwars.games.arena.board import parse_map
+    try:
+        parse_map(text, source)
+    except ConfigError as exc:
+        return [exc.one_line()]
+    return []
+
+
+ArenaRuleset.check_board = _check_board
