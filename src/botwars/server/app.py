@@ -1,0 +1,436 @@
+"""The FastAPI application of the game-master server (``botwars serve``).
+
+Endpoints (JSON; the generated OpenAPI schema at ``/openapi.json`` documents each):
+
+- ``GET  /api/games`` — rule sets, their parameters and built-in bots.
+- ``POST /api/matches`` — create a match; returns one secret link per seat and a spectator link.
+- ``GET  /api/matches`` — list matches (public summaries).
+- ``GET  /api/matches/{id}`` — one match's public summary.
+- ``GET  /api/matches/{id}/view`` — the seat's view (with its token) or the spectator view.
+- ``POST /api/matches/{id}/orders`` — a seat's orders for the open decision point.
+- ``POST /api/matches/{id}/resign`` — a seat resigns.
+- ``GET  /api/matches/{id}/record`` — JSON Lines record: the seat's own, or the full one once ended.
+- ``GET  /api/seat`` — which match and seat a token belongs to (for ``botwars connect``).
+- ``WS   /api/matches/{id}/ws`` — pushes the seat's (or spectator's) snapshot on every change.
+
+A seat token goes in ``Authorization: Bearer TOKEN`` or ``?token=TOKEN``. Errors are
+``{"error": CODE, "message": TEXT}`` with a 4xx status: 403 for a missing or wrong token, 404
+for an unknown match, 409 for orders at the wrong time, 413 for a body over the limit, 422 for
+a malformed request or invalid orders.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from contextlib import asynccontextmanager
+from typing import Any, Callable, Literal, Optional, Union
+
+from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from botwars.engine.ruleset import canonical_json, get_ruleset, ruleset_ids
+from botwars.server.hub import Hub
+from botwars.server.manager import ApiError, MatchManager, agent_seed
+from botwars.store import Store
+
+log = logging.getLogger("botwars.server")
+
+MAX_BODY = 1 << 20
+"""Largest accepted request body in bytes (413 beyond)."""
+
+
+# ---- wire schemas ------------------------------------------------------------------------
+class CreateMatch(BaseModel):
+    """A new match: game id, one spec per seat (``remote`` or ``builtin:NAME``), parameter
+    overrides (validated against the game's parameter table), seed, and whether the game's
+    clock runs (``false``: no time limits)."""
+
+    model_config = ConfigDict(extra="forbid")
+    game: str = Field(max_length=64, description="Game id (GET /api/games)")
+    seats: Optional[list[str]] = Field(None, max_length=64,
+                                       description="One spec per seat: remote or builtin:NAME")
+    config: dict[str, Union[StrictBool, StrictInt, StrictFloat, str]] = Field(default_factory=dict)
+    seed: int = Field(0, ge=0, le=2**63 - 1)
+    clock: bool = True
+
+
+class Failure(BaseModel):
+    """The seat's agent failed this decision: its default orders apply and this is recorded."""
+
+    model_config = ConfigDict(extra="forbid")
+    code: Literal["timeout", "crash", "memory", "malformed"]
+    detail: str = Field("", max_length=2000)
+
+
+class OrdersIn(BaseModel):
+    """Orders for decision point ``decision`` (the ``decision`` of the seat's view)."""
+
+    model_config = ConfigDict(extra="forbid")
+    decision: int = Field(ge=1, le=10**9)
+    orders: Any = Field(None, description="The game's orders payload (JSON value or text)")
+    failure: Optional[Failure] = None
+
+
+class SeatLink(BaseModel):
+    seat: str
+    agent: str
+    token: str
+    url: str
+
+
+class Created(BaseModel):
+    match: str
+    game: str
+    seats: list[SeatLink]
+    spectator: str
+    websocket: str
+
+
+class SeatAgent(BaseModel):
+    seat: str
+    agent: str
+
+
+class Summary(BaseModel):
+    match: str
+    game: str
+    status: Literal["running", "ended"]
+    config: dict[str, Any]
+    seats: list[SeatAgent]
+    decision: int
+    turn: int
+    pending: list[str]
+    submitted: list[str]
+    clock: dict[str, Any]
+    created_at: float
+    outcome: Optional[dict[str, Any]]
+
+
+class ListItem(BaseModel):
+    match: str
+    game: str
+    status: str
+    decisions: int
+    turn: int
+    created_at: float
+    seats: list[SeatAgent]
+    outcome: Optional[dict[str, Any]]
+
+
+class Snapshot(BaseModel):
+    match: str
+    game: str
+    status: Literal["running", "ended"]
+    seat: Optional[str]
+    decision: int
+    turn: int
+    pending: list[str]
+    submitted: list[str]
+    your_turn: bool
+    view: dict[str, Any]
+    events: list[dict[str, Any]]
+    clock: dict[str, Any]
+    outcome: Optional[dict[str, Any]]
+
+
+class Ack(BaseModel):
+    match: str
+    seat: str
+    decision: int
+    accepted: bool
+    duplicate: bool
+    resolved: bool
+    errors: list[dict[str, Any]]
+
+
+class Resigned(BaseModel):
+    match: str
+    seat: str
+    outcome: dict[str, Any]
+
+
+class SeatInfo(BaseModel):
+    match: str
+    seat: str
+    game: str
+    config: dict[str, Any]
+    seats: list[str]
+    agent_seed: int
+    status: str
+
+
+class GameInfo(BaseModel):
+    id: str
+    name: str
+    min_seats: int
+    max_seats: int
+    rules_version: int
+    params: list[dict[str, Any]]
+    bots: list[str]
+
+
+class ErrorOut(BaseModel):
+    error: str
+    message: str
+
+
+_ERRORS = {403: {"model": ErrorOut, "description": "missing or wrong seat token"},
+           404: {"model": ErrorOut, "description": "unknown match"},
+           409: {"model": ErrorOut, "description": "not possible now"},
+           413: {"model": ErrorOut, "description": "body too large"},
+           422: {"model": ErrorOut, "description": "malformed request or invalid orders"}}
+
+
+def _errs(*codes: int) -> dict[int | str, dict[str, Any]]:
+    return {c: _ERRORS[c] for c in codes}
+
+
+# ---- body size limit ---------------------------------------------------------------------
+class _TooLarge(Exception):
+    pass
+
+
+class BodyLimit:
+    """ASGI middleware: 413 for a request body over ``limit`` bytes (declared or streamed)."""
+
+    def __init__(self, app, limit: int = MAX_BODY):
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        for k, v in scope.get("headers", []):
+            if k == b"content-length":
+                try:
+                    declared = int(v)
+                except ValueError:
+                    declared = 0
+                if declared > self.limit:
+                    return await _send_413(send, self.limit)
+        seen = 0
+        started = False
+
+        async def limited_receive():
+            nonlocal seen
+            msg = await receive()
+            if msg["type"] == "http.request":
+                seen += len(msg.get("body", b""))
+                if seen > self.limit:
+                    raise _TooLarge()
+            return msg
+
+        async def tracking_send(msg):
+            nonlocal started
+            if msg["type"] == "http.response.start":
+                started = True
+            await send(msg)
+
+        try:
+            await self.app(scope, limited_receive, tracking_send)
+        except _TooLarge:
+            if not started:
+                await _send_413(send, self.limit)
+
+
+async def _send_413(send, limit: int) -> None:
+    body = json.dumps({"error": "body_too_large", "message": f"request body over {limit} bytes"}).encode()
+    await send({"type": "http.response.start", "status": 413,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
+
+# ---- the app -----------------------------------------------------------------------------
+_bearer = HTTPBearer(auto_error=False, description="The seat token")
+
+
+def _token(creds: Optional[HTTPAuthorizationCredentials] = Depends(_bearer),
+           token: Optional[str] = Query(None, max_length=200, description="The seat token (instead of the header)")
+           ) -> Optional[str]:
+    if creds is not None and creds.credentials:
+        return creds.credentials
+    return token or None
+
+
+def create_app(db_url: str | None = None, *, store: Store | None = None, background: bool = True,
+               now: Callable[[], float] = time.time, max_body: int = MAX_BODY) -> FastAPI:
+    """The server app over the database at ``db_url`` (see :class:`Store`).
+
+    ``background=False`` (tests) plays bots inline and enforces deadlines only when
+    ``app.state.manager.tick()`` is called; ``now`` is the server clock (epoch seconds).
+    """
+    hub = Hub()
+    st = store or Store(db_url)
+    manager = MatchManager(st, now=now, background=background, notify=hub.publish)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        if not manager.started:
+            manager.start()
+        yield
+        manager.stop()
+
+    app = FastAPI(title="botwars game master", version="1",
+                  description=__doc__.split("\n\n", 1)[1] if __doc__ else "", lifespan=lifespan)
+    app.state.manager = manager
+    app.state.hub = hub
+    app.add_middleware(BodyLimit, limit=max_body)
+
+    @app.exception_handler(ApiError)
+    async def _api_error(request: Request, exc: ApiError):
+        return JSONResponse({"error": exc.code, "message": exc.message, **exc.extra}, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError):
+        parts = []
+        for e in exc.errors()[:10]:
+            loc = ".".join(str(x) for x in e.get("loc", ()) if x != "body") or "body"
+            parts.append(f"{loc}: {e.get('msg', 'invalid')}")
+        return JSONResponse({"error": "invalid_request", "message": "; ".join(parts) or "invalid request"},
+                            status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, exc: StarletteHTTPException):
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        return JSONResponse({"error": code, "message": str(exc.detail)}, status_code=exc.status_code)
+
+    def base(request: Request) -> str:
+        return str(request.base_url).rstrip("/")
+
+    def in_thread(fn, *args):
+        """Run blocking work (database, rules) off the event loop."""
+        return asyncio.to_thread(fn, *args)
+
+    # -- games
+    @app.get("/api/games", response_model=list[GameInfo], tags=["games"])
+    def games() -> list[dict[str, Any]]:
+        """Every registered game: seat counts, parameter table and built-in bots."""
+        out = []
+        for gid in ruleset_ids():
+            rs = get_ruleset(gid)
+            out.append({"id": gid, "name": rs.name, "min_seats": rs.min_seats, "max_seats": rs.max_seats,
+                        "rules_version": rs.rules_version,
+                        "params": [{"name": p.name, "type": p.type.__name__, "default": p.default, "doc": p.doc}
+                                   for p in rs.params],
+                        "bots": sorted(rs.builtin_bots())})
+        return out
+
+    # -- matches
+    @app.post("/api/matches", response_model=Created, status_code=201, responses=_errs(413, 422), tags=["matches"])
+    def create(body: CreateMatch, request: Request) -> dict[str, Any]:
+        """Create a match. Each seat's link carries its secret token: give it only to that player."""
+        sess, tokens = manager.create(body.game, body.seats, body.config, body.seed, body.clock)
+        b = base(request)
+        return {"match": sess.id, "game": sess.rs.id,
+                "seats": [{"seat": s, "agent": sess.agents[s], "token": tokens[s],
+                           "url": f"{b}/api/matches/{sess.id}/view?token={tokens[s]}"} for s in sess.seats],
+                "spectator": f"{b}/api/matches/{sess.id}/view",
+                "websocket": f"{b.replace('http', 'ws', 1)}/api/matches/{sess.id}/ws"}
+
+    @app.get("/api/matches", response_model=list[ListItem], responses=_errs(422), tags=["matches"])
+    def list_matches(status: Optional[Literal["running", "ended"]] = None,
+                     limit: int = Query(100, ge=1, le=1000), offset: int = Query(0, ge=0, le=10**9)):
+        """Matches, newest first."""
+        return manager.list(status, limit, offset)
+
+    @app.get("/api/matches/{match_id}", response_model=Summary, responses=_errs(404), tags=["matches"])
+    def summary(match_id: str) -> dict[str, Any]:
+        """Public facts about a match: seats, open decision point, clocks, outcome."""
+        return manager.summary(manager.get(match_id))
+
+    @app.get("/api/matches/{match_id}/view", response_model=Snapshot, responses=_errs(403, 404, 422),
+             tags=["play"])
+    def view(match_id: str, token: Optional[str] = Depends(_token),
+             since: Optional[int] = Query(None, ge=0, le=10**9,
+                                          description="Events of decision points after this one")):
+        """The seat's view with its token, else the spectator view; plus the seat's events."""
+        sess = manager.get(match_id)
+        seat = manager.authenticate(sess, token) if token else None
+        return manager.snapshot(sess, seat, since)
+
+    @app.post("/api/matches/{match_id}/orders", response_model=Ack, responses=_errs(403, 404, 409, 413, 422),
+              tags=["play"])
+    def orders(match_id: str, body: OrdersIn, token: Optional[str] = Depends(_token)):
+        """Submit the seat's orders for the open decision point. Acknowledged only once stored;
+        resending the same orders is answered with ``duplicate: true`` and changes nothing."""
+        sess = manager.get(match_id)
+        seat = manager.authenticate(sess, token)
+        return manager.submit(sess.id, seat, body.decision, body.orders,
+                              body.failure.model_dump() if body.failure else None)
+
+    @app.post("/api/matches/{match_id}/resign", response_model=Resigned, responses=_errs(403, 404, 409),
+              tags=["play"])
+    def resign(match_id: str, token: Optional[str] = Depends(_token)):
+        """The seat resigns; the match ends at once."""
+        sess = manager.get(match_id)
+        seat = manager.authenticate(sess, token)
+        return manager.resign(sess.id, seat)
+
+    @app.get("/api/matches/{match_id}/record", responses={**_errs(403, 404),
+                                                          200: {"content": {"application/x-ndjson": {}},
+                                                                "description": "JSON Lines record"}},
+             response_class=PlainTextResponse, tags=["play"])
+    def record(match_id: str, token: Optional[str] = Depends(_token)):
+        """JSON Lines: with a token, that seat's own record at any time; without, the full
+        record (``botwars replay --verify`` reads it) once the match has ended."""
+        sess = manager.get(match_id)
+        seat = manager.authenticate(sess, token) if token else None
+        lines = manager.record(sess, seat)
+        return Response("".join(canonical_json(x) + "\n" for x in lines), media_type="application/x-ndjson")
+
+    @app.get("/api/seat", response_model=SeatInfo, responses=_errs(403), tags=["play"])
+    def seat_info(token: Optional[str] = Depends(_token)):
+        """Which match and seat a token belongs to, with what its agent needs to start."""
+        sess, seat = manager.find_seat(token)
+        return {"match": sess.id, "seat": seat, "game": sess.rs.id, "config": sess.config, "seats": sess.seats,
+                "agent_seed": agent_seed(sess.seed, seat), "status": sess.status}
+
+    @app.websocket("/api/matches/{match_id}/ws")
+    async def ws(websocket: WebSocket, match_id: str, token: Optional[str] = None):
+        """Sends the snapshot (as GET view) at once and after every change: new decision point,
+        accepted order, resolution (with the seat's events since the last message), end."""
+        try:
+            sess = await in_thread(manager.get, match_id)
+            seat = manager.authenticate(sess, token) if token else None
+        except ApiError as exc:
+            await websocket.close(code=4403 if exc.status == 403 else 4404, reason=exc.message[:120])
+            return
+        await websocket.accept()
+        sub = hub.subscribe(sess.id)
+        q = sub[1]
+        last_n: int | None = None
+        last_sent = None
+        recv = asyncio.ensure_future(websocket.receive())
+        try:
+            while True:
+                snap = await in_thread(manager.snapshot, sess, seat, last_n)
+                key = (snap["decision"], snap["status"], tuple(snap["submitted"]))
+                if key != last_sent:
+                    await websocket.send_text(json.dumps(snap))
+                    last_sent = key
+                last_n = snap["decision"] if snap["status"] == "ended" else snap["decision"] - 1
+                if snap["status"] == "ended":
+                    await websocket.close(code=1000)
+                    return
+                wake = asyncio.ensure_future(q.get())
+                done, _ = await asyncio.wait({wake, recv}, return_when=asyncio.FIRST_COMPLETED)
+                if recv in done:
+                    wake.cancel()
+                    msg = recv.result()
+                    if msg.get("type") == "websocket.disconnect":
+                        return
+                    recv = asyncio.ensure_future(websocket.receive())
+        except (WebSocketDisconnect, RuntimeError):
+            return
+        finally:
+            recv.cancel()
+            hub.unsubscribe(sess.id, sub)
+
+    return app

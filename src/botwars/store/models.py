@@ -1,0 +1,84 @@
+"""SQLAlchemy models of the server's tables.
+
+JSON values are stored as canonical JSON text (``Text`` columns) so that SQLite and
+PostgreSQL hold byte-identical data and digests never depend on the database.
+
+- ``matches``: one row per match: rule set, config, seed, whether the clock runs, status,
+  the number of resolved decision points, the clock (``bank_left`` per seat and
+  ``opened_at``, the server time the open decision point started) and the outcome.
+- ``seats``: a match's seats in order; ``token_hash`` is the SHA-256 of the seat token (the
+  token itself is never stored).
+- ``orders``: every accepted order (and every default applied on timeout or agent failure)
+  keyed by ``(match_id, n, seat)``: the primary key is what makes an order impossible to
+  apply twice; ``request_key`` is the canonical JSON of the request, to recognise a resend.
+- ``decisions``: one row per resolved decision point: the record line, exactly as
+  :mod:`botwars.engine.record` writes it.
+- ``server_state``: one row, ``heartbeat_at``, so time while the server was down is not
+  charged to any seat.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import BigInteger, Boolean, Float, ForeignKey, Integer, String, Text
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    """Declarative base of every botwars table."""
+
+
+class MatchRow(Base):
+    __tablename__ = "matches"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    ruleset: Mapped[str] = mapped_column(String(64))
+    rules_version: Mapped[int] = mapped_column(Integer)
+    config: Mapped[str] = mapped_column(Text)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    clock_enabled: Mapped[bool] = mapped_column(Boolean)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    created_at: Mapped[float] = mapped_column(Float)
+    decisions: Mapped[int] = mapped_column(Integer, default=0)
+    turns: Mapped[int] = mapped_column(Integer, default=0)
+    opened_at: Mapped[float] = mapped_column(Float)
+    bank_left: Mapped[str] = mapped_column(Text)
+    outcome: Mapped[str | None] = mapped_column(Text, nullable=True)
+
+
+class SeatRow(Base):
+    __tablename__ = "seats"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[str] = mapped_column(String(64), primary_key=True)
+    idx: Mapped[int] = mapped_column(Integer)
+    agent: Mapped[str] = mapped_column(String(200))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+
+
+class OrderRow(Base):
+    __tablename__ = "orders"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+    n: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[str] = mapped_column(String(64), primary_key=True)
+    payload: Mapped[str] = mapped_column(Text)
+    errors: Mapped[str] = mapped_column(Text)
+    time_used: Mapped[float] = mapped_column(Float)
+    clock_status: Mapped[str] = mapped_column(String(16))
+    received_at: Mapped[float] = mapped_column(Float)
+    request_key: Mapped[str] = mapped_column(Text)
+
+
+class DecisionRow(Base):
+    __tablename__ = "decisions"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+    n: Mapped[int] = mapped_column(Integer, primary_key=True)
+    line: Mapped[str] = mapped_column(Text)
+
+
+class ServerStateRow(Base):
+    __tablename__ = "server_state"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    heartbeat_at: Mapped[float] = mapped_column(Float)

@@ -1,0 +1,107 @@
+"""The :class:`Store`: engine, migrations and short transactions."""
+
+from __future__ import annotations
+
+import os
+import threading
+from contextlib import contextmanager
+from typing import Iterator
+
+from sqlalchemy import create_engine, event, select
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session, sessionmaker
+
+from botwars.engine.errors import ConfigError
+from botwars.store.models import ServerStateRow
+
+MIGRATIONS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "migrations")
+
+
+def default_url() -> str:
+    """``$BOTWARS_DATABASE_URL``, else SQLite file ``botwars.db`` in the working directory."""
+    return os.environ.get("BOTWARS_DATABASE_URL") or "sqlite:///" + os.path.abspath("botwars.db")
+
+
+class Store:
+    """A database of matches.
+
+    ``url`` is a SQLAlchemy URL: ``sqlite:///PATH`` (WAL journal, ``synchronous=NORMAL``: a
+    commit survives the server process being killed, which is the durability the server
+    promises; it may not survive a power cut) or ``postgresql+psycopg://USER@HOST:PORT/DB``.
+    Raises :class:`ConfigError` for a URL SQLAlchemy cannot use.
+
+    SQLite allows one writer at a time, so writes are serialised by a process-wide lock here
+    instead of by SQLite's busy-retry loop (which can fail with "database is locked").
+    """
+
+    def __init__(self, url: str | None = None):
+        self.url = url or default_url()
+        try:
+            if self.url.startswith("sqlite"):
+                self.engine: Engine = create_engine(self.url, connect_args={"check_same_thread": False,
+                                                                            "timeout": 60})
+                event.listen(self.engine, "connect", _sqlite_pragmas)
+                self.is_sqlite = True
+            else:
+                self.engine = create_engine(self.url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+                self.is_sqlite = False
+        except Exception as exc:  # ArgumentError, NoSuchModuleError, ...
+            raise ConfigError(f"cannot use database URL: {exc}", source="--db") from None
+        self.Session = sessionmaker(self.engine, expire_on_commit=False)
+        self._write_lock = threading.Lock() if self.is_sqlite else None
+
+    # ------------------------------------------------------------------------------------
+    def migrate(self) -> None:
+        """Bring the schema to the newest Alembic revision (idempotent)."""
+        from alembic import command
+        from alembic.config import Config
+
+        cfg = Config()
+        cfg.set_main_option("script_location", MIGRATIONS)
+        cfg.set_main_option("sqlalchemy.url", self.url.replace("%", "%%"))
+        with self.engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "head")
+
+    @contextmanager
+    def write(self) -> Iterator[Session]:
+        """A transaction that commits on exit (rolls back on an exception)."""
+        if self._write_lock is not None:
+            with self._write_lock:
+                with self.Session.begin() as s:
+                    yield s
+        else:
+            with self.Session.begin() as s:
+                yield s
+
+    @contextmanager
+    def read(self) -> Iterator[Session]:
+        """A read-only session."""
+        with self.Session() as s:
+            yield s
+
+    # ------------------------------------------------------------------------------------
+    def heartbeat(self, now: float) -> None:
+        """Record that the server was alive at ``now`` (epoch seconds)."""
+        with self.write() as s:
+            row = s.get(ServerStateRow, 1)
+            if row is None:
+                s.add(ServerStateRow(id=1, heartbeat_at=now))
+            else:
+                row.heartbeat_at = now
+
+    def last_heartbeat(self) -> float | None:
+        """When the server was last known alive, or ``None`` for a new database."""
+        with self.read() as s:
+            return s.scalar(select(ServerStateRow.heartbeat_at).where(ServerStateRow.id == 1))
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+def _sqlite_pragmas(dbapi_conn, _record) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()
