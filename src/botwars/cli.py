@@ -225,6 +225,86 @@ def board_check(file: str = typer.Argument(..., help="Board or map file."),
     console.print(f"[green]ok[/]: {file}", highlight=False)
 
 
+@app.command()
+def serve(
+    db: Optional[str] = typer.Option(None, "--db", help="SQLAlchemy database URL [default: $BOTWARS_DATABASE_URL, "
+                                                         "else sqlite:///botwars.db in the working directory]; "
+                                                         "PostgreSQL: postgresql+psycopg://USER@HOST:PORT/DB."),
+    host: str = typer.Option("127.0.0.1", help="Address to listen on."),
+    port: int = typer.Option(8000, help="Port to listen on."),
+    log_level: str = typer.Option("warning", help="Uvicorn log level."),
+) -> None:
+    """Run the game-master server (HTTP + WebSocket; OpenAPI schema at /docs)."""
+    import uvicorn
+
+    from botwars.server.app import create_app
+    from botwars.store import Store, default_url
+
+    url = db or default_url()
+    store = _guard(lambda: Store(url))
+    app_ = create_app(store=store)
+    try:
+        app_.state.manager.start()
+    except Exception as exc:  # unreachable database, failed migration
+        _fail(f"cannot open database {url}: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}")
+    err_console.print(f"botwars server on http://{host}:{port} (database {store.engine.url.render_as_string()})",
+                      highlight=False, markup=False)
+    uvicorn.run(app_, host=host, port=port, log_level=log_level, ws="websockets-sansio")
+
+
+@app.command("new-match")
+def new_match(
+    url: str = typer.Argument(..., help="Server base URL, e.g. http://127.0.0.1:8000"),
+    game: str = typer.Argument(..., help="Game id (see `botwars games`)."),
+    seat: Optional[list[str]] = typer.Option(None, "--seat", help="remote or builtin:NAME, once per seat "
+                                                                  "[default: remote for every seat]."),
+    set_: Optional[list[str]] = typer.Option(None, "--set", help="Parameter override key=value (repeatable)."),
+    seed: int = typer.Option(0, help="Match seed."),
+    no_clock: bool = typer.Option(False, "--no-clock", help="Create the match without time control."),
+    as_json: bool = typer.Option(False, "--json", help='Print {"match", "seats": [{"seat", "token", "url"}], '
+                                                      '"spectator"} as the last line.'),
+) -> None:
+    """Create a match on a running server and print each seat's token and link."""
+    from botwars.engine.ruleset import parse_set_options
+    from botwars.server.client import new_match as create
+
+    config = _guard(lambda: parse_set_options(set_))
+    made = _guard(lambda: create(url, game, list(seat) if seat else None, config, seed, clock=not no_clock))
+    if as_json:
+        print(json.dumps({"match": made["match"],
+                          "seats": [{"seat": s["seat"], "token": s["token"], "url": s["url"]} for s in made["seats"]],
+                          "spectator": made["spectator"]}))
+        return
+    t = Table(title=f"match {made['match']} ({made['game']})")
+    t.add_column("seat")
+    t.add_column("agent")
+    t.add_column("token")
+    t.add_column("link")
+    for s in made["seats"]:
+        t.add_row(s["seat"], s["agent"], s["token"], s["url"])
+    console.print(t)
+    console.print(f"spectator: {made['spectator']}", highlight=False)
+
+
+@app.command()
+def connect(
+    url: str = typer.Argument(..., help="Server base URL, e.g. http://127.0.0.1:8000"),
+    token: str = typer.Argument(..., help="The seat's token (from `botwars new-match`)."),
+    agent: str = typer.Argument(..., help="Agent spec: builtin:NAME, bot.py, cmd:PROGRAM, botwars-io:PROGRAM, "
+                                          "rgkit:robot.py."),
+    quiet: bool = typer.Option(False, "-q", help="No progress messages on stderr."),
+) -> None:
+    """Play one seat of a server match with an agent; print the result as `botwars match --json` does."""
+    from botwars.server.client import connect as play
+
+    def log(msg: str) -> None:
+        if not quiet:
+            err_console.print(msg, highlight=False, markup=False)
+
+    result = _guard(lambda: play(url, token, agent, log=log))
+    print(json.dumps(result))
+
+
 def main() -> None:  # pragma: no cover
     app()
 
