@@ -193,10 +193,6 @@ def _errs(*codes: int) -> dict[int | str, dict[str, Any]]:
 
 
 # ---- body size limit ---------------------------------------------------------------------
-class _TooLarge(Exception):
-    pass
-
-
 class BodyLimit:
     """ASGI middleware: 413 for a request body over ``limit`` bytes (declared or streamed)."""
 
@@ -215,29 +211,33 @@ class BodyLimit:
                     declared = 0
                 if declared > self.limit:
                     return await _send_413(send, self.limit)
+        if scope.get("method") in ("GET", "HEAD", "OPTIONS"):
+            return await self.app(scope, receive, send)
+        # read the whole body first (at most ``limit`` bytes), then hand it on
+        chunks: list[bytes] = []
         seen = 0
-        started = False
-
-        async def limited_receive():
-            nonlocal seen
+        while True:
             msg = await receive()
-            if msg["type"] == "http.request":
-                seen += len(msg.get("body", b""))
-                if seen > self.limit:
-                    raise _TooLarge()
-            return msg
+            if msg["type"] == "http.disconnect":
+                return
+            body = msg.get("body", b"")
+            seen += len(body)
+            if seen > self.limit:
+                return await _send_413(send, self.limit)
+            chunks.append(body)
+            if not msg.get("more_body", False):
+                break
+        whole = b"".join(chunks)
+        sent = False
 
-        async def tracking_send(msg):
-            nonlocal started
-            if msg["type"] == "http.response.start":
-                started = True
-            await send(msg)
+        async def replay():
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": whole, "more_body": False}
+            return await receive()
 
-        try:
-            await self.app(scope, limited_receive, tracking_send)
-        except _TooLarge:
-            if not started:
-                await _send_413(send, self.limit)
+        await self.app(scope, replay, send)
 
 
 async def _send_413(send, limit: int) -> None:
