@@ -1,0 +1,198 @@
+"""Server clocks (per-move limit, time bank, expiry as the rules say, downtime not charged),
+restarts (matches continue exactly where they were, bots keep their memory) and storage on
+SQLite and PostgreSQL. The server clock is a fake: no test depends on real time."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import make_client
+
+from botwars.engine.record import read_record, verify_record
+from botwars.store import Store
+from botwars.store.models import DecisionRow, OrderRow
+
+from test_server_api import EMPTY, H, create, err, order, view
+
+
+def records(api, mid):
+    return [json.loads(x) for x in api.get(f"/api/matches/{mid}/record").text.splitlines()]
+
+
+def strip_times(lines):
+    out = []
+    for x in lines:
+        x = dict(x)
+        x.pop("time_s", None)
+        out.append(x)
+    return out
+
+
+# ---- time control ---------------------------------------------------------------------------
+def test_P2_P10_arena_seat_out_of_time_gets_default_orders_and_the_turn_resolves(api, clock):
+    mid, toks, _ = create(api, config={"max_turns": 3})
+    order(api, mid, toks[0], 1, "5:5-M-N")
+    clock.advance(1.5)
+    api.app.state.manager.tick()
+    assert view(api, mid)["decision"] == 1  # 1.5 s < 2 s: still waiting
+    assert view(api, mid, toks[1])["clock"]["time_left_s"] == {"p2": 0.5}
+    clock.advance(0.6)
+    api.app.state.manager.tick()
+    v = view(api, mid)
+    assert v["decision"] == 2
+    line = records_or_seat(api, mid, toks[1])[1]
+    assert line["errors"]["p2"][0]["code"] == "timeout" and line["clock"]["p2"] == "expired"
+    assert line["orders"]["p2"] is None
+    err(order(api, mid, toks[1], 1, EMPTY), 409, "wrong_decision")
+
+
+def records_or_seat(api, mid, tok):
+    return [json.loads(x) for x in api.get(f"/api/matches/{mid}/record", headers=H(tok)).text.splitlines()]
+
+
+def test_P2_order_after_the_deadline_is_refused_409_and_the_default_applies(api, clock):
+    mid, toks, _ = create(api, config={"max_turns": 3})
+    order(api, mid, toks[0], 1, EMPTY)
+    clock.advance(2.5)  # no tick: the late order itself finds the deadline passed
+    err(order(api, mid, toks[1], 1, "12:5-M-S"), 409, "too_late")
+    assert view(api, mid)["decision"] == 2
+    assert records_or_seat(api, mid, toks[1])[1]["errors"]["p2"][0]["code"] == "timeout"
+
+
+def test_P2_time_bank_pays_for_time_beyond_the_per_move_limit(api, clock):
+    mid, toks, _ = create(api, config={"max_turns": 3, "time_bank_s": 3.0})
+    clock.advance(3.5)
+    order(api, mid, toks[0], 1, EMPTY)
+    order(api, mid, toks[1], 1, EMPTY)
+    c = view(api, mid)["clock"]
+    assert c["bank_left_s"] == {"p1": 1.5, "p2": 1.5}
+    clock.advance(3.6)  # 2 + 1.5 = 3.5 s allowed now
+    api.app.state.manager.tick()
+    line = records_or_seat(api, mid, toks[0])[2]
+    assert line["clock"] == {"p1": "expired"}
+    assert view(api, mid)["clock"]["bank_left_s"] == {"p1": 0.0, "p2": 0.0}
+
+
+def test_S_7_8_style_loss_on_time_ends_the_match_and_the_record_verifies(api, clock, toy, tmp_path):
+    mid, toks, _ = create(api, game="servertoy", config={"move_s": 10, "bank_s": 5, "on_expiry": "loss"})
+    order(api, mid, toks[0], 1, {"add": 1})
+    clock.advance(15.5)
+    api.app.state.manager.tick()
+    v = view(api, mid)
+    assert v["status"] == "ended" and v["outcome"]["winner"] == "p1" and v["outcome"]["reason"] == "time"
+    p = tmp_path / "r.jsonl"
+    p.write_text(api.get(f"/api/matches/{mid}/record").text)
+    rec = read_record(str(p))
+    assert rec.decisions[-1]["clock"] == {"p2": "expired"} and rec.decisions[-1]["digest"] is None
+    assert verify_record(rec)[0]
+
+
+def test_clock_can_be_switched_off_per_match(api, clock):
+    mid, toks, _ = create(api, clock=False)
+    clock.advance(10_000)
+    api.app.state.manager.tick()
+    assert view(api, mid)["decision"] == 1 and not view(api, mid)["clock"]["enabled"]
+    assert not order(api, mid, toks[0], 1, EMPTY).json()["duplicate"]
+
+
+def test_time_while_the_server_is_down_is_not_charged(sqlite_url, clock):
+    with make_client(sqlite_url, clock) as api:
+        mid, toks, _ = create(api, config={"max_turns": 3})
+        clock.advance(1.5)
+        api.app.state.manager.store.heartbeat(clock())  # last sign of life, then the server dies
+    clock.advance(3600)  # an hour down
+    with make_client(sqlite_url, clock) as api:
+        api.app.state.manager.tick()
+        v = view(api, mid, toks[0])
+        assert v["decision"] == 1 and v["clock"]["time_left_s"]["p1"] == 0.5
+        order(api, mid, toks[0], 1, EMPTY)
+        order(api, mid, toks[1], 1, EMPTY)
+        assert view(api, mid)["decision"] == 2
+
+
+# ---- restarts and storage (SQLite and PostgreSQL) ---------------------------------------------
+def _play(api, mid, toks, turns, start=1):
+    for n in range(start, turns + 1):
+        order(api, mid, toks[0], n, f"5:5-M-{'NESW'[n % 4]}#t{n}")
+        if toks[1] is not None:
+            order(api, mid, toks[1], n, "12:12-A-W")
+
+
+def test_restart_continues_every_match_exactly_where_it_was(db_url, clock):
+    cfg = {"max_turns": 8}
+    with make_client(db_url, clock) as api:
+        m1, t1, _ = create(api, config=cfg, seed=3)
+        m2, t2, _ = create(api, seats=["remote", "builtin:random"], config=cfg, seed=4)
+        _play(api, m1, t1, 4)
+        _play(api, m2, [t2[0], None], 4)
+        order(api, m1, t1[0], 5, "5:5-D")  # accepted, not yet resolved
+        before = (view(api, m1, t1[0]), view(api, m2, t2[0]))
+    with make_client(db_url, clock) as api:
+        after = (view(api, m1, t1[0]), view(api, m2, t2[0]))
+        assert before == after
+        assert order(api, m1, t1[0], 5, "5:5-D").json()["duplicate"]
+        order(api, m1, t1[1], 5, "12:12-A-W")
+        _play(api, m1, t1, 8, start=6)
+        _play(api, m2, [t2[0], None], 8, start=5)
+        got1, got2 = records(api, m1), records(api, m2)
+    # the same matches played without a restart
+    with make_client(db_url.replace("bw.db", "bw2.db") if db_url.startswith("sqlite") else db_url, clock) as api:
+        r1, u1, _ = create(api, config=cfg, seed=3)
+        r2, u2, _ = create(api, seats=["remote", "builtin:random"], config=cfg, seed=4)
+        _play(api, r1, u1, 4)
+        order(api, r1, u1[0], 5, "5:5-D")
+        order(api, r1, u1[1], 5, "12:12-A-W")
+        _play(api, r1, u1, 8, start=6)
+        _play(api, r2, [u2[0], None], 8)
+        assert strip_times(records(api, r1)) == strip_times(got1)
+        assert strip_times(records(api, r2)) == strip_times(got2)
+
+
+def test_builtin_bot_memory_survives_a_restart(sqlite_url, clock, toy):
+    with make_client(sqlite_url, clock) as api:
+        mid, toks, _ = create(api, game="servertoy", seats=["remote", "builtin:one"], config={"target": 20})
+        for n in (1, 3, 5):
+            order(api, mid, toks[0], n, {"add": 1})
+        assert api.app.state.manager.get(mid).bots["p2"].bot.asked == 3
+    with make_client(sqlite_url, clock) as api:
+        s = api.app.state.manager.get(mid)
+        assert s.bots["p2"].bot.asked == 3 and s.n == 6
+        order(api, mid, toks[0], 7, {"add": 1})
+        assert s.bots["p2"].bot.asked == 4 and s.n == 8
+
+
+def test_every_order_and_resolution_is_in_the_database_when_acknowledged(db_url, clock):
+    with make_client(db_url, clock) as api:
+        mid, toks, _ = create(api, config={"max_turns": 5})
+        store = api.app.state.manager.store
+        order(api, mid, toks[0], 1, EMPTY)
+        other = Store(db_url)  # a second connection sees it at once: committed
+        with other.read() as db:
+            assert db.get(OrderRow, (mid, 1, "p1")) is not None and db.get(DecisionRow, (mid, 1)) is None
+        order(api, mid, toks[1], 1, EMPTY)
+        with other.read() as db:
+            line = json.loads(db.get(DecisionRow, (mid, 1)).line)
+        assert line["n"] == 1 and line["orders"] == {"p1": EMPTY, "p2": EMPTY}
+        other.dispose()
+        assert store is api.app.state.manager.store
+
+
+def test_migrations_are_idempotent_and_create_every_table(db_url):
+    import sqlalchemy as sa
+    s = Store(db_url)
+    s.migrate()
+    s.migrate()
+    names = set(sa.inspect(s.engine).get_table_names())
+    assert {"matches", "seats", "orders", "decisions", "server_state", "alembic_version"} <= names
+    s.dispose()
+
+
+def test_ended_matches_load_from_the_database_on_demand(db_url, clock):
+    with make_client(db_url, clock) as api:
+        mid, toks, _ = create(api, seats=["builtin:hunter", "builtin:swarm"], config={"max_turns": 6})
+        full = api.get(f"/api/matches/{mid}/record").text
+        v = view(api, mid)
+    with make_client(db_url, clock) as api:
+        assert mid not in api.app.state.manager.sessions
+        assert api.get(f"/api/matches/{mid}/record").text == full
+        assert view(api, mid) == v
