@@ -67,7 +67,7 @@ def player(url: str, mid: str, k: int, seat: str, token: str, acks: list, stop: 
                     acks.append((mid, seat, n, body["orders"], r.json()["duplicate"]))
                     continue
                 assert r.status_code == 409, r.text  # e.g. resolved meanwhile
-            time.sleep(0.01)
+            time.sleep(0.03)
         except (httpx.TransportError, ValueError):
             time.sleep(0.05)
 
@@ -80,7 +80,7 @@ def create(url: str, seats: list[str], seed: int) -> dict:
 
 
 def play_all(server: Server, tmp_path, kills: int) -> tuple[list[list[dict]], list]:
-    specs = [["remote", "remote"]] * 4 + [["remote", "builtin:random"], ["builtin:swarm", "remote"]]
+    specs = [["remote", "remote"]] * 2 + [["remote", "builtin:random"], ["builtin:swarm", "remote"]]
     made = [create(server.url, s, seed=10 + k) for k, s in enumerate(specs)]
     acks: list = []
     stop = threading.Event()
@@ -103,8 +103,7 @@ def play_all(server: Server, tmp_path, kills: int) -> tuple[list[list[dict]], li
         running_at_kill.append(len(httpx.get(server.url + "/api/matches?status=running", timeout=10).json()))
         server.kill()
         server.start()
-    print("running at each kill:", running_at_kill)
-    assert all(running_at_kill[:3]), f"the first kills found no match running: {running_at_kill}"
+    assert all(running_at_kill[:2]), f"the first kills found no match running: {running_at_kill}"
     for t in threads:
         t.join(timeout=90)
     stop.set()
@@ -172,7 +171,7 @@ def test_sigkill_many_times_loses_no_acknowledged_order_and_applies_none_twice(t
     server = Server(f"sqlite:///{tmp_path}/kill.db", str(tmp_path / "server.log"))
     server.start()
     try:
-        recs, acks, results = play_all(server, tmp_path, kills=6)
+        recs, acks, results = play_all(server, tmp_path, kills=4)
     finally:
         if server.proc and server.proc.poll() is None:
             server.kill()

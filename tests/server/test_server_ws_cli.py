@@ -85,20 +85,27 @@ def test_new_match_and_two_connect_clients_play_a_full_match(live_server, tmp_pa
     assert v.returncode == 0, v.stdout + v.stderr
 
 
+def run_cli(*args):
+    """The command line in-process (the server runs in a thread of this process)."""
+    from typer.testing import CliRunner
+    from botwars.cli import app
+    return CliRunner().invoke(app, list(args))
+
+
 def test_new_match_reports_bad_requests_and_unreachable_servers(live_server):
-    r = cli("new-match", live_server, "arena", "--seat", "remote", "--seat", "builtin:nobody")
-    assert r.returncode == 2 and "builtin:nobody" in r.stderr
-    r = cli("new-match", live_server, "arena", "--set", "max_turns")
-    assert r.returncode == 2 and "key=value" in r.stderr
-    r = cli("new-match", "http://127.0.0.1:9", "arena")
-    assert r.returncode == 2 and "cannot reach" in r.stderr
+    r = run_cli("new-match", live_server, "arena", "--seat", "remote", "--seat", "builtin:nobody")
+    assert r.exit_code == 2 and "builtin:nobody" in r.output
+    r = run_cli("new-match", live_server, "arena", "--set", "max_turns")
+    assert r.exit_code == 2 and "key=value" in r.output
+    r = run_cli("new-match", "http://127.0.0.1:9", "arena")
+    assert r.exit_code == 2 and "cannot reach" in r.output
 
 
 def test_connect_with_a_wrong_token_exits_with_an_error(live_server):
-    r = cli("connect", live_server, "not-a-token", "builtin:hunter")
-    assert r.returncode == 2 and "403" in r.stderr
+    r = run_cli("connect", live_server, "not-a-token", "builtin:hunter")
+    assert r.exit_code == 2 and "403" in r.output
 
 
 def test_new_match_prints_a_table_of_links(live_server):
-    r = cli("new-match", live_server, "arena", "--seat", "remote", "--seat", "builtin:hunter")
-    assert r.returncode == 0 and "spectator:" in r.stdout
+    r = run_cli("new-match", live_server, "arena", "--seat", "remote", "--seat", "builtin:hunter")
+    assert r.exit_code == 0 and "spectator:" in r.output
