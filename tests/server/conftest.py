@@ -139,8 +139,9 @@ def live_server(sqlite_url):
     from botwars.server.app import create_app
     port = free_port()
     app = create_app(sqlite_url)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
-                                           ws="websockets-sansio"))
+    from uvicorn.config import WS_PROTOCOLS
+    ws = "websockets-sansio" if "websockets-sansio" in WS_PROTOCOLS else "auto"
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws=ws))
     t = threading.Thread(target=server.run, daemon=True)
     t.start()
     url = f"http://127.0.0.1:{port}"

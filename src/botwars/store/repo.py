@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from typing import Iterator
 
 from sqlalchemy import create_engine, event, select
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from botwars.engine.errors import ConfigError
@@ -73,6 +73,17 @@ class Store:
         else:
             with self.Session.begin() as s:
                 yield s
+
+    @contextmanager
+    def write_core(self) -> Iterator[Connection]:
+        """A Core connection in a transaction that commits on exit (the hot path: no ORM)."""
+        if self._write_lock is not None:
+            with self._write_lock:
+                with self.engine.begin() as conn:
+                    yield conn
+        else:
+            with self.engine.begin() as conn:
+                yield conn
 
     @contextmanager
     def read(self) -> Iterator[Session]:

@@ -1,0 +1,163 @@
+"""Load benchmark of the game-master server (not a test).
+
+Starts ``botwars serve`` on 127.0.0.1 with a fresh database, creates N arena matches with two
+remote seats each, and plays them all at once through the HTTP API from one asyncio client:
+every match gives both seats' orders for a decision point at the same time, waits ``--think-ms``
+(a bot's thinking time) and goes on. It measures, for every order, the time from submission to
+acknowledgement, and at the end fetches every record and checks that each holds exactly the
+orders that were sent: none lost, none duplicated.
+
+    PYTHONPATH=src python benchmarks/server_load.py --matches 500 --turns 20 --db sqlite
+    PYTHONPATH=src python benchmarks/server_load.py --matches 500 --turns 20 --db postgres
+
+``--db postgres`` uses ``scripts/ensure-postgres.sh`` (a fresh database on that server);
+``--db URL`` uses any SQLAlchemy URL. Prints one Markdown table row (and ``--json``: a JSON object).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import secrets
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import httpx
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def orders_for(k: int, seat: str, n: int) -> str:
+    sq = "5:5" if seat == "p1" else "12:12"
+    return f"{sq}-M-{'NESW'[(n + k) % 4]},5:12-A-{'NESW'[n % 4]}#{k}.{n}"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def database(kind: str, tmp: str) -> str:
+    if kind == "sqlite":
+        return f"sqlite:///{tmp}/load.db"
+    if kind == "postgres":
+        url = subprocess.run(["bash", os.path.join(ROOT, "scripts", "ensure-postgres.sh")], check=True,
+                             capture_output=True, text=True).stdout.strip()
+        import sqlalchemy as sa
+        name = "bwload_" + secrets.token_hex(4)
+        eng = sa.create_engine(url, isolation_level="AUTOCOMMIT")
+        with eng.connect() as c:
+            c.execute(sa.text(f"CREATE DATABASE {name}"))
+        eng.dispose()
+        return url.rsplit("/", 1)[0] + "/" + name
+    return kind
+
+
+async def play(client: httpx.AsyncClient, k: int, made: dict, turns: int, think: float, lat: list[float],
+               acks: dict, errors: list[str]) -> None:
+    mid = made["match"]
+    toks = {s["seat"]: s["token"] for s in made["seats"]}
+
+    async def give(seat: str, n: int) -> None:
+        body = {"decision": n, "orders": orders_for(k, seat, n)}
+        while True:
+            t0 = time.perf_counter()
+            try:
+                r = await client.post(f"/api/matches/{mid}/orders", json=body,
+                                      headers={"Authorization": f"Bearer {toks[seat]}"})
+            except httpx.TransportError as exc:
+                errors.append(f"{mid} {seat} {n}: {type(exc).__name__}")
+                continue
+            lat.append(time.perf_counter() - t0)
+            if r.status_code != 200:
+                errors.append(f"{mid} {seat} {n}: {r.status_code} {r.text[:100]}")
+                return
+            a = r.json()
+            acks[(mid, seat, n)] = acks.get((mid, seat, n), 0) + (0 if a["duplicate"] else 1)
+            return
+
+    for n in range(1, turns + 1):
+        if think:
+            await asyncio.sleep(think * (0.5 + ((k * 7919 + n * 104729) % 1000) / 1000))
+        await asyncio.gather(give("p1", n), give("p2", n))
+
+
+async def run(url: str, matches: int, turns: int, think: float) -> dict:
+    limits = httpx.Limits(max_connections=2 * matches, max_keepalive_connections=2 * matches)
+    async with httpx.AsyncClient(base_url=url, timeout=120, limits=limits) as client:
+        made = []
+        for k in range(matches):
+            r = await client.post("/api/matches", json={"game": "arena", "seed": k, "config": {
+                "max_turns": turns, "turn_time_limit_s": 600}})
+            r.raise_for_status()
+            made.append(r.json())
+        lat: list[float] = []
+        acks: dict = {}
+        errors: list[str] = []
+        t0 = time.perf_counter()
+        await asyncio.gather(*(play(client, k, m, turns, think, lat, acks, errors) for k, m in enumerate(made)))
+        wall = time.perf_counter() - t0
+        lost = dup = 0
+        for k, m in enumerate(made):
+            text = (await client.get(f"/api/matches/{m['match']}/record")).text
+            lines = [json.loads(x) for x in text.splitlines()]
+            dec = [x for x in lines if x["type"] == "decision"]
+            if [d["n"] for d in dec] != list(range(1, turns + 1)):
+                lost += 1
+                continue
+            for d in dec:
+                for seat in ("p1", "p2"):
+                    if d["orders"].get(seat) != orders_for(k, seat, d["n"]):
+                        lost += 1
+        dup = sum(1 for v in acks.values() if v != 1)
+    lat.sort()
+    q = statistics.quantiles(lat, n=100, method="inclusive")
+    return {"matches": matches, "turns": turns, "think_ms": think * 1000, "orders": len(lat),
+            "wall_s": round(wall, 2), "orders_per_s": round(len(lat) / wall, 1),
+            "p50_ms": round(q[49] * 1000, 2), "p99_ms": round(q[98] * 1000, 2), "max_ms": round(lat[-1] * 1000, 1),
+            "lost": lost, "duplicated": dup, "errors": len(errors)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--matches", type=int, default=500)
+    ap.add_argument("--turns", type=int, default=20)
+    ap.add_argument("--think-ms", type=float, default=0.0, help="mean bot thinking time between decisions")
+    ap.add_argument("--db", default="sqlite", help="sqlite, postgres or a SQLAlchemy URL")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        db = database(args.db, tmp)
+        port = free_port()
+        env = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "src")}
+        log = open(os.path.join(tmp, "server.log"), "w")
+        proc = subprocess.Popen([sys.executable, "-m", "botwars.cli", "serve", "--db", db, "--port", str(port)],
+                                stdout=log, stderr=log, env=env)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            for _ in range(600):
+                try:
+                    if httpx.get(url + "/api/games", timeout=2).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    time.sleep(0.1)
+            res = asyncio.run(run(url, args.matches, args.turns, args.think_ms / 1000))
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
+    res["db"] = args.db if args.db in ("sqlite", "postgres") else db.split(":")[0]
+    if args.json:
+        print(json.dumps(res))
+    print(f"| {res['db']} | {res['matches']} | {res['turns']} | {res['think_ms']:g} | {res['orders']} | "
+          f"{res['orders_per_s']} | {res['p50_ms']} | {res['p99_ms']} | {res['lost']} | {res['duplicated']} |")
+
+
+if __name__ == "__main__":
+    main()
