@@ -308,6 +308,14 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, backgro
         """Run blocking work (database, rules) off the event loop."""
         return asyncio.to_thread(fn, *args)
 
+    async def hot(fn, *args):
+        """The order path. With SQLite a commit is short and never waits on the network, and
+        the work is Python under one GIL anyway: run it on the event loop (no thread hop).
+        With PostgreSQL a commit waits on a round trip: run it in a worker thread."""
+        if st.is_sqlite:
+            return fn(*args)
+        return await asyncio.to_thread(fn, *args)
+
     # -- games
     @app.get("/api/games", response_model=list[GameInfo], tags=["games"])
     def games() -> list[dict[str, Any]]:
@@ -357,13 +365,15 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, backgro
 
     @app.post("/api/matches/{match_id}/orders", response_model=Ack, responses=_errs(403, 404, 409, 413, 422),
               tags=["play"])
-    def orders(match_id: str, body: OrdersIn, token: Optional[str] = Depends(_token)):
+    async def orders(match_id: str, body: OrdersIn, token: Optional[str] = Depends(_token)):
         """Submit the seat's orders for the open decision point. Acknowledged only once stored;
         resending the same orders is answered with ``duplicate: true`` and changes nothing."""
-        sess = manager.get(match_id)
-        seat = manager.authenticate(sess, token)
-        return manager.submit(sess.id, seat, body.decision, body.orders,
-                              body.failure.model_dump() if body.failure else None)
+        def work():
+            sess = manager.get(match_id)
+            seat = manager.authenticate(sess, token)
+            return manager.submit(sess.id, seat, body.decision, body.orders,
+                                  body.failure.model_dump() if body.failure else None)
+        return JSONResponse(await hot(work))
 
     @app.post("/api/matches/{match_id}/resign", response_model=Resigned, responses=_errs(403, 404, 409),
               tags=["play"])
