@@ -30,7 +30,7 @@ from typing import Any, Callable, Literal, Optional, Union
 
 from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, PlainTextResponse, Response
+from fastapi.responses import JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -298,8 +298,11 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, backgro
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException):
+        if exc.status_code == 400:  # FastAPI: a body that is not UTF-8 JSON at all
+            return JSONResponse({"error": "invalid_request", "message": f"body: {exc.detail}"}, status_code=422)
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
-        return JSONResponse({"error": code, "message": str(exc.detail)}, status_code=exc.status_code)
+        return JSONResponse({"error": code, "message": str(exc.detail)}, status_code=exc.status_code,
+                            headers=getattr(exc, "headers", None))
 
     def base(request: Request) -> str:
         return str(request.base_url).rstrip("/")
@@ -383,10 +386,10 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, backgro
         seat = manager.authenticate(sess, token)
         return manager.resign(sess.id, seat)
 
-    @app.get("/api/matches/{match_id}/record", responses={**_errs(403, 404),
+    @app.get("/api/matches/{match_id}/record", responses={**_errs(403, 404, 422),
                                                           200: {"content": {"application/x-ndjson": {}},
                                                                 "description": "JSON Lines record"}},
-             response_class=PlainTextResponse, tags=["play"])
+             response_class=JSONResponse, tags=["play"])
     def record(match_id: str, token: Optional[str] = Depends(_token)):
         """JSON Lines: with a token, that seat's own record at any time; without, the full
         record (``botwars replay --verify`` reads it) once the match has ended."""
