@@ -60,7 +60,7 @@ EMPTY = {"orders": []}
 def test_create_returns_one_secret_link_per_seat_and_a_spectator_link(api):
     mid, toks, d = create(api, seats=["remote", "builtin:hunter"], seed=5)
     assert [s["seat"] for s in d["seats"]] == ["p1", "p2"]
-    assert len(set(toks)) == 2 and all(len(t) >= 40 for t in toks)
+    assert len(set(toks)) == 2 and all(len(t) >= 40 and not t.startswith("-") for t in toks)
     for s in d["seats"]:
         assert s["token"] in s["url"] and mid in s["url"]
     assert "token" not in d["spectator"] and mid in d["spectator"]
@@ -72,6 +72,14 @@ def test_create_returns_one_secret_link_per_seat_and_a_spectator_link(api):
     # nothing public shows a token
     assert not any(t in api.get(f"/api/matches/{mid}").text for t in toks)
     assert not any(t in api.get("/api/matches").text for t in toks)
+
+
+def test_tokens_never_start_with_a_dash_so_the_command_line_takes_them(monkeypatch):
+    import secrets
+    from botwars.server import manager
+    draws = iter(["-looks-like-an-option", "-again", "fine-token"])
+    monkeypatch.setattr(secrets, "token_urlsafe", lambda n: next(draws))
+    assert manager.new_token() == "fine-token"
 
 
 def test_create_defaults_to_remote_seats_and_lists_games(api):

@@ -93,7 +93,7 @@ def play_all(server: Server, tmp_path, kills: int) -> tuple[list[list[dict]], li
                 t.start()
                 threads.append(t)
     cm = create(server.url, ["remote", "remote"], seed=99)  # played by two `botwars connect` processes
-    clients = [subprocess.Popen([sys.executable, "-m", "botwars.cli", "connect", server.url, s["token"], a, "-q"],
+    clients = [subprocess.Popen([sys.executable, "-m", "botwars.cli", "connect", server.url, s["token"], a],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
                for s, a in zip(cm["seats"], ["builtin:hunter", "builtin:random"])]
     rng = random.Random(7)
@@ -107,7 +107,14 @@ def play_all(server: Server, tmp_path, kills: int) -> tuple[list[list[dict]], li
     for t in threads:
         t.join(timeout=90)
     stop.set()
-    outs = [p.communicate(timeout=90) for p in clients]
+    outs = []
+    for p in clients:
+        try:
+            outs.append(p.communicate(timeout=90))
+        except subprocess.TimeoutExpired:
+            p.kill()
+            outs.append(p.communicate())
+            raise AssertionError(f"a `botwars connect` client hung: {outs}")
     assert all(p.returncode == 0 for p in clients), outs
     results = [json.loads(o[0].strip().splitlines()[-1]) for o in outs]
     recs = []

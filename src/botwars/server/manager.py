@@ -82,6 +82,15 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def new_token() -> str:
+    """A seat token: ``secrets.token_urlsafe(32)`` (256 random bits), drawn again when it starts
+    with ``-`` so that it can never be mistaken for an option on a command line."""
+    while True:
+        t = secrets.token_urlsafe(32)
+        if not t.startswith("-"):
+            return t
+
+
 def agent_seed(seed: int, seat: str) -> int:
     """The seed a remote seat's agent gets: derived from the match seed, which it never sees
     (in games with hidden information the match seed would reveal the deal)."""
@@ -285,7 +294,7 @@ class MatchManager:
         except ConfigError as exc:
             raise ApiError(422, "bad_config", exc.one_line()) from None
         control = rs.time_control(cfg)
-        tokens = {s: secrets.token_urlsafe(32) for s in names}
+        tokens = {s: new_token() for s in names}
         now = self.now()
         sess = MatchSession(id=secrets.token_hex(6), rs=rs, config=cfg, seed=seed, seats=names,
                             agents=dict(zip(names, specs)), token_hashes={s: token_hash(t) for s, t in tokens.items()},
