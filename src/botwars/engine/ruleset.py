@@ -234,6 +234,7 @@ class Ruleset:
 
 _REGISTRY: dict[str, str | type[Ruleset]] = {
     "arena": "botwars.games.arena.rules:ArenaRuleset",
+    "factory": "botwars.games.factory.rules:FactoryRuleset",
 }
 _INSTANCES: dict[str, Ruleset] = {}
 
