@@ -542,7 +542,7 @@ class FactoryRuleset(Ruleset):
         e = st.board.edges[(a[0], a[1], d)]
         dr, dc = DELTA[d]
         nb = (a[0] + dr, a[1] + dc)
-        if e == "wall" or (e != "void" and self.bridge_blocks(st, nb, d)):
+        if e == "wall" or (e == "open" and self.bridge_blocks(st, nb, d)):
             if verb == "move":
                 c.ev(i, "obstruction encountered")
             return "blocked"
@@ -584,7 +584,7 @@ class FactoryRuleset(Ruleset):
         e = st.board.edges[(ksq[0], ksq[1], d)]
         dr, dc = DELTA[d]
         z = (ksq[0] + dr, ksq[1] + dc)
-        if any(st.bots[j].has("HC") for j in chain) or e == "wall" or (e != "void" and self.bridge_blocks(st, z, d)):
+        if any(st.bots[j].has("HC") for j in chain) or e == "wall" or (e == "open" and self.bridge_blocks(st, z, d)):
             return False
         if e == "fence":
             self.fence_contact(c, k)
@@ -762,7 +762,7 @@ class FactoryRuleset(Ruleset):
             e = board.edges[(b.sq[0], b.sq[1], d)]
             dr, dc = DELTA[d]
             tg = (b.sq[0] + dr, b.sq[1] + dc)
-            if e == "wall" or (e != "void" and self.bridge_blocks(st, tg, d)):
+            if e == "wall" or (e == "open" and self.bridge_blocks(st, tg, d)):
                 continue
             if e == "fence":
                 self.fence_contact(c, i)
