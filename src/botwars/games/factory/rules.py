@@ -1224,7 +1224,7 @@ class FactoryRuleset(Ruleset):
             ranking[-1].append(row["seat"])
         flags = {pl.seat: pl.next_flag - 1 for pl in st.players}
         return Outcome(w[0] if len(w) == 1 else None, {s: float(flags[s]) for s in seats}, st.result["reason"],
-                       ranking, {"flags": flags, "winners": w})
+                       ranking, {"flags": flags})
 
     def timeout_outcome(self, st: FactoryState, seat: str, reason: str = "time") -> Outcome:
         return super().timeout_outcome(st, seat, reason)
