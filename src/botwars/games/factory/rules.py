@@ -373,7 +373,7 @@ class FactoryRuleset(Ruleset):
             if isinstance(c, str) and c.strip() in TYPES:
                 continue
             try:
-                pr = parse_card(str(c)) if isinstance(c, str) else c
+                pr = parse_card(str(c))
             except ValueError as exc:
                 raise InvalidOrders(f"register {r + 1}: unknown card {c!r}: {exc}", part=c) from None
             if pr not in hand:
