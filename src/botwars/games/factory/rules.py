@@ -1050,14 +1050,6 @@ class FactoryRuleset(Ruleset):
         """E1 repairs and options, E2 reinstatement, E3 reboots, E4 end checks, E5 report."""
         st = c.st
         n = len(st.bots)
-        modes = []
-        for i, b in enumerate(st.bots):
-            if st.players[b.owner].out:
-                modes.append("out")
-            elif b.died:
-                modes.append("destroyed")
-            else:
-                modes.append(b.mode + (", reboot" if b.rebooting else ""))
         repair: list[list[str]] = [[] for _ in range(n)]
         for i, b in enumerate(st.bots):  # E1
             if b.alive and not b.rebooting:
@@ -1065,6 +1057,14 @@ class FactoryRuleset(Ruleset):
         for i, b in enumerate(st.bots):  # E2
             if b.died:
                 self.reinstate(c, i)
+        modes = []  # F-9.8: as the players stand after E2
+        for i, b in enumerate(st.bots):
+            if st.players[b.owner].out:
+                modes.append("out")
+            elif b.died:
+                modes.append("destroyed")
+            else:
+                modes.append(b.mode + (", reboot" if b.rebooting else ""))
         for b in st.bots:  # E3
             b.rebooting = b.alive and b.declared
             b.declared = False
