@@ -108,6 +108,7 @@ class Board:
     eyes: dict[tuple[int, int, int], int] = field(default_factory=dict, compare=False, repr=False)
     problems: list[tuple[str, int | None, int | None]] = field(default_factory=list, compare=False, repr=False)
     lines: dict[Square, tuple[int, int]] = field(default_factory=dict, compare=False, repr=False)
+    _cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     # ---- geometry -------------------------------------------------------------------
     def on_board(self, sq: Square) -> bool:
@@ -122,13 +123,31 @@ class Board:
         return [(r, c) for r in range(1, self.rows + 1) for c in range(1, self.cols + 1)]
 
     def flags(self) -> dict[int, Square]:
-        return {k[1]: sq for sq, k in self.kind.items() if k[0] == "F"}
+        """Flag number → square (cached)."""
+        c = self._cache.get("flags")
+        if c is None:
+            c = self._cache["flags"] = {k[1]: sq for sq, k in self.kind.items() if k[0] == "F"}
+        return c
 
     def teleporters(self) -> dict[str, Square]:
-        return {k[1]: sq for sq, k in sorted(self.kind.items()) if k[0] == "TP"}
+        """Teleporter colour → square, alphabetical (cached)."""
+        c = self._cache.get("tps")
+        if c is None:
+            c = self._cache["tps"] = {k[1]: sq for sq, k in sorted(self.kind.items()) if k[0] == "TP"}
+        return c
 
     def has_buzzsaw(self) -> bool:
-        return any(k[0] == "BZ" for k in self.kind.values())
+        c = self._cache.get("bz")
+        if c is None:
+            c = self._cache["bz"] = any(k[0] == "BZ" for k in self.kind.values())
+        return c
+
+    def text(self) -> str:
+        """The canonical text (:func:`print_board`, cached)."""
+        c = self._cache.get("text")
+        if c is None:
+            c = self._cache["text"] = print_board(self)
+        return c
 
     def with_edge_mode(self, mode: str) -> "Board":
         """A copy whose perimeter is ``mode`` (``fence`` or ``pit``, parameter ``edge``)."""
@@ -143,6 +162,7 @@ class Board:
     # ---- derived tables ---------------------------------------------------------------
     def derive(self) -> None:
         """Fill the derived tables from ``cells``; record problems (F-3.5, F-3.6, F-3.8) in ``problems``."""
+        self._cache = {}
         self.kind = {}
         self.edges = {}
         self.pushers = {}
@@ -266,7 +286,13 @@ class Board:
         self.problems.append((msg, ln, col))
 
     def channel_devices(self) -> dict[int, list[tuple[str, Any]]]:
-        """Devices per channel: ``("TD", sq)``, ``("DB", sq)``, ``("TP", colour)``, ``("BL", key)``."""
+        """Devices per channel: ``("TD", sq)``, ``("DB", sq)``, ``("TP", colour)``, ``("BL", key)`` (cached)."""
+        c = self._cache.get("channels")
+        if c is None:
+            c = self._cache["channels"] = self._channel_devices()
+        return c
+
+    def _channel_devices(self) -> dict[int, list[tuple[str, Any]]]:
         out: dict[int, list[tuple[str, Any]]] = {}
         for sq, k in sorted(self.kind.items()):
             if k[0] == "TD":

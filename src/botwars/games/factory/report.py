@@ -20,12 +20,8 @@ def table_lines(rows: list[list[str]], header: bool = False) -> list[str]:
     trailing spaces."""
     if not rows:
         return []
-    n = max(len(r) for r in rows)
-    widths = [max(len(r[k]) if k < len(r) else 0 for r in rows) for k in range(n)]
-    out = []
-    for r in rows:
-        out.append(" | ".join(cell.ljust(widths[k]) for k, cell in enumerate(r)).rstrip())
-    return out
+    widths = [max(map(len, col)) for col in zip(*rows)]
+    return [" | ".join([cell.ljust(w) for cell, w in zip(r, widths)]).rstrip() for r in rows]
 
 
 def _names(rs: Any, st: Any) -> list[str]:

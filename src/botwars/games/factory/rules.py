@@ -874,34 +874,47 @@ class FactoryRuleset(Ruleset):
                     self.destroy(c, i)
 
     # ---- lasers (F-6.25 to F-6.27, F-6.13) -----------------------------------------------------
-    def trace(self, st: FactoryState, origin: Square, d: int, include_origin: bool, robots: bool
-              ) -> tuple[list[Square], int | None, tuple[int, int, int] | None]:
-        """Trace a beam; returns (path, real robot hit or None, eye key reached or None)."""
+    def static_path(self, st: FactoryState, origin: Square, d: int, include_origin: bool
+                    ) -> tuple[tuple[Square, ...], tuple[int, int, int] | None]:
+        """The path of a beam as if no robots existed, and the eye it reaches (cached per board and
+        set of lowered drawbridges: nothing else changes a robot-free path)."""
+        lowered = tuple(k for k, v in st.bridges.items() if v) if st.bridges else ()
+        key = (origin, d, include_origin, lowered)
+        cache = st.board._cache.setdefault("paths", {})
+        hit = cache.get(key)
+        if hit is not None:
+            return hit
         board = st.board
-        path: list[Square] = []
+        path: list[Square] = [origin] if include_origin else []
         sq = origin
-        if include_origin:
-            path.append(sq)
-            if robots:
-                j = self.real_at(st, sq)
-                if j is not None:
-                    return path, j, None
         dr, dc = DELTA[d]
+        eye = None
         while True:
             e = board.edges[(sq[0], sq[1], d)]
             if e != "open":
-                key = (sq[0], sq[1], d)
-                return path, None, key if key in board.eyes else None
+                k3 = (sq[0], sq[1], d)
+                eye = k3 if k3 in board.eyes else None
+                break
             nb = (sq[0] + dr, sq[1] + dc)
             k = board.kind[nb]
             if k[0] == "DB" and not st.bridges[nb]:
-                return path, None, None
+                break
             sq = nb
             path.append(sq)
-            if robots:
-                j = self.real_at(st, sq)
+        cache[key] = (tuple(path), eye)
+        return cache[key]
+
+    def trace(self, st: FactoryState, origin: Square, d: int, include_origin: bool, robots: dict[Square, int] | None
+              ) -> tuple[list[Square], int | None, tuple[int, int, int] | None]:
+        """Trace a beam (F-6.25); ``robots`` maps squares to the real robot on them (``None``: trace
+        as if no robots existed).  Returns (path, robot hit or None, eye key reached or None)."""
+        path, eye = self.static_path(st, origin, d, include_origin)
+        if robots:
+            for n, sq in enumerate(path):
+                j = robots.get(sq)
                 if j is not None:
-                    return path, j, None
+                    return list(path[:n + 1]), j, None
+        return list(path), None, eye
 
     def sub_lasers(self, c: Ctx) -> None:
         """S8: trace every beam, then damage robot by robot (board points first), then eyes."""
@@ -916,15 +929,19 @@ class FactoryRuleset(Ruleset):
         hits: list[list[Any]] = [[] for _ in range(n)]
         sources: list[tuple[Square, int, int]] = [(sq, opposite(side), pts) for sq, side, pts in board.turrets]
         sources += [((k[0], k[1]), opposite(k[2]), 1) for k, on in st.blasers.items() if on]
+        occ: dict[Square, int] = {}
+        for i, b in enumerate(st.bots):
+            if b.alive and b.mode == "real":
+                occ[b.sq] = i
         if sources:
             for sq, d, pts in sources:
-                path, j, eye = self.trace(st, sq, d, True, True)
+                path, j, eye = self.trace(st, sq, d, True, occ)
                 if j is not None:
                     board_pts[j] += pts
                 if eye is not None:
                     board_eyes.add(eye)
                 if any(b.alive and b.mode == "virtual" for b in st.bots):
-                    ghost, _, _ = self.trace(st, sq, d, True, False)
+                    ghost, _, _ = self.trace(st, sq, d, True, None)
                     gs = set(ghost)
                     for v, b in enumerate(st.bots):
                         if b.alive and b.mode == "virtual" and b.sq in gs:
@@ -937,7 +954,7 @@ class FactoryRuleset(Ruleset):
                 per = st.config["laser_damage"] * (2 if b.has("DL") else 1)
                 texts = []
                 for d in dirs:
-                    path, j, eye = self.trace(st, b.sq, d, False, True)
+                    path, j, eye = self.trace(st, b.sq, d, False, occ)
                     texts.append(path_str(path))
                     if j is not None:
                         robot_pts[j] += per
@@ -1232,7 +1249,6 @@ class FactoryRuleset(Ruleset):
     # ---- observation (§14, §15) ---------------------------------------------------------------
     def view(self, st: FactoryState, seat: str | None) -> dict[str, Any]:
         """F-15.3 seat observation (or F-15.4 spectator for ``None``)."""
-        from botwars.games.factory.board import print_board
 
         def key3(k):
             return f"{sq_str((k[0], k[1]))}{DIRS[k[2]]}"
@@ -1256,7 +1272,7 @@ class FactoryRuleset(Ruleset):
             "ruleset": "factory", "variant": st.config["variant"], "turn": st.turn if st.over else st.turn + 1,
             "phase": "over" if st.over else "program",
             "deadline_s": None if st.over else st.config["turn_time_s"],
-            "board": print_board(st.board),
+            "board": st.board.text(),
             "config": {k: st.config[k] for k in sorted(st.config) if k != "board"},
             "devices": {"switches": {sq_str(k): v for k, v in st.switches.items()},
                         "eyes": {key3(k): v for k, v in st.eyes.items()},
