@@ -146,6 +146,7 @@ def replay(
     verify: bool = typer.Option(False, help="Re-simulate and exit 1 at the first decision point that diverges."),
     turn: Optional[int] = typer.Option(None, help="Show the board after this turn and that turn's events."),
     report: bool = typer.Option(False, help="Print the game's reports for every turn (or --turn N)."),
+    html: Optional[str] = typer.Option(None, help="With --report: also write the reports as an HTML page here."),
 ) -> None:
     """Show, report or verify a record (replay)."""
     from botwars.engine.record import read_record, resimulate, verify_record
@@ -169,14 +170,21 @@ def replay(
     elif not report:
         steps = steps[-1:]
     reporter = getattr(rs, "report", None)
+    page = Console(record=True, file=open(os.devnull, "w"), width=240) if (html and report and reporter) else None
     for s in steps:
         if report and reporter:
-            console.print(reporter(s.before, s.after, s.events))
+            shown = reporter(s.before, s.after, s.events)
+            console.print(shown)
+            if page is not None:
+                page.print(shown)
             continue
         console.print(f"[bold]decision {s.n}[/]", highlight=False)
         console.print(rs.render_text(s.after), highlight=False, markup=False)
         for e in s.events:
             console.print("  " + json.dumps(e.to_json()), highlight=False, markup=False)
+    if page is not None:
+        page.save_html(html)
+        console.print(f"HTML report written to {html}", highlight=False)
     if rec.outcome:
         console.print(f"result: {rec.outcome.get('winner') or 'draw'} ({rec.outcome.get('reason')})", highlight=False)
 

@@ -35,8 +35,10 @@ def test_done_when_match_plays_to_the_end_and_replay_prints_stage_reports(tmp_pa
     r = runner.invoke(app, ["replay", rec, "--report"])
     assert r.exit_code == 0, r.output
     assert "TURN 1 STAGE 1" in r.output and "TURN 1 END" in r.output and "RESULT" in r.output
-    r = runner.invoke(app, ["replay", rec, "--report", "--turn", "2"])
+    r = runner.invoke(app, ["replay", rec, "--report", "--turn", "2", "--html", str(tmp_path / "r.html")])
     assert r.exit_code == 0 and "TURN 2 STAGE 3" in r.output and "TURN 1 STAGE" not in r.output
+    page = (tmp_path / "r.html").read_text()
+    assert page.startswith("<!DOCTYPE html>") and "TURN 2 STAGE 3" in page
 
 
 def test_F_1_4_same_seed_same_game(tmp_path):
