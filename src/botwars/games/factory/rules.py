@@ -874,11 +874,10 @@ class FactoryRuleset(Ruleset):
                     self.destroy(c, i)
 
     # ---- lasers (F-6.25 to F-6.27, F-6.13) -----------------------------------------------------
-    def static_path(self, st: FactoryState, origin: Square, d: int, include_origin: bool
+    def static_path(self, st: FactoryState, origin: Square, d: int, include_origin: bool, lowered: tuple = ()
                     ) -> tuple[tuple[Square, ...], tuple[int, int, int] | None]:
         """The path of a beam as if no robots existed, and the eye it reaches (cached per board and
-        set of lowered drawbridges: nothing else changes a robot-free path)."""
-        lowered = tuple(k for k, v in st.bridges.items() if v) if st.bridges else ()
+        set of ``lowered`` drawbridges: nothing else changes a robot-free path)."""
         key = (origin, d, include_origin, lowered)
         cache = st.board._cache.setdefault("paths", {})
         hit = cache.get(key)
@@ -904,17 +903,18 @@ class FactoryRuleset(Ruleset):
         cache[key] = (tuple(path), eye)
         return cache[key]
 
-    def trace(self, st: FactoryState, origin: Square, d: int, include_origin: bool, robots: dict[Square, int] | None
-              ) -> tuple[list[Square], int | None, tuple[int, int, int] | None]:
+    def trace(self, st: FactoryState, origin: Square, d: int, include_origin: bool, robots: dict[Square, int] | None,
+              lowered: tuple = ()) -> tuple[tuple[Square, ...], int | None, tuple[int, int, int] | None]:
         """Trace a beam (F-6.25); ``robots`` maps squares to the real robot on them (``None``: trace
-        as if no robots existed).  Returns (path, robot hit or None, eye key reached or None)."""
-        path, eye = self.static_path(st, origin, d, include_origin)
+        as if no robots existed); ``lowered``: the lowered drawbridges.  Returns (path, robot hit
+        or None, eye key reached or None)."""
+        path, eye = self.static_path(st, origin, d, include_origin, lowered)
         if robots:
             for n, sq in enumerate(path):
                 j = robots.get(sq)
                 if j is not None:
-                    return list(path[:n + 1]), j, None
-        return list(path), None, eye
+                    return path[:n + 1], j, None
+        return path, None, eye
 
     def sub_lasers(self, c: Ctx) -> None:
         """S8: trace every beam, then damage robot by robot (board points first), then eyes."""
@@ -930,18 +930,23 @@ class FactoryRuleset(Ruleset):
         sources: list[tuple[Square, int, int]] = [(sq, opposite(side), pts) for sq, side, pts in board.turrets]
         sources += [((k[0], k[1]), opposite(k[2]), 1) for k, on in st.blasers.items() if on]
         occ: dict[Square, int] = {}
+        virtual = False
         for i, b in enumerate(st.bots):
-            if b.alive and b.mode == "real":
-                occ[b.sq] = i
+            if b.alive:
+                if b.mode == "real":
+                    occ[b.sq] = i
+                else:
+                    virtual = True
+        lowered = tuple(k for k, v in st.bridges.items() if v) if st.bridges else ()
         if sources:
             for sq, d, pts in sources:
-                path, j, eye = self.trace(st, sq, d, True, occ)
+                path, j, eye = self.trace(st, sq, d, True, occ, lowered)
                 if j is not None:
                     board_pts[j] += pts
                 if eye is not None:
                     board_eyes.add(eye)
-                if any(b.alive and b.mode == "virtual" for b in st.bots):
-                    ghost, _, _ = self.trace(st, sq, d, True, None)
+                if virtual:
+                    ghost, _, _ = self.trace(st, sq, d, True, None, lowered)
                     gs = set(ghost)
                     for v, b in enumerate(st.bots):
                         if b.alive and b.mode == "virtual" and b.sq in gs:
@@ -954,7 +959,7 @@ class FactoryRuleset(Ruleset):
                 per = st.config["laser_damage"] * (2 if b.has("DL") else 1)
                 texts = []
                 for d in dirs:
-                    path, j, eye = self.trace(st, b.sq, d, False, occ)
+                    path, j, eye = self.trace(st, b.sq, d, False, occ, lowered)
                     texts.append(path_str(path))
                     if j is not None:
                         robot_pts[j] += per
