@@ -25,7 +25,8 @@ def table_lines(rows: list[list[str]], header: bool = False) -> list[str]:
 
 
 def _names(rs: Any, st: Any) -> list[str]:
-    return [f"{st.players[b.owner].name} ({st.players[b.owner].colour})" for b in st.bots]
+    pl = st.players
+    return [f"{pl[b.owner].name} ({pl[b.owner].colour})" for b in st.bots]
 
 
 def stage_event(rs: Any, c: Any, s: int, modes: list[str], revealed: dict[int, int]) -> Event:

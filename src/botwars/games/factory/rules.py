@@ -955,8 +955,9 @@ class FactoryRuleset(Ruleset):
             for i, b in enumerate(st.bots):
                 if not b.alive or b.mode != "real" or b.rebooting:
                     continue
-                dirs = [b.facing] + ([opposite(b.facing)] if b.has("RL") else [])
-                per = st.config["laser_damage"] * (2 if b.has("DL") else 1)
+                opts = b.options
+                dirs = [b.facing] + ([opposite(b.facing)] if opts and b.has("RL") else [])
+                per = st.config["laser_damage"] * (2 if opts and b.has("DL") else 1)
                 texts = []
                 for d in dirs:
                     path, j, eye = self.trace(st, b.sq, d, False, occ, lowered)

@@ -53,7 +53,11 @@ class Bot:
         return b
 
     def has(self, code: str) -> bool:
-        return any(o["code"] == code for o in self.options)
+        """True if the robot holds option ``code`` (F-6.33)."""
+        for o in self.options:
+            if o["code"] == code:
+                return True
+        return False
 
     def fused(self, i: int) -> bool:
         """F-7.4: register ``i`` (1-5) is fused while HP <= i."""
