@@ -91,7 +91,7 @@ def test_F_3_2_wrong_row_label_and_cell_count():
     assert e.line == 6 and "4 cells" in e.message
 
 
-def test_F_3_5_wall_and_fence_on_one_edge_and_perimeter_wall():
+def test_F_3_5_H27_wall_and_fence_on_one_edge_and_perimeter_wall():
     assert "both wall and fence" in err_of(HEAD + "r2 ./wS . .\nr1 F1/fN . .\nend\n").message
     assert "perimeter" in err_of(HEAD + "r2 ./wN . .\nr1 F1 . .\nend\n").message
 
@@ -101,7 +101,7 @@ def test_F_3_7_channel_without_device_and_bridge_with_toggle():
     assert "drawbridge" in err_of(HEAD + "r2 . SR1 DBN1\nr1 F1 . .\nend\n").message
 
 
-def test_F_3_8_rejections():
+def test_F_3_8_H32_H15_rejections():
     assert "F-3.8" in err_of(HEAD + "r2 . CR31 .\nr1 F1 . .\nend\n").message
     assert "armoury" in err_of(HEAD + "r2 . ARZZ .\nr1 F1 . .\nend\n").message
     assert "flags" in err_of(HEAD + "r2 . F2 .\nr1 F1 F2 .\nend\n").message

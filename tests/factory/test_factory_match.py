@@ -62,7 +62,7 @@ def test_F_8_4_turn_limit_with_random_bots(tmp_path):
     assert m.state.turn <= 5
 
 
-def test_F_8_6_resign_leaves_last_player_winner():
+def test_F_8_6_H29_resign_leaves_last_player_winner():
     st = RS.setup(RS.validate_config({}), ["p1", "p2"], 1)
     st2, events = RS.resolve(st, {"p1": FactoryOrders("resign"), "p2": RS.default_orders(st, "p2")})
     assert st2.over and st2.result["reason"] == "resign"

@@ -16,7 +16,7 @@ def game(n=2, seed="demo", **over):
     return RS.setup(cfg, RS.seat_names(n), seed)
 
 
-def test_F_2_6_deck_has_112_cards_with_unique_priorities():
+def test_F_2_6_H1_deck_has_112_cards_with_unique_priorities():
     assert len(ALL_CARDS) == 112 and len(BASE_CARDS) == 84
     counts = {}
     for p in ALL_CARDS:

@@ -35,7 +35,7 @@ def scramble_others(st, seat, rng):
 
 
 @pytest.mark.parametrize("seed,n", [(1, 2), (2, 3), (3, 4), (4, 8)])
-def test_F_14_2_views_never_show_other_seats_secrets(seed, n):
+def test_F_14_2_F_14_3_F_15_5_views_never_show_other_seats_secrets(seed, n):
     cfg = RS.validate_config({"turn_limit": 6})
     seats = RS.seat_names(n)
     st = RS.setup(cfg, seats, seed)
@@ -55,7 +55,7 @@ def test_F_14_2_views_never_show_other_seats_secrets(seed, n):
             assert v["hand"] == [f"{c}" for c in v["hand"]] and len(v["hand"]) == len(st.hands.get(i, []))
             assert "seed" not in text and "option_deck" not in text
             orders[s] = RS.parse_orders(st, s, bots[s].act(v))
-        spec = RS.view(st, None)
+        spec = RS.view(st, None)  # F-15.4 spectator: public parts only (F-14.1)
         assert not {"hand", "program", "standing", "you"} & set(spec)
         assert not any(" HAND " in ln for ln in spec["reports"])
         for s in seats:
@@ -68,7 +68,7 @@ def test_F_14_2_views_never_show_other_seats_secrets(seed, n):
                 assert e.visible_to is None
 
 
-def test_F_15_3_view_shape():
+def test_F_15_3_F_4_3_view_shape_and_initial_devices():
     cfg = RS.validate_config({})
     st = RS.setup(cfg, ["p1", "p2"], "demo")
     v = RS.view(st, "p1")
