@@ -175,8 +175,6 @@ class Board:
         for sq in self.squares():
             cell = self.cells[sq]
             self.kind[sq] = _base_kind(cell.base)
-            if self.kind[sq][0] == "CR" or self.kind[sq][0] == "PUSH":
-                pass
             seen_wf: set[int] = set()
             seen_mount: set[int] = set()
             for item in cell.items:

@@ -13,7 +13,7 @@ import random as _random
 from collections import deque
 from typing import Any
 
-from botwars.games.factory.board import DELTA, DIRS, Board, opposite, parse_board, parse_sq
+from botwars.games.factory.board import DELTA, DIRS, Board, parse_board, parse_sq
 from botwars.games.factory.cards import CARD_TYPE, parse_card
 from botwars.games.factory.state import Bot, FactoryState
 
@@ -105,7 +105,8 @@ def state_from_view(rs: Any, view: dict[str, Any]) -> tuple[FactoryState, int]:
 
 
 def distance_map(board: Board, goal: tuple[int, int]) -> dict[tuple[int, int], int]:
-    """Steps from every square to ``goal`` over open edges, avoiding pits (a BFS from the goal)."""
+    """Steps from every square to ``goal`` over open edges, avoiding pits, crushers and drawbridges
+    (a BFS from the goal; conveyors and teleporters are left to the simulation)."""
     dist = {goal: 0}
     todo = deque([goal])
     while todo:
@@ -116,11 +117,8 @@ def distance_map(board: Board, goal: tuple[int, int]) -> dict[tuple[int, int], i
             nb = (sq[0] + DELTA[d][0], sq[1] + DELTA[d][1])
             if nb in dist:
                 continue
-            k = board.kind[nb]
-            if k[0] in ("PT", "CR"):
+            if board.kind[nb][0] in ("PT", "CR", "DB"):  # pits, crushers and (maybe raised) bridges: avoid
                 continue
-            if k[0] == "DB" and k[1] == d:  # leaving nb toward sq would not be blocked; entering nb from its bridge side is
-                pass
             dist[nb] = dist[sq] + 1
             todo.append(nb)
     return dist

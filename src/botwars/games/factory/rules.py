@@ -19,7 +19,7 @@ from botwars.engine.ruleset import Param, Ruleset
 from botwars.engine.timecontrol import TimeControl
 from botwars.games.factory.board import (DELTA, DIRS, OPTION_CODES, Board, Square, load_board, opposite,
                                          path_str, sq_str)
-from botwars.games.factory.cards import (ALL_CARDS, BASE_CARDS, CARD_TYPE, MOVE, SET_ORDER, SET_TYPES, TURN, TYPES,
+from botwars.games.factory.cards import (ALL_CARDS, BASE_CARDS, CARD_TYPE, MOVE, SET_TYPES, TURN, TYPES,
                                          card_str, parse_card, usable)
 from botwars.games.factory.state import COLOURS, Bot, FactoryState, Player
 
