@@ -90,6 +90,8 @@ def test_F_8_3_elimination_last_player_standing():
     RS.destroy(c, 0)
     RS.end_of_turn(c)
     assert st.result["reason"] == "elimination" and st.winners == [1]
+    heads = [ln for ln in c.lines if ln.startswith("===")]
+    assert heads == ["=== TURN 1 END ===", "=== RESULT ==="]  # F-9.1: E5 report, then the result
 
 
 def test_F_8_5_standings_share_ranks():

@@ -107,6 +107,7 @@ class Ctx:
         self.end_rows: dict[int, dict[str, list[str]]] = {}
         self.events: list[Event] = []
         self.lines: list[str] = []
+        self.result_ev: Event | None = None
 
     def new_stage(self) -> None:
         n = len(self.st.bots)
@@ -1025,6 +1026,16 @@ class FactoryRuleset(Ruleset):
             c.events.append(ev)
             c.lines += ev.data["lines"]
         self.win_check(c, tagged_last)
+        self.emit_result(c)
+
+    @staticmethod
+    def emit_result(c: Ctx) -> None:
+        """Append the pending result table (if any) to the events and report lines."""
+        ev = getattr(c, "result_ev", None)
+        if ev is not None:
+            c.events.append(ev)
+            c.lines += ev.data["lines"]
+            c.result_ev = None
 
     def stage_end_touch(self, c: Ctx, i: int) -> bool:
         """S10 (a) for robot ``i``: flag, checkpoint, upgrade station, armoury (F-6.29 to F-6.32).
@@ -1099,6 +1110,7 @@ class FactoryRuleset(Ruleset):
             for ev in evs:
                 c.events.append(ev)
                 c.lines += ev.data["lines"]
+        self.emit_result(c)
 
     def repair(self, c: Ctx, i: int) -> list[str]:
         """E1 for robot ``i`` (F-6.29, F-6.30): flags and W1 repair 1; W2 per ``double_wrench``."""
@@ -1196,6 +1208,7 @@ class FactoryRuleset(Ruleset):
         left = [p for p, pl in enumerate(st.players) if not pl.out]
         if not left or (st.started >= 2 and len(left) == 1):
             self.end_game(c, "resign", left)
+            self.emit_result(c)
             c.t -= 1  # the turn was not played
             return True
         return False
@@ -1220,6 +1233,8 @@ class FactoryRuleset(Ruleset):
         return out
 
     def end_game(self, c: Ctx, reason: str, winners: list[int]) -> None:
+        """Record the result (F-8.7) and the F-9.10 result table, which :meth:`emit_result` adds
+        after the stage or end-of-turn report it follows."""
         st = c.st
         st.winners = list(winners)
         ranks = self.standings(st, winners)
@@ -1228,9 +1243,7 @@ class FactoryRuleset(Ruleset):
              "status": "winner" if p in winners else ("out" if st.players[p].out else "-")} for p, r in ranks]}
         if c.log:
             from botwars.games.factory.report import result_event
-            ev = result_event(self, c, ranks)
-            c.events.append(ev)
-            c.lines += ev.data["lines"]
+            c.result_ev = result_event(self, c, ranks)  # emitted after the report it follows (F-9.1)
 
     def outcome(self, st: FactoryState) -> Outcome | None:
         """Winner: the single winning seat (``None`` for co-winners or a draw); scores: flags tagged."""
