@@ -71,7 +71,7 @@ def end_event(rs: Any, c: Any, modes: list[str], repair: list[list[str]]) -> lis
             upg.append(", ".join(sq_str(x) for x in pl.stations) + ("; " + " ".join(types) if types else ""))
         else:
             upg.append("-")
-        opts.append(" ".join(f"AA({o['charges']})" if o["code"] == "AA" else o["code"] for o in b.options) or "-")
+        opts.append(", ".join(f"AA({o['charges']})" if o["code"] == "AA" else o["code"] for o in b.options) or "-")
         if pl.out:
             reboot.append("out")
         else:

@@ -178,6 +178,12 @@ class FactoryRuleset(Ruleset):
         """F-5.3: registers 1..k are free, k = min(5, HP − 1)."""
         return max(0, min(5, st.bots[i].hp - 1))
 
+    def order_robot(self, st: FactoryState, p: int) -> int:
+        """The robot (index into ``st.bots``) that player ``p``'s order programs and whose hand and
+        state the view shows: its only robot in ``factory``.  A rule set with several robots per
+        player overrides this together with ``parse_orders``/``apply_program``/``view``."""
+        return st.bots_of(p)[0]
+
     def deck_cards(self, st: FactoryState) -> list[int]:
         """The full deck in ascending priority (F-2.6; 84 base cards with ``upgrades`` off)."""
         return list(ALL_CARDS if st.config["upgrades"] else BASE_CARDS)
@@ -327,7 +333,7 @@ class FactoryRuleset(Ruleset):
         cards = payload.get("cards")
         if not isinstance(cards, list):
             raise InvalidOrders("'cards' must be a list", code="malformed", part="cards")
-        i = st.bots_of(p)[0]
+        i = self.order_robot(st, p)
         chosen = self.assign_cards(st, i, cards)
         return FactoryOrders("program", tuple(chosen), payload["reboot"], standing)
 
@@ -399,7 +405,7 @@ class FactoryRuleset(Ruleset):
         p = st.player_of(seat)
         if st.players[p].out:
             return FactoryOrders("program")
-        i = st.bots_of(p)[0]
+        i = self.order_robot(st, p)
         b = st.bots[i]
         k = 0 if b.rebooting or not b.alive else self.free_registers(st, i)
         return FactoryOrders("program", tuple(st.hands.get(i, [])[:k]), False, {})
@@ -447,7 +453,7 @@ class FactoryRuleset(Ruleset):
         """Store a program in the free registers, the reboot declaration and standing orders (F-5.7)."""
         pl = st.players[p]
         pl.standing.update(o.standing)
-        i = st.bots_of(p)[0]
+        i = self.order_robot(st, p)
         b = st.bots[i]
         if b.alive and not b.rebooting:
             for r, card in enumerate(o.cards):
@@ -1274,7 +1280,7 @@ class FactoryRuleset(Ruleset):
         players = []
         for p, pl in enumerate(st.players):
             robot = None
-            for i in st.bots_of(p)[:1]:
+            for i in [self.order_robot(st, p)]:
                 b = st.bots[i]
                 if b.alive and not pl.out:
                     robot = {"square": sq_str(b.sq), "facing": DIRS[b.facing], "hp": b.hp, "mode": b.mode,
@@ -1302,7 +1308,7 @@ class FactoryRuleset(Ruleset):
             "players": players, "reports": list(st.reports), "result": st.result}
         if seat is not None:
             p = st.player_of(seat)
-            i = st.bots_of(p)[0]
+            i = self.order_robot(st, p)
             out["you"] = p + 1
             out["hand"] = [card_str(x) for x in st.hands.get(i, [])]
             out["program"] = None
