@@ -131,3 +131,26 @@ def test_F_3_5_edge_pit_makes_perimeter_void_and_mounts_walls():
     b = load_board("assembly-hall", edge="pit")
     assert b.edge((1, 1), 2) == "void"
     assert b.edge((11, 12), 1) == "wall"  # turret mounted on the perimeter
+
+
+from hypothesis import given, settings, strategies as hs  # noqa: E402
+
+BASES = [".", "PT", "TD1+", "TD2-", "DBN1", "TPA", "TPB3-", "CYE", "CBS", "GL", "GR", "GU", "CR135", "SG1", "SR2",
+         "BZ", "W1", "W2", "F1", "F2", "UP", "ARHC"]
+SIDES = ["", "/wN", "/fE", "/pS24", "/lW2", "/bN1+", "/eE3", "/wNlS"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(hs.integers(2, 6), hs.integers(2, 6), hs.data())
+def test_F_3_print_then_parse_gives_an_equal_board(rows, cols, data):
+    lines = []
+    for r in range(rows, 0, -1):
+        toks = [data.draw(hs.sampled_from(BASES)) + data.draw(hs.sampled_from(SIDES)) for _ in range(cols)]
+        lines.append(f"r{r} " + " ".join(toks))
+    text = f"board: h\nrows: {rows}\ncols: {cols}\nstart: r1c1 N\ngrid:\n" + "\n".join(lines) + "\nend\n"
+    b = parse_board(text, "h", check=False)
+    printed = print_board(b)
+    b2 = parse_board(printed, "h", check=False)
+    assert b2 == b
+    assert print_board(b2) == printed
+    assert [p[0] for p in b2.problems] == [p[0] for p in b.problems]
