@@ -146,8 +146,12 @@ def run_scenario(rs: Any, doc: dict[str, Any], source: str) -> list[str]:
         events: list[Any] = []
         if not getattr(st, "dealt", False):
             rs.start_of_turn(st, st.turn + 1, events)
+        if not isinstance(doc["turns"], list):
+            raise _err(source, "turns must be a list")
         for n, entry in enumerate(doc["turns"] or [], 1):
             entry = entry or {}
+            if not isinstance(entry, dict):
+                raise _err(source, f"turns entry {n} must be a mapping")
             where = f"turn {st.turn + 1}"
             exp = dict(entry.get("expect") or {})
             if "hands_before" in entry:
@@ -182,6 +186,8 @@ def run_scenario(rs: Any, doc: dict[str, Any], source: str) -> list[str]:
         return failures
     play = doc.get("play", "turn")
     expect = doc.get("expect") or {}
+    if not isinstance(expect, dict) or not all(isinstance(v, dict) or k == "stages_played" for k, v in expect.items()):
+        raise _err(source, "expect must map 'stage N' / 'end' / 'deal' to expectations")
     c = Ctx(st, st.turn + 1)
     if play == "turn":
         rs.play_turn(c)
@@ -214,7 +220,7 @@ def run_scenario(rs: Any, doc: dict[str, Any], source: str) -> list[str]:
             continue
         if key == "end":
             evs = [e for e in c.events if e.kind in ("end", "fused", "result")]
-        elif key.startswith("stage "):
+        elif key.startswith("stage ") and key.split()[1].isdigit():
             s = int(key.split()[1])
             evs = [e for e in c.events if e.kind == "stage" and e.data["stage"] == s]
             if not evs:
