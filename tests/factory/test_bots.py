@@ -46,3 +46,12 @@ def test_pathfinder_program_is_legal():
     bot = PathfinderBot()
     bot.start("factory", "p2", cfg, 4)
     RS.parse_orders(st, "p2", bot.act(RS.view(st, "p2")))
+
+
+def test_simulate_runs_stages_without_touching_the_state():
+    cfg = RS.validate_config({})
+    st = RS.setup(cfg, ["p1"], "demo")
+    before = RS.state_json(st)
+    sim = RS.simulate(st, {0: [590, 780]}, stages=2)  # FWD1 590, FWD2 780 from r1c6 facing N
+    assert RS.state_json(st) == before
+    assert sim.bots[0].sq == (4, 6) and sim.turn == st.turn

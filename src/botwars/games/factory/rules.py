@@ -930,7 +930,6 @@ class FactoryRuleset(Ruleset):
         n = len(st.bots)
         board_pts = [0] * n
         robot_pts = [0] * n
-        eyes_hit: dict[tuple[int, int, int], list[str]] = {}
         board_eyes: set[tuple[int, int, int]] = set()
         robot_eyes: dict[int, list[tuple[int, int, int]]] = {}
         hits: list[list[Any]] = [[] for _ in range(n)]
