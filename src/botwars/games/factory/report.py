@@ -153,18 +153,21 @@ def report_text(events: list[Event]) -> str:
                      for line in e.data["lines"])
 
 
-_GLYPH = {".": ".", "PT": "O", "TD": "t", "DB": "d", "TP": "T", "CY": "y", "CB": "b", "G": "g", "CR": "X",
-          "SG": "s", "SR": "s", "BZ": "z", "W": "w", "F": "F", "UP": "U", "AR": "A"}
+_GLYPH = {".": ".", "PT": "o", "TD": "t", "DB": "d", "TP": "p", "CY": "y", "CB": "b", "G": "g", "CR": "x",
+          "SG": "s", "SR": "s", "BZ": "z", "W": "w", "F": "F", "UP": "u", "AR": "a"}
+LEGEND = ("robots A-H (seat 1-8, * = several), flags 1-9, o pit, t trap door, d drawbridge, p teleporter, "
+          "y/b conveyor/express, g gear, x crusher, s switch, z buzzsaw, w wrench, u upgrade, a armoury")
 
 
 def render_board(st: Any) -> str:
-    """The board as text: one glyph per square (robots as their seat number, lower-case-free),
-    then a robot list with square, facing, HP and mode."""
+    """The board as text: one glyph per square (robots as letters A-H by seat, flags as digits,
+    elements as the lower-case letters of :data:`LEGEND`), then a robot list with square,
+    facing, HP and mode."""
     b = st.board
     here: dict[tuple[int, int], str] = {}
     for bot in st.bots:
         if bot.alive:
-            here[bot.sq] = str(bot.owner + 1) if bot.sq not in here else "*"
+            here[bot.sq] = chr(65 + bot.owner % 26) if bot.sq not in here else "*"
     lines = [f"{b.board_id}: turn {st.turn}" + (" (over)" if st.over else "")]
     for r in range(b.rows, 0, -1):
         row = []
@@ -177,5 +180,7 @@ def render_board(st: Any) -> str:
         pl = st.players[bot.owner]
         where = f"{sq_str(bot.sq)} {DIRS[bot.facing]} {bot.hp} HP {bot.mode}" if bot.alive else (
             "out" if pl.out else "destroyed")
-        lines.append(f"{pl.name}: {where}; robots {pl.robots_left}; next flag {pl.next_flag}")
+        lines.append(f"{chr(65 + bot.owner % 26)} {pl.name}: {where}; robots {pl.robots_left}; "
+                     f"next flag {pl.next_flag}")
+    lines.append(LEGEND)
     return "\n".join(lines)
