@@ -269,10 +269,12 @@ class FactoryRuleset(Ruleset):
             n = self.hand_size(st, i)
             hand: list[int] = []
             aside: list[int] = []
-            while len(hand) < n and deck:
-                c = deck.pop(0)
+            k = 0
+            while len(hand) < n and k < len(deck):
+                c = deck[k]
+                k += 1
                 (hand if usable(c, pl.sets) else aside).append(c)
-            deck[0:0] = aside
+            deck[0:k] = aside  # H4: set-aside cards go back on top in drawn order
             st.hands[i] = hand
         st.hand_msgs = {}
         for p, pl in enumerate(st.players):
@@ -944,19 +946,21 @@ class FactoryRuleset(Ruleset):
                 else:
                     virtual = True
         lowered = tuple(k for k, v in st.bridges.items() if v) if st.bridges else ()
-        if sources:
-            for sq, d, pts in sources:
-                path, j, eye = self.trace(st, sq, d, True, occ, lowered)
+        static_path = self.static_path
+        for sq, d, pts in sources:
+            path, eye = static_path(st, sq, d, True, lowered)
+            for p in path:  # F-6.25: the first real robot entered is hit and stops the beam
+                j = occ.get(p)
                 if j is not None:
                     board_pts[j] += pts
+                    break
+            else:
                 if eye is not None:
                     board_eyes.add(eye)
-                if virtual:
-                    ghost, _, _ = self.trace(st, sq, d, True, None, lowered)
-                    gs = set(ghost)
-                    for v, b in enumerate(st.bots):
-                        if b.alive and b.mode == "virtual" and b.sq in gs:
-                            board_pts[v] += pts
+            if virtual:  # board beams also hit virtual robots on their robot-free path
+                for v, b in enumerate(st.bots):
+                    if b.alive and b.mode == "virtual" and b.sq in path:
+                        board_pts[v] += pts
         if st.config["robot_lasers"]:
             for i, b in enumerate(st.bots):
                 if not b.alive or b.mode != "real" or b.rebooting:
