@@ -1333,9 +1333,13 @@ class FactoryRuleset(Ruleset):
         return render_board(st)
 
     def report(self, before: FactoryState, after: FactoryState, events: list[Event]) -> Any:
-        """The stage, end, fused and result tables of one resolved turn as Rich renderables."""
-        from botwars.games.factory.report import rich_report
-        return rich_report(events)
+        """The stage, end, fused and result tables of one resolved turn as Rich renderables,
+        followed by the board picture after the turn (F-9.1: platform-defined)."""
+        from rich.console import Group
+        from rich.text import Text
+
+        from botwars.games.factory.report import render_board, rich_report
+        return Group(rich_report(events), Text(render_board(after)))
 
     def builtin_bots(self) -> dict[str, Any]:
         from botwars.games.factory import bots
