@@ -1271,9 +1271,6 @@ class FactoryRuleset(Ruleset):
         return Outcome(w[0] if len(w) == 1 else None, {s: float(flags[s]) for s in seats}, st.result["reason"],
                        ranking, {"flags": flags})
 
-    def timeout_outcome(self, st: FactoryState, seat: str, reason: str = "time") -> Outcome:
-        return super().timeout_outcome(st, seat, reason)
-
     # ---- observation (§14, §15) ---------------------------------------------------------------
     def view(self, st: FactoryState, seat: str | None) -> dict[str, Any]:
         """F-15.3 seat observation (or F-15.4 spectator for ``None``)."""
