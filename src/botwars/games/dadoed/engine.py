@@ -569,7 +569,7 @@ def super_problem(st: State, player: str, label: str, d1: str | None,
 # ---------------------------------------------------------------------------------------------
 def _command_params(st: State, player: str, cmd, *, acting_tile: Tile | None = None) -> Iterator[tuple]:
     """Candidate (tile, direction, bot) parameters of a command (legality checked by the caller)."""
-    dirs: tuple[str | None, ...] = tuple(DIRS) if cmd.takes_direction else (None,)
+    dirs: tuple[str | None, ...] = tuple(DIRS) if cmd.takes_direction else (cmd.direction,)
     if cmd.bot_executed:
         tiles = [acting_tile] if acting_tile is not None else [st.bots[lb].tile for lb in st.own_bots(player)]
         for t in tiles:
@@ -613,7 +613,7 @@ def iter_legal(st: State, player: str, *, supers: bool = True) -> Iterator[Order
         cmd2 = st.pool.get(b.super[1])
         if first is None or cmd2 is None:
             continue
-        for d1 in (tuple(DIRS) if first.takes_direction else (None,)):
+        for d1 in (tuple(DIRS) if first.takes_direction else (first.direction,)):
             if command_problem(st, player, first.id, b.tile, d1, None, ignore_copies=True):
                 continue
             sim_st = st.copy()
