@@ -67,18 +67,20 @@ class DadoedBot:
         pool = load_pool(self.config.get("pool", "default"))
         ids = pool.ids()
         blue = [c.id for c in pool.commands if c.colour == "blue"]
-        wanted = [p for p in self.supers_choice if p[0] in blue and p[1] in ids]
+        prefs = list(self.supers_choice)
         used: set[str] = set()
+        firsts = []
+        for i, lb in enumerate(mine):  # distinct blue firsts first (D-3.4a, c)
+            want = prefs[i][0] if i < len(prefs) else None
+            first = want if want in blue and want not in used else next((c for c in blue if c not in used), blue[0])
+            used.add(first)
+            firsts.append(first)
         out = {}
         for i, lb in enumerate(mine):
-            pair = wanted[i] if i < len(wanted) and not (set(wanted[i]) & used) else None
-            if pair is None:
-                firsts = [c for c in blue if c not in used]
-                first = firsts[0] if firsts else blue[0]
-                seconds = [c for c in ids if c not in used and c != first]
-                pair = (first, seconds[0] if seconds else first)
-            used |= set(pair)
-            out[lb] = list(pair)
+            want = prefs[i][1] if i < len(prefs) else None
+            second = want if want in ids and want not in used else next((c for c in ids if c not in used), ids[0])
+            used.add(second)
+            out[lb] = [firsts[i], second]
         return {"type": "setup", "supers": out}
 
     def choose(self, st: State, me: str) -> dict[str, Any]:

@@ -648,7 +648,7 @@ def apply_order(state: State, order: Order, *, log: bool = True) -> tuple[State,
     st = state.copy()
     player = st.active
     sim = Sim(st, player)
-    text = order_text(state, order)
+    text = order_text(state, order) if log else ""
     cfg = st.config
     if order.kind == "rejected":
         st.rejections += 1
@@ -728,6 +728,8 @@ def order_text(st: State, order: Order) -> str:
                 pass
             s_tile = sim_st.bots[order.bot].tile or b.tile
         c2 = st.pool.get(second)
+        if s_tile is None:  # the first component ends the game: the second never runs (D-5.4)
+            return f"super {order.bot}: {t1} + {second}"
         t2 = command_text(st.pool, second, s_tile, c2.direction or s_dir, s_bot)
         return f"super {order.bot}: {t1} + {t2}"
     return order.kind

@@ -301,7 +301,13 @@ class DadoedRuleset(Ruleset):
         prob, _ = super_problem(state, player, label, d1, second)
         if prob:
             raise InvalidOrders(prob, code="illegal", part=label)
-        return Order("super", bot=label, direction=d1, second=second)
+        c2 = state.pool.get(b.super[1])
+        s_tile, s_dir, s_bot = second
+        if c2.bot_executed:  # it acts from the bot's tile after the first component (D-12.4)
+            s_tile = None
+        if c2.colour == "blue" and c2.direction is not None:
+            s_dir = c2.direction
+        return Order("super", bot=label, direction=d1, second=(s_tile, s_dir, s_bot))
 
     def _parse_text(self, state: State, player: str, text: str) -> Order:
         """D-2.5 text: ``dash B2 East 3``, ``super B: stride B2 North 2 + ignite B4 East``,
@@ -326,10 +332,12 @@ class DadoedRuleset(Ruleset):
                                 "resign)", code="unknown", part=words[0]) from None
         return self._parse_seed_style(state, player, s)
 
-    def _component(self, state: State, s: str, need_id: bool = True):
+    def _component(self, state: State, s: str, need_id: bool = True, need_tile: bool = True):
         words = s.split()
         cid = words[0] if need_id else None
         rest = words[1:] if need_id else words
+        if not rest and not need_tile:
+            return cid, None, None, None, None
         if not rest:
             raise _malformed(f"{s!r}: missing the acting tile")
         try:
@@ -376,7 +384,7 @@ class DadoedRuleset(Ruleset):
         if b is None or b.super is None:
             raise InvalidOrders(f"bot {label} has no super", code="illegal")
         c1 = self._component(state, parts[0])
-        c2 = self._component(state, parts[1])
+        c2 = self._component(state, parts[1], need_tile=False)
         for (cid, *_), want, which in ((c1, b.super[0], "first"), (c2, b.super[1], "second")):
             if cid != want:
                 raise InvalidOrders(f"super {label}: the {which} component is {want}, not {cid}", code="illegal")
