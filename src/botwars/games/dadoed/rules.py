@@ -135,7 +135,8 @@ class DadoedRuleset(Ruleset):
     def clock_view(self, view: dict[str, Any], bank_left: dict[str, float]) -> dict[str, Any]:
         """Show both banks (seconds left) in the observation (D-12.2)."""
         view = dict(view)
-        view["clock"] = {"enabled": True, **{p: bank_left.get(p) for p in PLAYERS}}
+        banks = list(bank_left.values())  # in seat order: Blue's seat first
+        view["clock"] = {"enabled": True, **{p: (banks[i] if i < len(banks) else None) for i, p in enumerate(PLAYERS)}}
         return view
 
     # ---- setup (D-3) -------------------------------------------------------------------------

@@ -8,6 +8,7 @@ left untouched).
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from botwars.engine.errors import ConfigError, InvalidOrders
@@ -41,7 +42,11 @@ def _tiles(v: Any, source: str, what: str) -> set:
 def build_state(doc: dict[str, Any], source: str) -> State:
     """The scenario's starting position; raises :class:`ConfigError` for a malformed one."""
     rs = get_ruleset("dadoed")
-    config = rs.validate_config(doc.get("config") or {}, source=source)
+    overrides = dict(doc.get("config") or {})
+    pool_name = overrides.get("pool")
+    if isinstance(pool_name, str) and pool_name not in ("", "default") and not os.path.isabs(pool_name):
+        overrides["pool"] = os.path.join(os.path.dirname(os.path.abspath(source)), pool_name)  # beside the file
+    config = rs.validate_config(overrides, source=source)
     pool = load_pool(config["pool"])
     if "board" not in doc:
         raise _err(source, "missing key 'board' (a D-2.6 text board)")
