@@ -233,6 +233,27 @@ def test_D_8_3_E20_depleted_bank_loses_after_the_turn_resolves():
     assert m.state.turn == 1  # the order stood: turn 1 was played
 
 
+def test_D_5_7_clock_is_charged_before_the_turn_limit(tmp_path):
+    agents = {s: make_agent("builtin:random", "dadoed") for s in ("blue", "orange")}
+    ticks = Clockwork([1.0, 1.0, 12.0])
+    m = Match(RS, RS.validate_config({"time_bank_s": 30, "max_turns": 1}), agents, 1, time_source=ticks,
+              record=str(tmp_path / "r.jsonl"))
+    res = m.run()
+    assert res.outcome.winner == "orange" and res.outcome.reason == "time"  # not a turn_limit draw
+    ok, msg = verify_record(read_record(res.replay))
+    assert ok, msg
+
+
+def test_D_8_4_turn_limit_draw_through_match_and_record(tmp_path):
+    agents = {s: make_agent("builtin:random", "dadoed") for s in ("blue", "orange")}
+    m = Match(RS, RS.validate_config({"max_turns": 4}), agents, 2, clock=False, record=str(tmp_path / "r.jsonl"))
+    res = m.run()
+    assert res.outcome.winner is None and res.outcome.reason == "turn_limit" and res.turns == 4
+    assert m.state.log[-1]["events"][-1] == {"type": "result", "winner": "draw", "reason": "turn_limit"}
+    ok, msg = verify_record(read_record(res.replay))
+    assert ok, msg
+
+
 def test_D_8_3_running_past_the_bank_loses_at_once():
     agents = {s: make_agent("builtin:random", "dadoed") for s in ("blue", "orange")}
     ticks = Clockwork([1.0, 1.0, 0.5, 1800.0])

@@ -13,7 +13,7 @@ import random as _random
 from typing import Any
 
 from botwars.games.dadoed.board import LABELS, SIZE, parse_tile
-from botwars.games.dadoed.engine import PLAYERS, Bot, Order, State, apply_order, iter_legal, other
+from botwars.games.dadoed.engine import Bot, Order, State, apply_order, final_result, iter_legal, other
 from botwars.games.dadoed.pool import load_pool
 
 DEFAULT_CONFIG = {"pool": "default", "max_turns": 200, "max_rejections": 3, "blast_radius": 1,
@@ -118,8 +118,9 @@ class RandomBot(DadoedBot):
 
 def score(st: State, me: str) -> float:
     """Greedy's evaluation of a position for ``me`` (higher is better)."""
-    if st.result is not None:
-        w = st.result[0]
+    res = final_result(st)
+    if res is not None:
+        w = res[0]
         return 0.0 if w == "draw" else (1e6 if w == me else -1e6)
     opp = other(me)
     s = 0.0
@@ -151,7 +152,7 @@ class GreedyBot(DadoedBot):
         for o in legal:
             after, _ = apply_order(st, o, log=False)
             sc = score(after, me)
-            if after.result is None:
+            if final_result(after) is None:
                 # keep single-use copies for later: prefer supers and repeatable commands
                 sc -= 0.5 * (spent_before - sum(v for v in after.left.values() if v is not None))
             if best_score is None or sc > best_score + 1e-9:

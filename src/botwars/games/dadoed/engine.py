@@ -39,7 +39,11 @@ class Bot:
 class State:
     """A DADOED position between decisions.
 
-    ``phase``: ``setup`` (supers being submitted, D-3.5), ``play`` or ``over``; ``turn``: turns
+    ``phase``: ``setup`` (supers being submitted, D-3.5), ``play``, ``ending`` or ``over``.
+    ``ending``: the turn limit (D-8.4) or the next player's lack of a legal order (D-5.2) decides
+    the game, but only after the clock has been charged for the turn just played (D-5.7): the
+    result waits in ``pending_end`` and the next decision point (no seat pending) applies it.
+    ``turn``: turns
     completed (the active turn is ``turn + 1``, Blue plays odd turns, D-5.1); ``left``: pool
     copies left by id (``None`` = unlimited); ``rejections``: consecutive rejected orders in
     the current turn (D-5.8); ``setup_rejections`` and ``submitted`` per player during setup;
@@ -63,6 +67,7 @@ class State:
     submitted: dict[str, dict[str, tuple[str, str]]] = field(default_factory=dict)
     result: tuple[str, str] | None = None
     log: tuple = ()
+    pending_end: tuple[str, str] | None = None
 
     def copy(self) -> "State":
         return replace(self, holes=set(self.holes), fire=set(self.fire), boulders=set(self.boulders),
@@ -690,14 +695,34 @@ def apply_order(state: State, order: Order, *, log: bool = True) -> tuple[State,
     if st.result is None:
         st.turn += 1
         st.rejections = 0
+        # D-5.7: the clock is charged (by the kernel) before these two checks apply
         if st.turn >= cfg.get("max_turns", 200):  # D-8.4
-            _finish(st, sim, "draw", "turn_limit")
+            st.phase, st.pending_end = "ending", ("draw", "turn_limit")
         elif not has_legal(st, st.active):  # D-5.2 for the next player
-            _finish(st, sim, other(st.active), "no_legal_order")
+            st.phase, st.pending_end = "ending", (other(st.active), "no_legal_order")
     if log:
         st.log = st.log + ({"turn": state.turn + 1, "player": player, "order": text,
                             "events": _events_json(sim.events)},)
     return st, sim.events
+
+
+def apply_ending(state: State) -> tuple[State, list[Event]]:
+    """The decision point after an ``ending`` turn: the waiting result applies (D-8.4, D-5.2)."""
+    st = state.copy()
+    sim = Sim(st, st.active)
+    winner, reason = st.pending_end
+    st.pending_end = None
+    _finish(st, sim, winner, reason)
+    if st.log:  # the result belongs to the last turn's log entry
+        last = dict(st.log[-1])
+        last["events"] = list(last["events"]) + _events_json(sim.events)
+        st.log = st.log[:-1] + (last,)
+    return st, sim.events
+
+
+def final_result(st: State) -> tuple[str, str] | None:
+    """The result, or the one waiting in an ``ending`` state (for lookahead bots)."""
+    return st.result or st.pending_end
 
 
 def _finish(st: State, sim: Sim, winner: str, reason: str) -> None:

@@ -37,7 +37,12 @@ def render_state(rs: Any, state: Any, seat: str | None = None) -> str:
 
 def report(rs: Any, before: Any, after: Any, events: list) -> str:
     """One decision: who ordered what, the events, then the board after it."""
-    head = "setup" if before.phase == "setup" else f"turn {before.turn + 1} ({before.active})"
+    if before.phase == "setup":
+        head = "setup"
+    elif before.phase == "ending":
+        head = f"end of turn {before.turn}"
+    else:
+        head = f"turn {before.turn + 1} ({before.active})"
     order = after.log[-1]["order"] if len(after.log) > len(before.log) else "(no order executed)"
     lines = [f"{head}: {order}"]
     for e in events:

@@ -18,7 +18,7 @@ from botwars.engine.ruleset import Param, Ruleset, register
 from botwars.engine.timecontrol import TimeControl
 from botwars.games.dadoed.board import (DIR_NAMES, LABELS, check_board_text, parse_dir, parse_tile, tile_str,
                                         tiles_sorted)
-from botwars.games.dadoed.engine import (PLAYERS, Bot, Order, State, apply_order, command_problem, has_legal,
+from botwars.games.dadoed.engine import (PLAYERS, Bot, Order, State, apply_ending, apply_order, command_problem, has_legal,
                                          iter_legal, order_text, other, super_problem)
 from botwars.games.dadoed.pool import Pool, load_pool
 
@@ -434,6 +434,8 @@ class DadoedRuleset(Ruleset):
         """One decision point: the setup submissions, or the active seat's order (D-5.5 - D-5.7)."""
         if state.phase == "setup":
             return self._resolve_setup(state, orders)
+        if state.phase == "ending":
+            return apply_ending(state)
         if state.phase != "play":
             return state, []
         order = orders.get(state.seat_of(state.active)) or Order("rejected")
@@ -490,7 +492,7 @@ class DadoedRuleset(Ruleset):
                         "super": sup}
         cfg = state.config
         pool = {c.id: {"copies": c.copies, "left": state.left.get(c.id)} for c in state.pool.commands}
-        if state.phase == "over":
+        if state.phase in ("over", "ending"):
             turn = state.turn
             active = None
         else:
@@ -542,6 +544,7 @@ class DadoedRuleset(Ruleset):
             "setup_rejections": dict(sorted(state.setup_rejections.items())),
             "submitted": {p: {lb: list(v) for lb, v in sorted(s.items())} for p, s in sorted(state.submitted.items())},
             "result": list(state.result) if state.result else None,
+            "pending_end": list(state.pending_end) if state.pending_end else None,
             "log": [dict(e) for e in state.log],
         }
 

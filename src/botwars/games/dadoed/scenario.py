@@ -231,5 +231,8 @@ def run_scenario(doc: dict[str, Any], source: str) -> list[str]:
             fails.append(f"{where}: expected a refusal ({entry['reject']!r}), but the order was accepted")
             break
         st, events = rs.resolve(st, {seat: order})
+        if st.phase == "ending":  # the decision point that applies D-8.4 / D-5.2 after the clock
+            st, more = rs.resolve(st, {})
+            events = events + more
         fails += _check(rs, st, events, entry.get("expect") or {}, where, source)
     return fails
