@@ -193,7 +193,7 @@ def test_parse_orders_never_changes_the_state_property():
     words = s.sampled_from(["step", "dash", "super", "A:", "A1", "B2", "North", "East", "3", "+", "C", "drop_bot",
                             "resign", "zz", "F1"])
 
-    @settings(max_examples=150, deadline=None)
+    @settings(max_examples=80, deadline=None)
     @given(s.one_of(s.lists(words, max_size=7).map(" ".join),
                     s.dictionaries(s.sampled_from(["type", "command", "tile", "direction", "bot", "first", "second"]),
                                    s.one_of(s.text(max_size=5), s.integers(), s.none(), words), max_size=5)))
