@@ -9,6 +9,7 @@ own that counts toward ``max_rejections`` (D-5.8). The rules themselves live in
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any
 
@@ -510,7 +511,7 @@ class DadoedRuleset(Ruleset):
                       **{p: cfg.get("time_bank_s", 1800) for p in PLAYERS}},
             "rejections": state.rejections,
             "max_turns": cfg.get("max_turns", 200),
-            "log": [dict(e) for e in state.log],
+            "log": copy.deepcopy(list(state.log)),  # a bot may mutate its view; never the state
             "result": {"winner": state.result[0], "reason": state.result[1]} if state.result else None,
         }
 
