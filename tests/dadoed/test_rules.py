@@ -474,3 +474,14 @@ def test_config_rejects_overlapping_layout():
         RS.validate_config({"initial_fire": "C3"})
     with pytest.raises(ConfigError):
         RS.validate_config({"initial_bots": "A:A1"})
+
+
+def test_mutating_a_view_never_changes_the_state():
+    st = started()
+    st, _ = RS.resolve(st, {"blue": RS.parse_orders(st, "blue", "charge A1 North 4")})
+    before = RS.state_json(st)
+    v = RS.view(st, "orange")
+    v["log"][0]["events"].clear()
+    v["bots"]["A"]["tile"] = "H8"
+    v["pool"]["step"]["left"] = 0
+    assert RS.state_json(st) == before
