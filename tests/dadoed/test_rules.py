@@ -11,7 +11,7 @@ from botwars.engine.errors import ConfigError, InvalidOrders
 from botwars.engine.match import Match
 from botwars.engine.record import read_record, verify_record
 from botwars.engine.ruleset import get_ruleset
-from botwars.engine.timecontrol import Clock, TimeControl
+from botwars.engine.timecontrol import Clock
 from botwars.games.dadoed.board import parse_board, tile_str
 from botwars.games.dadoed.bots import GreedyBot, RandomBot, state_from_view
 from botwars.games.dadoed.engine import ALL_TILES, Order, iter_legal, order_text

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random as _random
 from typing import Any
 
-from botwars.games.dadoed.board import LABELS, SIZE, parse_tile
+from botwars.games.dadoed.board import SIZE, parse_tile
 from botwars.games.dadoed.engine import Bot, Order, State, apply_order, final_result, iter_legal, other
 from botwars.games.dadoed.pool import load_pool
 

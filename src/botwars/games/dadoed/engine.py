@@ -12,8 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterator
 
 from botwars.engine.events import Event
-from botwars.games.dadoed.board import (DIR_NAMES, DIRS, LABELS, SIZE, Tile, ahead, on_board, render_board,
-                                        tile_str, tiles_sorted)
+from botwars.games.dadoed.board import DIR_NAMES, DIRS, SIZE, Tile, ahead, on_board, render_board, tile_str
 from botwars.games.dadoed.pool import Pool
 
 PLAYERS = ("blue", "orange")

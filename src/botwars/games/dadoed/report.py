@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from botwars.games.dadoed.board import tile_str
 
 
 def render_state(rs: Any, state: Any, seat: str | None = None) -> str:

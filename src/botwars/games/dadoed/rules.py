@@ -19,9 +19,9 @@ from botwars.engine.ruleset import Param, Ruleset, register
 from botwars.engine.timecontrol import TimeControl
 from botwars.games.dadoed.board import (DIR_NAMES, LABELS, check_board_text, parse_dir, parse_tile, tile_str,
                                         tiles_sorted)
-from botwars.games.dadoed.engine import (PLAYERS, Bot, Order, State, apply_ending, apply_order, command_problem, has_legal,
-                                         iter_legal, order_text, other, super_problem)
-from botwars.games.dadoed.pool import Pool, load_pool
+from botwars.games.dadoed.engine import (PLAYERS, Bot, Order, State, apply_ending, apply_order, command_problem,
+                                         has_legal, iter_legal, order_text, other, super_problem)
+from botwars.games.dadoed.pool import load_pool
 
 
 def _pool_check(value: str) -> None:
