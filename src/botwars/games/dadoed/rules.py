@@ -20,7 +20,7 @@ from botwars.engine.timecontrol import TimeControl
 from botwars.games.dadoed.board import (DIR_NAMES, LABELS, check_board_text, parse_dir, parse_tile, tile_str,
                                         tiles_sorted)
 from botwars.games.dadoed.engine import (PLAYERS, Bot, Order, State, apply_ending, apply_order, command_problem,
-                                         has_legal, iter_legal, order_text, other, super_problem)
+                                         has_legal, iter_legal, other, super_problem)
 from botwars.games.dadoed.pool import load_pool
 
 
@@ -581,7 +581,3 @@ def command_label(cid: str, tile, d, bot) -> str:
         parts.append(bot)
     return " ".join(parts)
 
-
-def order_notation(state: State, order: Order) -> str:
-    """D-2.5 text of a legal order in ``state``."""
-    return order_text(state, order)
