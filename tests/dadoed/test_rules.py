@@ -170,6 +170,30 @@ def test_D_5_4_every_enumerated_super_parses_and_its_text_round_trips():
             assert RS.parse_orders(st, seat, text).payload() == o.payload(), text
 
 
+def test_D_5_4_every_accepted_super_is_enumerated():
+    seen = 0
+    for st in _positions()[1:3]:
+        seat = st.seat_of(st.active)
+        legal = {json.dumps(p, sort_keys=True) for p in RS.legal_orders(st, seat) if p["type"] == "super"}
+        accepted = set()
+        for label in st.own_bots(st.active):
+            for d1 in (None, "N", "E", "S", "W"):
+                for t in [None] + [tile_str(x) for x in ALL_TILES]:
+                    for d2 in (None, "N", "E", "S", "W"):
+                        for b in [None] + st.reserve(st.active):
+                            second = {k: v for k, v in (("tile", t), ("direction", d2), ("bot", b)) if v}
+                            p = {"type": "super", "bot": label, "first": {"direction": d1} if d1 else {},
+                                 "second": second}
+                            try:
+                                o = RS.parse_orders(st, seat, p)
+                            except InvalidOrders:
+                                continue
+                            accepted.add(json.dumps(o.payload(), sort_keys=True))
+        assert accepted == legal
+        seen += len(legal)
+    assert seen > 0
+
+
 def test_D_2_5_text_and_json_orders_agree():
     st = scen(board_with(A="F1", d="H8"))
     a = RS.parse_orders(st, "blue", "east_3 F1 East 3")

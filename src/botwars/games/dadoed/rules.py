@@ -300,9 +300,11 @@ class DadoedRuleset(Ruleset):
                 if d1 is not None and d1 != c1.direction:
                     raise InvalidOrders(f"super {label}: {c1.id} always moves {DIR_NAMES[c1.direction]}", code="illegal")
                 d1 = c1.direction
-        prob, _ = super_problem(state, player, label, d1, second)
+        prob, after = super_problem(state, player, label, d1, second)
         if prob:
             raise InvalidOrders(prob, code="illegal", part=label)
+        if after.result is not None:  # the first component ends the game: the second never runs (D-5.4)
+            return Order("super", bot=label, direction=d1, second=(None, None, None))
         c2 = state.pool.get(b.super[1])
         s_tile, s_dir, s_bot = second
         if c2.bot_executed:  # it acts from the bot's tile after the first component (D-12.4)
