@@ -11,7 +11,8 @@ system allows it, :func:`spawn` applies:
   Where namespaces are unavailable (not Linux, or disabled by the administrator) the process
   runs with the network of the engine; :func:`network_isolation_available` tells which.
   Set the environment variable ``BOTWARS_BOT_NETWORK=1`` to let bots use the network;
-- its own process group (session), so a timeout kills the bot and everything it started.
+- its own process group (session), so a timeout kills the bot and everything it started;
+- on Linux, death with the engine (``PR_SET_PDEATHSIG``), so no bot outlives a killed match.
 
 None of this is a security boundary against a determined attacker on the same machine (the
 bot still runs as the engine's user and can read what that user can read); it stops accidents
@@ -65,6 +66,10 @@ def make_preexec(memory_limit_mib: int | None, network: bool) -> Callable[[], No
                 if hard != resource.RLIM_INFINITY:
                     lim = min(lim, hard)
                 resource.setrlimit(resource.RLIMIT_AS, (lim, hard))
+        except Exception:
+            pass
+        try:  # Linux: the bot dies with the engine (PR_SET_PDEATHSIG = 1, SIGKILL)
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)
         except Exception:
             pass
         if not network:
