@@ -43,6 +43,15 @@ def test_P10_cmd_bad_reply_defends_that_turn_and_match_goes_on(tmp_path, mode, c
     assert res.turns == 4
 
 
+def test_P12_reply_line_longer_than_max_output_chars_is_malformed(tmp_path):
+    script = tmp_path / "wide.py"
+    script.write_text("import sys\nfor line in sys.stdin:\n"
+                      "    print('{\"orders\": []' + ' ' * 300 + '}', flush=True)\n")
+    res, rec = play(tmp_path, f"cmd:{PY} {script}", "builtin:defender", max_turns=1, max_output_chars=200)
+    assert errors_of(res, "p1") == [(1, "malformed")]
+    assert "longer than 200 characters" in res.errors[0]["detail"]
+
+
 def test_P3_cmd_exit_status_is_named_in_the_error(tmp_path):
     res, _ = play(tmp_path, f"cmd:{PY} {bot('jl_faulty.py')} exit", "builtin:defender")
     err = [e for e in res.errors if e["seat"] == "p1"][0]

@@ -21,9 +21,11 @@ for that decision and the match goes on):
 - ``crash``: the program cannot be started, exits or closes stdout (detail: the exit status
   or signal and the last stderr line). A fresh process is started at the next decision.
 - ``memory``: as crash, when the program died of the memory limit.
-- ``malformed``: the line is not valid UTF-8, not JSON, or longer than the limit. A line too
-  long kills the process (the stream cannot be resynchronised); otherwise the process keeps
-  running and any further output it printed for that decision is discarded.
+- ``malformed``: the line is not valid UTF-8, not JSON, or longer than the game's
+  ``max_output_chars`` characters (arena P12), when the game has that parameter. A line of more
+  than 4 bytes a character (1 MiB without the parameter) without LF kills the process (the
+  stream cannot be resynchronised); otherwise the process keeps running and any further output
+  it printed for that decision is discarded.
 - A host program may answer ``{"botwars_error": DETAIL, "code": CODE}`` to report a failure of
   the code it hosts (``pyhost``, ``rgkit_host``) without dying; CODE defaults to ``crash``.
 """
@@ -77,6 +79,7 @@ class JsonLinesAgent(Agent):
         self._err = bytearray()
         self._sel: selectors.BaseSelector | None = None
         self.restarts = 0
+        self.max_chars: int | None = None
 
     # ---- lifecycle -------------------------------------------------------------------------
     def start(self, game: str, seat: str, config: dict[str, Any], seed: int = 0) -> None:
@@ -101,9 +104,10 @@ class JsonLinesAgent(Agent):
         self.env = env
         if self.memory_limit_mib is None:
             self.memory_limit_mib = int(config.get("memory_limit_mib", DEFAULT_MEMORY_MIB))
+        moc = config.get("max_output_chars")
+        self.max_chars = moc if isinstance(moc, int) and not isinstance(moc, bool) else None
         if self.max_line_bytes is None:
-            moc = config.get("max_output_chars")
-            self.max_line_bytes = int(moc) * 4 + 2 if isinstance(moc, int) else DEFAULT_MAX_LINE
+            self.max_line_bytes = self.max_chars * 4 + 2 if self.max_chars else DEFAULT_MAX_LINE
         self._spawn()
 
     def _spawn(self) -> None:
@@ -292,6 +296,8 @@ class JsonLinesAgent(Agent):
             text = line.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise AgentFailure("malformed", f"reply is not valid UTF-8 (byte {exc.start})") from None
+        if self.max_chars is not None and len(text) > self.max_chars:
+            raise AgentFailure("malformed", f"reply line longer than {self.max_chars} characters")
         try:
             obj = json.loads(text)
         except ValueError as exc:
