@@ -146,3 +146,38 @@ def test_program_gets_game_seat_seed_and_config_in_its_environment():
         assert agent.act({}, 5.0) == ["arena", "p2", "42", {"max_turns": 7}]
     finally:
         agent.close()
+
+
+def test_same_seed_and_bots_give_the_same_record(tmp_path):
+    import json
+
+    def lines(sub):
+        d = tmp_path / sub
+        d.mkdir()
+        _, rec = play(d, example("class_bot.py"), f"rgkit:{example('robot.py')}", seed=5, max_turns=10)
+        out = []
+        for line in open(rec.path):
+            o = json.loads(line)
+            o.pop("time_s", None)
+            out.append(json.dumps(o, sort_keys=True))
+        return out
+
+    assert lines("a") == lines("b")
+
+
+def test_program_flooding_stderr_between_decisions_does_not_hold_the_engine():
+    script = ("import sys, threading\n"
+              "def spam():\n"
+              "    while True:\n"
+              "        sys.stderr.write('x' * 1000 + '\\n')\n"
+              "threading.Thread(target=spam, daemon=True).start()\n"
+              "for line in sys.stdin:\n"
+              "    print('{\"orders\": []}', flush=True)\n")
+    agent = JsonLinesAgent([PY, "-c", script])
+    agent.start("arena", "p1", {}, 0)
+    try:
+        for _ in range(3):
+            assert agent.act({}, 5.0) == {"orders": []}
+    finally:
+        agent.close()
+    assert "xxxx" in agent.stderr_tail

@@ -283,6 +283,8 @@ class JsonLinesAgent(Agent):
                     self._read(key.fileobj, key.data)
             if len(self._out) > self.max_line_bytes * 4:
                 del self._out[:-self.max_line_bytes]
+            if time.monotonic() >= end:
+                return  # a program that never stops writing cannot hold the engine here
 
     def _died(self, what: str) -> AgentFailure:
         rc = self.proc.poll() if self.proc is not None else None
