@@ -49,6 +49,14 @@ def test_P3_P6_P10_failed_response_defends_and_keeps_user_data(tmp_path, mode, c
     assert "-M-E" in accepted(rec, 3, "p1")
 
 
+def test_P3_memory_limit_is_reported_as_memory(tmp_path):
+    res, rec = play(tmp_path, f"botwars-io:{PY} {bot('io_faulty.py')} memory", "builtin:defender",
+                    memory_limit_mib=256)
+    assert errors_of(res, "p1") == [(2, "memory")]
+    assert "MemoryError" in res.errors[0]["detail"]
+    assert all_defend(accepted(rec, 2, "p1"))
+
+
 def test_P3_hang_is_a_timeout_and_the_whole_process_group_is_killed(tmp_path):
     res, rec = play(tmp_path, f"botwars-io:{PY} {bot('io_faulty.py')} hang", "builtin:defender",
                     turn_time_limit_s=1.0)

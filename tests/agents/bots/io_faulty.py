@@ -14,6 +14,8 @@ if turn == 2:
     if mode == "exit":
         sys.stderr.write("boom: giving up on turn 2\n")
         sys.exit(4)
+    if mode == "memory":
+        hog = bytearray(3 * 1024 * 1024 * 1024)
     if mode == "hang":
         time.sleep(60)
     if mode == "badutf8":
