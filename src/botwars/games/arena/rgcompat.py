@@ -31,14 +31,13 @@ class AttrDict(dict):
 
 settings = AttrDict()
 CENTER_POINT: Loc = (0, 0)
-_open: frozenset = frozenset()
 _width = 0
 _height = 0
 
 
 def configure(amap, config: dict[str, Any]) -> None:
     """Set ``settings``, ``CENTER_POINT`` and the map for ``amap`` (an ArenaMap) and ``config``."""
-    global CENTER_POINT, _width, _height, _open
+    global CENTER_POINT, _width, _height
     _width, _height = amap.width, amap.height
     dmg = config.get("attack_damage_enemy", 12)
     settings.clear()
