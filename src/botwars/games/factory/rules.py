@@ -1329,6 +1329,11 @@ class FactoryRuleset(Ruleset):
         from botwars.games.factory.report import render_board
         return render_board(st)
 
+    def svg(self, st: FactoryState, seat: str | None = None, events: list[Event] | None = None) -> str:
+        """The board as SVG (public state only; see :mod:`botwars.games.factory.svg`)."""
+        from botwars.games.factory.svg import factory_svg
+        return factory_svg(st, seat, events)
+
     def report(self, before: FactoryState, after: FactoryState, events: list[Event]) -> Any:
         """The stage, end, fused and result tables of one resolved turn as Rich renderables,
         followed by the board picture after the turn (F-9.1: platform-defined)."""
