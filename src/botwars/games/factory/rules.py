@@ -3,9 +3,13 @@ in their exact sub-step order, damage, lives, flags, end of game, views.
 
 Every rule lives here.  The resolution is split into named, overridable methods (python-chess
 variant style) so that ``geeko`` can subclass :class:`FactoryRuleset`:
-``robots_per_player``, ``hand_size``, ``free_registers``, ``deal``, ``execute_card``,
-``sub_conveyors``, ``sub_pushers``, ``sub_gears``, ``sub_crushers``, ``sub_lasers``,
-``sub_buzzsaws``, ``stage_end_touch``, ``win_check``, ``end_of_turn``, ``end_checks`` ...
+``robots_per_player``, ``order_robot``, ``hand_size``, ``free_registers``, ``deck_cards``,
+``start_of_turn``, ``assign_cards``, ``apply_program``, ``stage`` and its sub-steps
+(``sub_reveal``, ``sub_moves``/``execute_card``, ``sub_conveyors``, ``sub_pushers``,
+``sub_gears``, ``sub_crushers``, ``sub_lasers``, ``sub_buzzsaws``, ``stage_end``,
+``stage_end_touch``, ``win_check``), ``end_of_turn``, ``repair``, ``reinstate``,
+``end_checks``, ``standings``.  Robots are one list in board order (``state.bots``), never
+"the player's robot" inside the resolution.
 """
 
 from __future__ import annotations
