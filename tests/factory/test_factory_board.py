@@ -120,6 +120,15 @@ def test_check_board_lists_every_problem_and_unreachable_flags():
     assert all(p.startswith("t.board") for p in problems)
 
 
+def test_F_3_7_F_3_8_problems_name_line_and_column_of_the_square():
+    text = HEAD + "r2 . SR1 TPA\nr1 F1 F1 TD2+\nend\n"
+    problems = check_board(text, "t.board")
+    assert "t.board:7:7: F-3.8: flags must be exactly F1..Fn (n >= 1), each once; found F1 x2" in problems
+    assert "t.board:6:10: F-3.8: only one teleporter exists" in problems
+    assert "t.board:6:6: F-3.7: channel 1 has switches or eyes but no device" in problems
+    assert "t.board:7:10: F-3.7: channel 2 has devices but no switch or eye" in problems
+
+
 def test_grid_board_waives_flag_and_start_checks():
     b = grid_board("r2 . .\nr1 PT .")
     assert b.rows == 2 and b.kind[(1, 1)] == ("PT",)

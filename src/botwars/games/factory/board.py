@@ -108,6 +108,7 @@ class Board:
     eyes: dict[tuple[int, int, int], int] = field(default_factory=dict, compare=False, repr=False)
     problems: list[tuple[str, int | None, int | None]] = field(default_factory=list, compare=False, repr=False)
     lines: dict[Square, tuple[int, int]] = field(default_factory=dict, compare=False, repr=False)
+    start_line: int | None = field(default=None, compare=False, repr=False)
     _cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     # ---- geometry -------------------------------------------------------------------
@@ -155,8 +156,9 @@ class Board:
             return self
         b = Board(self.board_id, self.name, self.rows, self.cols, self.start, self.start_facing,
                   dict(self.cells), mode)
-        b.derive()
         b.lines = self.lines
+        b.start_line = self.start_line
+        b.derive()
         return b
 
     # ---- derived tables ---------------------------------------------------------------
@@ -237,50 +239,59 @@ class Board:
                 else:
                     e = "open"
                 self.edges[(sq[0], sq[1], d)] = e
-        # flags, teleporters, channels, start (F-3.7, F-3.8)
-        flags = sorted(k[1] for k in self.kind.values() if k[0] == "F")
-        if flags != list(range(1, len(flags) + 1)) or not flags:
-            self.problems.append((f"F-3.8: flags must be exactly F1..Fn (n >= 1), each once; found "
-                                  f"{', '.join('F%d' % f for f in flags) or 'none'}", None, None))
-        colours = [k[1] for _, k in sorted(self.kind.items()) if k[0] == "TP"]
-        for col in sorted(set(colours)):
-            if colours.count(col) > 1:
-                self.problems.append((f"F-3.8: teleporter colour {col} is used {colours.count(col)} times", None, None))
-        if len(colours) == 1:
-            self.problems.append(("F-3.8: only one teleporter exists", None, None))
-        switches: dict[int, list[str]] = {}
-        devices: dict[int, list[str]] = {}
-        for sq, k in sorted(self.kind.items()):
+        # flags, teleporters, channels, start (F-3.7, F-3.8); problems name the first square concerned
+        flag_sq: dict[int, list[Square]] = {}
+        for sq, k in sorted(self.kind.items(), key=lambda kv: self.lines.get(kv[0], (0, 0))):
+            if k[0] == "F":
+                flag_sq.setdefault(k[1], []).append(sq)
+        flags = sorted(flag_sq)
+        dup = [sqs[1] for n, sqs in sorted(flag_sq.items()) if len(sqs) > 1]
+        if flags != list(range(1, len(flags) + 1)) or not flags or dup:
+            where = dup[0] if dup else (flag_sq[flags[-1]][0] if flags else None)
+            found = ", ".join(f"F{n}" + (f" x{len(flag_sq[n])}" if len(flag_sq[n]) > 1 else "") for n in flags)
+            self._problem(where, f"F-3.8: flags must be exactly F1..Fn (n >= 1), each once; found {found or 'none'}")
+        tps: dict[str, list[Square]] = {}
+        for sq, k in sorted(self.kind.items(), key=lambda kv: self.lines.get(kv[0], (0, 0))):
+            if k[0] == "TP":
+                tps.setdefault(k[1], []).append(sq)
+        for col, sqs in sorted(tps.items()):
+            if len(sqs) > 1:
+                self._problem(sqs[1], f"F-3.8: teleporter colour {col} is used {len(sqs)} times")
+        if sum(len(v) for v in tps.values()) == 1:
+            self._problem(next(iter(tps.values()))[0], "F-3.8: only one teleporter exists")
+        switches: dict[int, list[tuple[str, Square]]] = {}
+        devices: dict[int, list[tuple[str, Square]]] = {}
+        for sq, k in sorted(self.kind.items(), key=lambda kv: self.lines.get(kv[0], (0, 0))):
             if k[0] in ("SG", "SR"):
-                switches.setdefault(k[1], []).append(k[0])
+                switches.setdefault(k[1], []).append((k[0], sq))
             elif k[0] == "TD":
-                devices.setdefault(k[1], []).append("TD")
+                devices.setdefault(k[1], []).append(("TD", sq))
             elif k[0] == "DB":
-                devices.setdefault(k[2], []).append("DB")
+                devices.setdefault(k[2], []).append(("DB", sq))
             elif k[0] == "TP" and k[2] is not None:
-                devices.setdefault(k[2], []).append("TP")
+                devices.setdefault(k[2], []).append(("TP", sq))
         for key, ch in sorted(self.eyes.items()):
-            switches.setdefault(ch, []).append("eye")
+            switches.setdefault(ch, []).append(("eye", (key[0], key[1])))
         for key, (ch, _) in sorted(self.blasers.items()):
-            devices.setdefault(ch, []).append("blaser")
+            devices.setdefault(ch, []).append(("blaser", (key[0], key[1])))
         for ch in sorted(set(switches) | set(devices)):
             if ch not in devices:
-                self.problems.append((f"F-3.7: channel {ch} has switches or eyes but no device", None, None))
+                self._problem(switches[ch][0][1], f"F-3.7: channel {ch} has switches or eyes but no device")
             if ch not in switches:
-                self.problems.append((f"F-3.7: channel {ch} has devices but no switch or eye", None, None))
-            if "DB" in devices.get(ch, []) and any(s != "SG" for s in switches.get(ch, [])):
-                self.problems.append((f"F-3.7: channel {ch} drives a drawbridge but has switches other than SG",
-                                      None, None))
+                self._problem(devices[ch][0][1], f"F-3.7: channel {ch} has devices but no switch or eye")
+            bad = [sq for kind, sq in switches.get(ch, []) if kind != "SG"]
+            if any(kind == "DB" for kind, _ in devices.get(ch, [])) and bad:
+                self._problem(bad[0], f"F-3.7: channel {ch} drives a drawbridge but has switches other than SG")
         if not self.on_board(self.start):
-            self.problems.append((f"F-3.8: start square {sq_str(self.start)} is off the board", None, None))
+            self.problems.append((f"F-3.8: start square {sq_str(self.start)} is off the board", self.start_line, None))
         else:
             if self.cells[self.start].base != ".":
-                self.problems.append((f"F-3.8: start square {sq_str(self.start)} is not open floor '.'", None, None))
+                self._problem(self.start, f"F-3.8: start square {sq_str(self.start)} is not open floor '.'")
             if self.start in self.pushers:
-                self.problems.append((f"F-3.8: start square {sq_str(self.start)} carries a pusher", None, None))
+                self._problem(self.start, f"F-3.8: start square {sq_str(self.start)} carries a pusher")
 
-    def _problem(self, sq: Square, msg: str) -> None:
-        ln, col = self.lines.get(sq, (None, None))
+    def _problem(self, sq: Square | None, msg: str) -> None:
+        ln, col = self.lines.get(sq, (None, None)) if sq is not None else (None, None)
         self.problems.append((msg, ln, col))
 
     def channel_devices(self) -> dict[int, list[tuple[str, Any]]]:
@@ -440,6 +451,7 @@ def parse_board(text: str, source: str = "<board>", *, check: bool = True, edge:
     name = vals["name"][0] if "name" in vals else None
     board = Board(bid, name, R, C, start, facing, cells, edge)
     board.lines = pos_of
+    board.start_line = vals["start"][1]
     board.derive()
     if check and board.problems:
         msg, ln, col = board.problems[0]
