@@ -30,6 +30,7 @@ BASE_RE = re.compile(r"\.|PT|TD[1-9][+-]|DB[NESW][1-9]|TP[A-Z]([1-9][+-])?|C[YB]
 ITEM_RE = re.compile(r"w[NESW]|f[NESW]|p[NESW][1-5]+|l[NESW][1-3]?|b[NESW][1-9][+-]|e[NESW][1-9]")
 ID_RE = re.compile(r"[a-z0-9-]+")
 SQ_RE = re.compile(r"r(\d+)c(\d+)")
+START_RE = re.compile(r"r(\d+)c(\d+)\s+([NESW])")
 
 BOARDS_DIR = os.path.join(os.path.dirname(__file__), "boards")
 
@@ -109,6 +110,7 @@ class Board:
     problems: list[tuple[str, int | None, int | None]] = field(default_factory=list, compare=False, repr=False)
     lines: dict[Square, tuple[int, int]] = field(default_factory=dict, compare=False, repr=False)
     start_line: int | None = field(default=None, compare=False, repr=False)
+    starts: list[tuple[Square, int]] = field(default_factory=list, compare=False, repr=False)
     _cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     # ---- geometry -------------------------------------------------------------------
@@ -161,6 +163,41 @@ class Board:
         b.derive()
         return b
 
+    # ---- hooks for a variant's board (geeko) ------------------------------------------
+    base_re = BASE_RE
+    """BASE token grammar (F-3.4); a subclass may widen it."""
+    item_re = ITEM_RE
+    """Side item grammar (F-3.4)."""
+    start_re = START_RE
+    """One start entry of the ``start:`` key (F-3.1)."""
+    max_starts = 1
+    """How many comma-separated start entries ``start:`` holds."""
+    option_codes = OPTION_CODES
+    """Armoury codes accepted by F-3.8."""
+
+    def base_kind(self, tok: str) -> tuple:
+        """A BASE token → ``(kind, params...)`` (see :func:`_base_kind`)."""
+        return _base_kind(tok)
+
+    def channel_members(self) -> tuple[dict[int, list[tuple[str, Square]]], dict[int, list[tuple[str, Square]]]]:
+        """F-3.7: ``(switches, devices)`` per channel, each ``(kind, square)`` in file order."""
+        switches: dict[int, list[tuple[str, Square]]] = {}
+        devices: dict[int, list[tuple[str, Square]]] = {}
+        for sq, k in sorted(self.kind.items(), key=lambda kv: self.lines.get(kv[0], (0, 0))):
+            if k[0] in ("SG", "SR"):
+                switches.setdefault(k[1], []).append((k[0], sq))
+            elif k[0] == "TD":
+                devices.setdefault(k[1], []).append(("TD", sq))
+            elif k[0] == "DB":
+                devices.setdefault(k[2], []).append(("DB", sq))
+            elif k[0] == "TP" and k[2] is not None:
+                devices.setdefault(k[2], []).append(("TP", sq))
+        for key, ch in sorted(self.eyes.items()):
+            switches.setdefault(ch, []).append(("eye", (key[0], key[1])))
+        for key, (ch, _) in sorted(self.blasers.items()):
+            devices.setdefault(ch, []).append(("blaser", (key[0], key[1])))
+        return switches, devices
+
     # ---- derived tables ---------------------------------------------------------------
     def derive(self) -> None:
         """Fill the derived tables from ``cells``; record problems (F-3.5, F-3.6, F-3.8) in ``problems``."""
@@ -176,7 +213,7 @@ class Board:
         mounted: set[tuple[int, int, int]] = set()
         for sq in self.squares():
             cell = self.cells[sq]
-            self.kind[sq] = _base_kind(cell.base)
+            self.kind[sq] = self.base_kind(cell.base)
             seen_wf: set[int] = set()
             seen_mount: set[int] = set()
             for item in cell.items:
@@ -213,8 +250,8 @@ class Board:
             k = self.kind[sq]
             if k[0] == "CR" and list(k[1]) != sorted(set(k[1])):
                 self._problem(sq, f"F-3.8: crusher registers {''.join(map(str, k[1]))} are not strictly ascending")
-            if k[0] == "AR" and k[1] not in OPTION_CODES:
-                self._problem(sq, f"F-3.8: armoury option {k[1]} is not one of {' '.join(OPTION_CODES)}")
+            if k[0] == "AR" and k[1] not in self.option_codes:
+                self._problem(sq, f"F-3.8: armoury option {k[1]} is not one of {' '.join(self.option_codes)}")
         for key, kinds in sorted(declared.items()):
             if len(kinds) > 1:
                 self._problem((key[0], key[1]), f"F-3.5: edge on side {DIRS[key[2]]} of {sq_str((key[0], key[1]))} "
@@ -259,21 +296,7 @@ class Board:
                 self._problem(sqs[1], f"F-3.8: teleporter colour {col} is used {len(sqs)} times")
         if sum(len(v) for v in tps.values()) == 1:
             self._problem(next(iter(tps.values()))[0], "F-3.8: only one teleporter exists")
-        switches: dict[int, list[tuple[str, Square]]] = {}
-        devices: dict[int, list[tuple[str, Square]]] = {}
-        for sq, k in sorted(self.kind.items(), key=lambda kv: self.lines.get(kv[0], (0, 0))):
-            if k[0] in ("SG", "SR"):
-                switches.setdefault(k[1], []).append((k[0], sq))
-            elif k[0] == "TD":
-                devices.setdefault(k[1], []).append(("TD", sq))
-            elif k[0] == "DB":
-                devices.setdefault(k[2], []).append(("DB", sq))
-            elif k[0] == "TP" and k[2] is not None:
-                devices.setdefault(k[2], []).append(("TP", sq))
-        for key, ch in sorted(self.eyes.items()):
-            switches.setdefault(ch, []).append(("eye", (key[0], key[1])))
-        for key, (ch, _) in sorted(self.blasers.items()):
-            devices.setdefault(ch, []).append(("blaser", (key[0], key[1])))
+        switches, devices = self.channel_members()
         for ch in sorted(set(switches) | set(devices)):
             if ch not in devices:
                 self._problem(switches[ch][0][1], f"F-3.7: channel {ch} has switches or eyes but no device")
@@ -372,13 +395,16 @@ def _strip_comment(line: str) -> bool:
 KEYS = ("board", "name", "rows", "cols", "start")
 
 
-def parse_board(text: str, source: str = "<board>", *, check: bool = True, edge: str = "fence") -> Board:
+def parse_board(text: str, source: str = "<board>", *, check: bool = True, edge: str = "fence",
+                board_cls: type[Board] = Board) -> Board:
     """Parse board text (F-3.1 to F-3.4) and, with ``check``, reject it on any F-3.8 problem.
 
     Raises :class:`ConfigError` with ``line``/``column`` (1-based) for the first problem found.
     ``edge`` is the perimeter parameter (F-3.5).  With ``check=False`` the structural checks of
     F-3.8 are still recorded in ``board.problems`` but do not raise (used by scenarios, where
-    the worked-example conventions waive flags and start).
+    the worked-example conventions waive flags and start).  ``board_cls`` is the :class:`Board`
+    subclass whose grammar hooks (``base_re``, ``item_re``, ``start_re``, ``max_starts``) and
+    checks apply (``geeko`` rooms).
     """
     lines = text.split("\n")
     if lines and lines[-1] == "":
@@ -432,12 +458,14 @@ def parse_board(text: str, source: str = "<board>", *, check: bool = True, edge:
         dims.append(int(v))
     R, C = dims
     v, ln = vals["start"]
-    m = re.fullmatch(r"r(\d+)c(\d+)\s+([NESW])", v)
-    if not m:
-        raise err(f"F-3.1: start must be 'rRcC <facing>', got {v!r}", ln, lines[ln - 1].index(":") + 2)
-    start = (int(m.group(1)), int(m.group(2)))
-    facing = DIRS.index(m.group(3))
-    cells, pos_of, i = _parse_rows(lines, i, R, C, source)
+    parts = [x.strip() for x in v.split(",")] if board_cls.max_starts > 1 else [v]
+    ms = [board_cls.start_re.fullmatch(x) for x in parts]
+    if len(parts) > board_cls.max_starts or not all(ms):
+        want = ", ".join(["rRcC <facing>"] * board_cls.max_starts)
+        raise err(f"F-3.1: start must be '{want}', got {v!r}", ln, lines[ln - 1].index(":") + 2)
+    starts = [((int(m.group(1)), int(m.group(2))), DIRS.index(m.group(3))) for m in ms]
+    start, facing = starts[0]
+    cells, pos_of, i = _parse_rows(lines, i, R, C, source, board_cls)
     # after the rows: 'end', then nothing but blanks/comments
     while i < n and _strip_comment(lines[i]):
         i += 1
@@ -449,7 +477,8 @@ def parse_board(text: str, source: str = "<board>", *, check: bool = True, edge:
             raise err("F-3.1: text after 'end'", i + 1, len(lines[i]) - len(lines[i].lstrip()) + 1)
         i += 1
     name = vals["name"][0] if "name" in vals else None
-    board = Board(bid, name, R, C, start, facing, cells, edge)
+    board = board_cls(bid, name, R, C, start, facing, cells, edge)
+    board.starts = starts
     board.lines = pos_of
     board.start_line = vals["start"][1]
     board.derive()
@@ -459,7 +488,7 @@ def parse_board(text: str, source: str = "<board>", *, check: bool = True, edge:
     return board
 
 
-def _parse_rows(lines: list[str], i: int, R: int, C: int, source: str
+def _parse_rows(lines: list[str], i: int, R: int, C: int, source: str, board_cls: type[Board] = Board
                 ) -> tuple[dict[Square, Cell], dict[Square, tuple[int, int]], int]:
     cells: dict[Square, Cell] = {}
     pos_of: dict[Square, tuple[int, int]] = {}
@@ -482,16 +511,16 @@ def _parse_rows(lines: list[str], i: int, R: int, C: int, source: str
             raise ConfigError(f"F-3.2: row r{want} has {len(body)} cells, expected {C}", source=source,
                               line=i + 1, column=col)
         for c, (tok, col) in enumerate(body, 1):
-            cells[(want, c)] = _parse_cell(tok, source, i + 1, col)
+            cells[(want, c)] = _parse_cell(tok, source, i + 1, col, board_cls)
             pos_of[(want, c)] = (i + 1, col)
         want -= 1
         i += 1
     return cells, pos_of, i
 
 
-def _parse_cell(tok: str, source: str, ln: int, col: int) -> Cell:
+def _parse_cell(tok: str, source: str, ln: int, col: int, board_cls: type[Board] = Board) -> Cell:
     base, sep, sides = tok.partition("/")
-    if not BASE_RE.fullmatch(base):
+    if not board_cls.base_re.fullmatch(base):
         raise ConfigError(f"F-3.3: bad cell token {base!r}", source=source, line=ln, column=col)
     items: list[str] = []
     if sep:
@@ -500,7 +529,7 @@ def _parse_cell(tok: str, source: str, ln: int, col: int) -> Cell:
         if not sides:
             raise ConfigError(f"F-3.4: empty side list in {tok!r}", source=source, line=ln, column=col + off)
         while p < len(sides):
-            m = ITEM_RE.match(sides, p)
+            m = board_cls.item_re.match(sides, p)
             if not m:
                 raise ConfigError(f"F-3.4: bad side item at {sides[p:]!r} in {tok!r}", source=source, line=ln,
                                   column=col + off + p)

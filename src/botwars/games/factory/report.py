@@ -25,8 +25,7 @@ def table_lines(rows: list[list[str]], header: bool = False) -> list[str]:
 
 
 def _names(rs: Any, st: Any) -> list[str]:
-    pl = st.players
-    return [f"{pl[b.owner].name} ({pl[b.owner].colour})" for b in st.bots]
+    return [rs.column_name(st, i) for i in range(len(st.bots))]
 
 
 def stage_event(rs: Any, c: Any, s: int, modes: list[str], revealed: dict[int, int]) -> Event:
@@ -50,7 +49,7 @@ def stage_event(rs: Any, c: Any, s: int, modes: list[str], revealed: dict[int, i
     check = [", ".join(x) or "-" for x in c.check]
     if any(x != "-" for x in check):
         rows.append(["CHECK"] + check)
-    header = f"=== TURN {c.t} STAGE {s} ==="
+    header = rs.stage_header(c, s)
     extra = [f"BOARD: {'; '.join(c.board_line)}"] if c.board_line else []
     lines = [header] + table_lines(rows) + extra
     return Event("stage", {"turn": c.t, "stage": s, "header": header, "rows": rows, "extra": extra, "lines": lines})

@@ -188,6 +188,25 @@ class FactoryRuleset(Ruleset):
         player overrides this together with ``parse_orders``/``apply_program``/``view``."""
         return st.bots_of(p)[0]
 
+    def robot_beam_dirs(self, st: FactoryState, i: int) -> list[int]:
+        """F-6.27, F-6.33 RL: the directions robot ``i`` fires in at S8 (ahead, plus behind with
+        Rear Laser)."""
+        b = st.bots[i]
+        return [b.facing] + ([opposite(b.facing)] if b.options and b.has("RL") else [])
+
+    def bot_name(self, st: FactoryState, i: int) -> str:
+        """How robot ``i`` is named in HITS (F-9.6): its player's name."""
+        return st.players[st.bots[i].owner].name
+
+    def column_name(self, st: FactoryState, i: int) -> str:
+        """The NAME cell of robot ``i``'s report column (F-9.3): ``<player> (<colour>)``."""
+        pl = st.players[st.bots[i].owner]
+        return f"{pl.name} ({pl.colour})"
+
+    def stage_header(self, c: "Ctx", s: int) -> str:
+        """The stage report's header line (F-9.1)."""
+        return f"=== TURN {c.t} STAGE {s} ==="
+
     def deck_cards(self, st: FactoryState) -> list[int]:
         """The full deck in ascending priority (F-2.6; 84 base cards with ``upgrades`` off)."""
         return list(ALL_CARDS if st.config["upgrades"] else BASE_CARDS)
@@ -299,7 +318,7 @@ class FactoryRuleset(Ruleset):
     @staticmethod
     def fused_cell(b: Bot) -> str:
         """F-9.9 cell: ``R<i> <card>`` for fused registers, ascending, joined by ``, ``."""
-        return ", ".join(f"R{r} {card_str(b.regs[r - 1])}" for r in range(1, 6)
+        return ", ".join(f"R{r} {card_str(b.regs[r - 1])}" for r in range(1, len(b.regs) + 1)
                          if b.fused(r) and b.regs[r - 1] is not None)
 
     # ---- orders (F-5.4, F-15.1) ------------------------------------------------------------------
@@ -712,7 +731,7 @@ class FactoryRuleset(Ruleset):
                     st.option_deck.append(o["code"])
             else:
                 b.hp -= 1
-                if 1 <= b.hp <= 5:
+                if 1 <= b.hp <= len(b.regs):
                     fused.append(b.hp)
                 if b.hp <= 0:
                     dead = True
@@ -744,7 +763,7 @@ class FactoryRuleset(Ruleset):
             if not o["armoury"]:
                 st.option_deck.append(o["code"])
         b.options = []
-        b.regs = [None] * 5
+        b.regs = [None] * len(b.regs)
         b.declared = False
         b.rebooting = False
 
@@ -970,7 +989,7 @@ class FactoryRuleset(Ruleset):
                 if not b.alive or b.mode != "real" or b.rebooting:
                     continue
                 opts = b.options
-                dirs = [b.facing] + ([opposite(b.facing)] if opts and b.has("RL") else [])
+                dirs = self.robot_beam_dirs(st, i)
                 per = st.config["laser_damage"] * (2 if opts and b.has("DL") else 1)
                 texts = []
                 for d in dirs:
@@ -1001,7 +1020,7 @@ class FactoryRuleset(Ruleset):
         for i in range(n):
             out = []
             for kind, x in hits[i]:
-                out.append(st.players[st.bots[x].owner].name if kind == "bot" else eye_text(x))
+                out.append(self.bot_name(st, x) if kind == "bot" else eye_text(x))
             c.hits[i] = out
         c.board_line += [eye_text(k) for k in sorted(board_eyes)]
 

@@ -29,7 +29,7 @@ class Bot:
                  "alive", "declared", "died")
 
     def __init__(self, owner: int, slot: int, sq: Square | None, facing: int, hp: int, mode: str = "virtual",
-                 reinst: int = 0):
+                 reinst: int = 0, nregs: int = 5):
         self.owner = owner
         self.slot = slot
         self.sq = sq
@@ -37,7 +37,7 @@ class Bot:
         self.hp = hp
         self.mode = mode
         self.rebooting = False
-        self.regs: list[int | None] = [None] * 5
+        self.regs: list[int | None] = [None] * nregs
         self.options: list[dict[str, Any]] = []
         self.reinst = reinst
         self.alive = sq is not None
@@ -45,7 +45,7 @@ class Bot:
         self.died = False  # destroyed during the turn being resolved
 
     def copy(self) -> "Bot":
-        b = Bot.__new__(Bot)
+        b = type(self).__new__(type(self))  # a subclass (geeko) copies its own slots after this
         b.owner, b.slot, b.sq, b.facing, b.hp, b.mode = self.owner, self.slot, self.sq, self.facing, self.hp, self.mode
         b.rebooting, b.regs, b.reinst, b.alive = self.rebooting, list(self.regs), self.reinst, self.alive
         b.options = [dict(o) for o in self.options]
@@ -60,7 +60,7 @@ class Bot:
         return False
 
     def fused(self, i: int) -> bool:
-        """F-7.4: register ``i`` (1-5) is fused while HP <= i."""
+        """F-7.4: register ``i`` (1-5; 1-9 in geeko) is fused while HP <= i."""
         return self.hp <= i
 
     def to_json(self) -> dict[str, Any]:
