@@ -268,6 +268,8 @@ def board_check(file: str = typer.Argument(..., help="Board or map file."),
         for p in problems:
             console.print(p, highlight=False, markup=False)
         raise typer.Exit(1)
+    if entry:
+        console.print("ACCEPT", highlight=False)  # G-11: the entry-board validator's verdict
     console.print(f"[green]ok[/]: {file}", highlight=False)
 
 

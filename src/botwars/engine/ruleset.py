@@ -245,6 +245,7 @@ _REGISTRY: dict[str, str | type[Ruleset]] = {
     "arena": "botwars.games.arena.rules:ArenaRuleset",
     "dadoed": "botwars.games.dadoed.rules:DadoedRuleset",
     "factory": "botwars.games.factory.rules:FactoryRuleset",
+    "geeko": "botwars.games.geeko.rules:GeekoRuleset",
 }
 _INSTANCES: dict[str, Ruleset] = {}
 

@@ -549,7 +549,8 @@ def print_board(board: Board) -> str:
     if board.name is not None:
         out.append(f"name: {board.name}")
     out += [f"rows: {board.rows}", f"cols: {board.cols}",
-            f"start: {sq_str(board.start)} {DIRS[board.start_facing]}", "grid:"]
+            "start: " + ", ".join(f"{sq_str(sq)} {DIRS[f]}"
+                                  for sq, f in (board.starts or [(board.start, board.start_facing)])), "grid:"]
     toks = {sq: c.token() for sq, c in board.cells.items()}
     w = max(6, max(len(t) for t in toks.values())) + 1
     lw = len(f"r{board.rows}") + 3

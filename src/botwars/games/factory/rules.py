@@ -990,6 +990,8 @@ class FactoryRuleset(Ruleset):
                     continue
                 opts = b.options
                 dirs = self.robot_beam_dirs(st, i)
+                if not dirs:  # geeko: a robot without a laser does not fire (COMBAT stays '-')
+                    continue
                 per = st.config["laser_damage"] * (2 if opts and b.has("DL") else 1)
                 texts = []
                 for d in dirs:
