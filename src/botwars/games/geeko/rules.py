@@ -278,6 +278,13 @@ class GeekoRuleset(FactoryRuleset):
         if reboot is not None and not run.bots[LETTERS.index(reboot)].alive:
             raise InvalidOrders(f"robot {reboot} is not on the board and cannot be declared for reboot (G-8.1)",
                                 part="reboot")
+        if not need and L != 0:
+            raise InvalidOrders(f"no robot needs cards this turn: 'length' must be 0, got {L}", part="length")
+        if need:
+            top = min(self.free_registers(run, i) for i in need)
+            if not 1 <= L <= top:
+                raise InvalidOrders(f"'length' must be 1 to {top} (G-4.5: every program has length L ≤ the free "
+                                    f"registers of each robot), got {L}", part="length")
         progs_raw: dict[int, list[Any]] = {}
         for slot, letter in enumerate(LETTERS):
             raw = payload.get(letter)
@@ -291,13 +298,7 @@ class GeekoRuleset(FactoryRuleset):
                 raise InvalidOrders(f"'{letter}' must be a list of {L} cards", code="malformed", part=letter)
             progs_raw[slot] = raw
         if not need:
-            if L != 0:
-                raise InvalidOrders(f"no robot needs cards this turn: 'length' must be 0, got {L}", part="length")
             return GeekoOrders("program", 0, {}, reboot)
-        top = min(self.free_registers(run, i) for i in need)
-        if not 1 <= L <= top:
-            raise InvalidOrders(f"'length' must be 1 to {top} (G-4.5: every program has length L ≤ the free "
-                                f"registers of each robot), got {L}", part="length")
         for slot, raw in progs_raw.items():
             if len(raw) != L:
                 raise InvalidOrders(f"'{LETTERS[slot]}' must hold exactly {L} cards, got {len(raw)}", part=LETTERS[slot])
