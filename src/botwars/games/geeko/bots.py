@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 import random as _random
-from collections import deque
 from typing import Any
 
 from botwars.games.factory.board import DELTA, DIRS, parse_sq
@@ -125,22 +124,62 @@ def _passable(run: RoomState, sq) -> bool:
     return True
 
 
-def distances(run: RoomState, targets: list) -> dict:
-    """BFS steps from every square to the nearest target over open edges and passable squares."""
-    dist = {t: 0 for t in targets}
-    q = deque(targets)
-    b = run.board
-    while q:
-        sq = q.popleft()
+def _teleport(run: RoomState, colour: str):
+    tps = run.board.teleporters()
+    order = sorted(tps)
+    k = order.index(colour)
+    for n in range(1, len(order)):
+        col = order[(k + n) % len(order)]
+        if run.teleporters[col]:
+            return tps[col]
+    return None
+
+
+def dist_to(run: RoomState, start, targets: list) -> float | None:
+    """Steps (Dijkstra) from ``start`` to the nearest of ``targets``: a step costs 1, entering a
+    conveyor against its arrow 4 more and across it 1 more; entering an active teleporter
+    lands on its destination (F-6.18).  A target the robot stands on costs 2 (it must leave
+    and re-enter it).  ``None`` if unreachable."""
+    import heapq
+    tset = set(targets)
+    board = run.board
+    best = {start: 0.0}
+    heap = [(0.0, start)]
+    while heap:
+        d0, sq = heapq.heappop(heap)
+        if d0 > best.get(sq, 1e9):
+            continue
+        if sq in tset and sq != start:
+            return d0
         for d in range(4):
-            if b.edge(sq, d) != "open":
+            if board.edge(sq, d) != "open":
                 continue
             nb = (sq[0] + DELTA[d][0], sq[1] + DELTA[d][1])
-            if nb in dist or not _passable(run, nb) or run.board.kind[nb][0] == "GT":
+            if not _passable(run, nb):
                 continue
-            dist[nb] = dist[sq] + 1
-            q.append(nb)
-    return dist
+            k = board.kind[nb]
+            if k[0] == "GT" and nb not in tset:
+                continue
+            cost = 1.0
+            if k[0] in ("CY", "CB"):
+                if k[1] == (d + 2) % 4:
+                    cost += 4 if k[0] == "CB" else 2
+                elif k[1] != d:
+                    cost += 1
+            land = nb
+            if k[0] == "TP" and run.teleporters[k[1]] and nb not in tset:
+                dest = _teleport(run, k[1])
+                if dest is not None:
+                    land = dest
+            nd = d0 + cost
+            if nd < best.get(land, 1e9):
+                best[land] = nd
+                heapq.heappush(heap, (nd, land))
+            if land != nb and nb in tset:
+                return nd
+    if start in tset:
+        return 2.0
+    return None
 
 
 def potential(run: RoomState, i: int) -> float:
@@ -155,7 +194,7 @@ def potential(run: RoomState, i: int) -> float:
     board = run.board
     gates = [g for g in board.gates() if _passable(run, g)]
     if gates:
-        d = distances(run, gates).get(b.sq)
+        d = dist_to(run, b.sq, gates)
         if d is not None:
             return float(d)
     subs = []
@@ -183,18 +222,19 @@ def potential(run: RoomState, i: int) -> float:
     best = 60.0
     if subs:
         # standing on a switch does nothing: it must be entered, so a neighbour counts as 1
-        dd = distances(run, subs).get(b.sq)
+        dd = dist_to(run, b.sq, subs)
         if dd is not None:
-            best = min(best, 30 + (dd if dd > 0 else 2))
+            best = min(best, 30 + dd)
     if eye_sq:
         if b.has("ML"):
-            dd = distances(run, [x for x, _ in eye_sq]).get(b.sq)
+            sights = [x for x, _ in eye_sq]
+            dd = 0.0 if b.sq in sights else dist_to(run, b.sq, sights)
             if dd is not None:
                 facing_ok = any(x == b.sq and side == b.facing for x, side in eye_sq)
                 best = min(best, 30 + dd + (0 if facing_ok else 1))
         else:
             ars = [sq for sq, k in board.kind.items() if k[0] == "AR" and k[1] == "ML"]
-            dd = distances(run, ars).get(b.sq) if ars else None
+            dd = dist_to(run, b.sq, ars) if ars else None
             if dd is not None:
                 best = min(best, 45 + dd)
     return best
