@@ -693,10 +693,10 @@ class GeekoRuleset(FactoryRuleset):
                 ranking.append([])
                 last = row["rank"]
             ranking[-1].append(row["seat"])
-        turns = {gs.seats[p]: r.finished for p, r in enumerate(gs.runs)}
+        turns = {gs.seats[p]: (r.finished if r.finished is not None else "-") for p, r in enumerate(gs.runs)}
         rooms = {gs.seats[p]: r.rooms_done() for p, r in enumerate(gs.runs)}
         lost = {gs.seats[p]: r.lost for p, r in enumerate(gs.runs)}
-        return Outcome(w[0] if len(w) == 1 else None, {s: float(turns[s] or 0) for s in gs.seats},
+        return Outcome(w[0] if len(w) == 1 else None, {s: float(gs.runs[p].finished or 0) for p, s in enumerate(gs.seats)},
                        gs.result["reason"], ranking, {"turns": turns, "rooms": rooms, "lost": lost})
 
     def timeout_outcome(self, gs: GeekoState, seat: str, reason: str = "time") -> Outcome:
@@ -764,8 +764,11 @@ class GeekoRuleset(FactoryRuleset):
         return render_text(self, gs, seat)
 
     def svg(self, gs: GeekoState, seat: str | None = None, events: list[Event] | None = None) -> str:
-        """The seat's room as SVG (the first seat's for a spectator), drawn by the factory renderer."""
+        """The seat's room as SVG, drawn by the factory renderer; a spectator gets the first seat's
+        room only after the game (G-10.6).  Raises :class:`ConfigError` during the game."""
         from botwars.games.factory.svg import factory_svg
+        if seat is None and not gs.over:
+            raise ConfigError("during a geeko game a spectator sees only room numbers (G-10.6): give --seat")
         p = gs.player_of(seat) if seat is not None else 0
         return factory_svg(gs.runs[p], None, None)
 
