@@ -177,3 +177,14 @@ def test_G_10_1_reports_are_private_to_their_player():
     end = next(e for e in events if e.kind == "end" and e.visible_to == frozenset(["p1"]))
     assert [r[0] for r in end.data["rows"]][:3] == ["NAME", "MODE", "ROOM"]
     assert end.data["rows"][-1][0] == "REBOOT" and end.data["rows"][-1][1].endswith("HP, run")
+
+
+def test_svg_and_text_pictures_show_only_what_the_viewer_may_see():
+    gs = new(2)
+    seat_svg = RS.svg(gs, "p1")
+    spec_svg = RS.svg(gs, None)
+    assert seat_svg.startswith("<svg") and "geeko-1" in seat_svg
+    assert seat_svg != spec_svg  # the spectator's picture has no robots during the game (G-10.6)
+    text = RS.render_text(gs, "p1")
+    assert "Alice-A: r1c3 N room 1" in text and "Bob" not in text
+    assert RS.render_text(gs, None).splitlines() == ["Alice: room 1", "Bob: room 1"]

@@ -764,13 +764,18 @@ class GeekoRuleset(FactoryRuleset):
         return render_text(self, gs, seat)
 
     def svg(self, gs: GeekoState, seat: str | None = None, events: list[Event] | None = None) -> str:
-        """The seat's room as SVG, drawn by the factory renderer; a spectator gets the first seat's
-        room only after the game (G-10.6).  Raises :class:`ConfigError` during the game."""
+        """The seat's room as SVG, drawn by the factory renderer.  A spectator gets the first
+        seat's room: after the game as it stood, during it (G-10.6: only room numbers are
+        public) the bare room with its initial devices and no robots."""
         from botwars.games.factory.svg import factory_svg
-        if seat is None and not gs.over:
-            raise ConfigError("during a geeko game a spectator sees only room numbers (G-10.6): give --seat")
         p = gs.player_of(seat) if seat is not None else 0
-        return factory_svg(gs.runs[p], None, None)
+        run = gs.runs[p]
+        if seat is None and not gs.over:  # G-10.6: only the room number is public during the game
+            run = run.copy()
+            self.enter_room(run, run.room)
+            for b in run.bots:
+                b.alive, b.sq = False, None
+        return factory_svg(run, None, None)
 
     def report(self, before: GeekoState, after: GeekoState, events: list[Event]) -> Any:
         """Every player's stage, end, fused and result tables of one turn (published after the
