@@ -54,3 +54,10 @@ def test_random_bot_orders_are_always_valid():
     while not gs.over:
         gs, _ = RS.resolve(gs, {s: RS.parse_orders(gs, s, bots[s].act(RS.view(gs, s))) for s in RS.pending(gs)})
     assert gs.turn == 6
+
+
+def test_solo_pathfinder_seed_17_clears_all_five_rooms(tmp_path):
+    r = cli("match", "geeko", "builtin:pathfinder", "--seed", "17", "--json", cwd=tmp_path)
+    out = json.loads(r.stdout.strip().splitlines()[-1])
+    assert out["reason"] == "finished" and out["winner"] == "p1"
+    assert out["scores"]["p1"] == out["turns"] == 13
