@@ -17,7 +17,7 @@ def dump(x):
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_random_races_keep_the_invariants(seed):
+def test_G_1_3_G_16_5_G_10_1_random_races_keep_the_invariants(seed):
     n = 2 + seed % 2
     seats = [f"p{k + 1}" for k in range(n)]
     gs = RS.setup(RS.validate_config({"turn_limit": 8}), seats, seed)

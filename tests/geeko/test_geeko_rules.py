@@ -87,7 +87,7 @@ def test_G_4_5_length_zero_when_nobody_needs_cards():
     assert RS.default_orders(gs, "p1").length == 0
 
 
-def test_G_9_4_resign_ends_a_solo_game_at_once():
+def test_G_9_4_G_9_5_resign_ends_a_solo_game_at_once():
     gs = new()
     gs2, events = RS.resolve(gs, {"p1": RS.parse_orders(gs, "p1", {"type": "resign"})})
     assert gs2.result["reason"] == "resign" and gs2.turn == 0
@@ -103,7 +103,7 @@ def test_G_9_4_resignation_in_a_race_lets_the_others_race_on():
         RS.parse_orders(gs2, "p1", {"type": "program", "length": 0})
 
 
-def test_G_15_11_standings():
+def test_G_15_11_G_9_3_G_9_5_G_10_5_standings_and_result_table():
     gs = new(3)
     a, b, c = gs.runs
     a.finished, a.lost = 23, 1
@@ -152,7 +152,7 @@ def test_G_9_2_turn_limit_ends_a_random_race():
     assert gs.result["reason"] == "turn_limit" and gs.turn == 5
 
 
-def test_G_16_3_seat_view_shows_only_its_own_copy():
+def test_G_16_3_G_16_4_G_16_5_G_10_6_seat_view_shows_only_its_own_copy():
     gs, _ = play(2, 9, limit=3)
     gs = RS.setup(RS.validate_config({}), ["p1", "p2"], 4, ["Alice", "Bob"])
     v = RS.view(gs, "p1")
@@ -188,3 +188,18 @@ def test_svg_and_text_pictures_show_only_what_the_viewer_may_see():
     text = RS.render_text(gs, "p1")
     assert "Alice-A: r1c3 N room 1" in text and "Bob" not in text
     assert RS.render_text(gs, None).splitlines() == ["Alice: room 1", "Bob: room 1"]
+
+
+def test_G_1_4_robots_are_real_and_there_are_no_flags_or_standing_orders():
+    gs = new()
+    assert all(b.mode == "real" for b in gs.runs[0].bots)
+    with pytest.raises(InvalidOrders, match="unknown key 'standing'"):
+        RS.parse_orders(gs, "p1", {"type": "program", "length": 1, "A": [590], "B": [780], "standing": {}})
+
+
+def test_G_16_2_G_3_4_a_missing_order_plays_the_default_program():
+    gs = new()
+    a, _ = RS.resolve(gs, {})
+    b, _ = RS.resolve(gs, {"p1": RS.default_orders(gs, "p1")})
+    assert json.dumps(RS.state_json(a), sort_keys=True) == json.dumps(RS.state_json(b), sort_keys=True)
+    assert a.turn == 1 and len(a.runs[0].hand) == 18

@@ -39,3 +39,20 @@ def test_a_failing_expectation_is_reported(tmp_path):
     bad.write_text(src.replace("B: r8c3 W 10 real", "B: r8c2 W 10 real"))
     problems = run_file(str(bad))
     assert problems and re.search(r"robot B is 'r8c3 W 10 real'", problems[0])
+
+
+def test_every_numbered_rule_is_covered_by_a_scenario_or_a_test():
+    rules_md = os.path.join(HERE, "..", "..", "..", "shared", "rules", "geeko.md")
+    if not os.path.exists(rules_md):
+        rules_md = "/work/shared/rules/geeko.md"
+    if not os.path.exists(rules_md):
+        pytest.skip("rules file not available")
+    rules = set(re.findall(r"^- (G-\d+\.\d+)", open(rules_md).read(), re.M))
+    covered = set()
+    for f in FILES:
+        with open(f) as fh:
+            covered |= set(yaml.safe_load(fh).get("rules", []))
+    for f in glob.glob(os.path.join(HERE, "test_geeko_*.py")):
+        for name in re.findall(r"def (test_\w+)", open(f).read()):
+            covered |= {"G-%s.%s" % m for m in re.findall(r"G_(\d+)_(\d+)", name)}
+    assert sorted(rules - covered) == []
