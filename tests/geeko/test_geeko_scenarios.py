@@ -56,3 +56,25 @@ def test_every_numbered_rule_is_covered_by_a_scenario_or_a_test():
         for name in re.findall(r"def (test_\w+)", open(f).read()):
             covered |= {"G-%s.%s" % m for m in re.findall(r"G_(\d+)_(\d+)", name)}
     assert sorted(rules - covered) == []
+
+
+@pytest.mark.parametrize("text, msg", [
+    ("game: geeko\nplay: [1]\nturns: []\n", "exactly one of 'play' and 'turns'"),
+    ("game: geeko\nroom: 6\nplay: [1]\n", "room must be 1 to 5"),
+    ("game: geeko\nrobots: {C: {}}\nplay: [1]\n", "robots are A and B"),
+    ("game: geeko\nrobots: {A: {wings: 2}}\nplay: [1]\n", "unknown key(s) wings"),
+    ("game: geeko\nflavour: x\nplay: [1]\n", "unknown key(s) flavour"),
+    ("game: geeko\nplay: [10]\n", "play must be"),
+    ("game: geeko\nplay: [1]\nexpect: {stage 1: {colour: red}}\n", "unknown expectation"),
+])
+def test_malformed_scenarios_raise_config_error(tmp_path, text, msg):
+    import yaml as _yaml
+
+    from botwars.engine.errors import ConfigError
+    from botwars.engine.ruleset import get_ruleset
+    with pytest.raises(ConfigError) as e:
+        get_ruleset("geeko").run_scenario(_yaml.safe_load(text), "bad.yaml")
+    assert msg in str(e.value)
+    f = tmp_path / "bad.yaml"
+    f.write_text(text)
+    assert msg in run_file(str(f))[0]  # the runner reports it as one failure line
