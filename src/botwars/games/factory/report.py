@@ -45,7 +45,7 @@ def stage_event(rs: Any, c: Any, s: int, modes: list[str], revealed: dict[int, i
     rows.append(["MECH"] + [", ".join(m) or "-" for m in c.mech])
     rows.append(["COMBAT"] + list(c.combat))
     rows.append(["HITS"] + [", ".join(h) or "-" for h in c.hits])
-    rows.append(["HP"] + [str(b.hp) if b.alive else "-" for b in st.bots])
+    rows.append(["HP"] + [rs.hp_cell(st, i) for i in range(n)])
     check = [", ".join(x) or "-" for x in c.check]
     if any(x != "-" for x in check):
         rows.append(["CHECK"] + check)

@@ -203,6 +203,11 @@ class FactoryRuleset(Ruleset):
         pl = st.players[st.bots[i].owner]
         return f"{pl.name} ({pl.colour})"
 
+    def hp_cell(self, st: FactoryState, i: int) -> str:
+        """The stage table's HP cell of robot ``i`` (F-9.3): its HP, ``-`` if not on the board."""
+        b = st.bots[i]
+        return str(b.hp) if b.alive else "-"
+
     def stage_header(self, c: "Ctx", s: int) -> str:
         """The stage report's header line (F-9.1)."""
         return f"=== TURN {c.t} STAGE {s} ==="

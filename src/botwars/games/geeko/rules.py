@@ -118,6 +118,11 @@ class GeekoRuleset(FactoryRuleset):
         """G-10.1: ``=== TURN t STAGE s ROOM k ===``."""
         return f"=== TURN {c.t} STAGE {s} ROOM {c.st.room} ==="
 
+    def hp_cell(self, st: RoomState, i: int) -> str:
+        """A parked robot stands on its gate (G-4.2 counts it on the board), so its HP shows."""
+        b = st.bots[i]
+        return str(b.hp) if b.alive or b.place == "parked" else "-"
+
     def free_registers(self, st: RoomState, i: int) -> int:
         """G-4.3: free(X) = HP − 1 (registers 1..HP−1 of nine)."""
         return max(0, min(REGS, st.bots[i].hp - 1))
