@@ -8,7 +8,9 @@ variant style) so that ``geeko`` can subclass :class:`FactoryRuleset`:
 (``sub_reveal``, ``sub_moves``/``execute_card``, ``sub_conveyors``, ``sub_pushers``,
 ``sub_gears``, ``sub_crushers``, ``sub_lasers``, ``sub_buzzsaws``, ``stage_end``,
 ``stage_end_touch``, ``win_check``), ``end_of_turn``, ``repair``, ``reinstate``,
-``end_checks``, ``standings``.  Robots are one list in board order (``state.bots``), never
+``end_checks``, ``standings``; the report and laser hooks ``robot_beam_dirs``, ``bot_name``,
+``column_name``, ``stage_header``, ``hp_cell``, ``mode_text``; ``bridge_blocks``,
+``static_path``, ``arrive``, ``flip_channel``, ``damage``, ``destroy``.  Robots are one list in board order (``state.bots``), never
 "the player's robot" inside the resolution.
 """
 

@@ -704,9 +704,6 @@ class GeekoRuleset(FactoryRuleset):
         return Outcome(w[0] if len(w) == 1 else None, {s: float(gs.runs[p].finished or 0) for p, s in enumerate(gs.seats)},
                        gs.result["reason"], ranking, {"turns": turns, "rooms": rooms, "lost": lost})
 
-    def timeout_outcome(self, gs: GeekoState, seat: str, reason: str = "time") -> Outcome:
-        return Ruleset.timeout_outcome(self, gs, seat, reason)
-
     # ---- observation (G-16.3 to G-16.5) -------------------------------------------------------
     def others(self, gs: GeekoState, seat: str | None) -> list[dict[str, Any]]:
         return [{"seat": p + 1, "room": r.room, "finished": r.finished is not None, "out": r.out}

@@ -28,7 +28,7 @@ from botwars.games.factory.board import DIRS, parse_sq, sq_str
 from botwars.games.factory.cards import card_str, parse_card
 from botwars.games.factory.rules import Ctx
 from botwars.games.geeko.board import parse_room
-from botwars.games.geeko.state import LETTERS, GeekoBot
+from botwars.games.geeko.state import LETTERS
 
 KNOWN = {"game", "name", "rules", "description", "config", "room", "grid", "start", "seed", "turn", "robots",
          "devices", "length", "play", "expect", "turns", "player"}

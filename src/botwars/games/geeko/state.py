@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from botwars.games.factory.board import DIRS, Square, sq_str
+from botwars.games.factory.board import Square, sq_str
 from botwars.games.factory.cards import card_str
 from botwars.games.factory.state import Bot, FactoryState
 
@@ -128,4 +128,4 @@ class GeekoState:
                 "public": list(self.public)}
 
 
-__all__ = ["GeekoBot", "RoomState", "GeekoState", "LETTERS", "DIRS"]
+__all__ = ["GeekoBot", "RoomState", "GeekoState", "LETTERS"]
