@@ -84,19 +84,21 @@ class Match:
         errors: dict[str, list[dict[str, Any]]] = {}
         used: dict[str, float] = {}
         clock_status: dict[str, str] = {}
+        charged = self.clock is not None and rs.clock_charged(state)
         for seat in rs.pending(state):
-            view = rs.view(state, seat)
-            deadline = self.clock.deadline(seat) if self.clock else None
+            view = rs.annotate_view(rs.view(state, seat), seat, self.clock)
+            deadline = self.clock.deadline(seat) if charged else None
             t0 = self.time_source()
             payload = None
             err = None
+            rejected = None
             try:
                 payload = self.agents[seat].act(view, deadline)
             except AgentFailure as exc:
                 err = {"code": exc.code, "detail": exc.detail}
             spent = self.time_source() - t0
             used[seat] = round(spent, 6)
-            if self.clock:
+            if charged:
                 status = self.clock.spend(seat, spent)
                 if status != "ok":
                     clock_status[seat] = status
@@ -115,10 +117,12 @@ class Match:
                         errors[seat] = list(warn)
                 except InvalidOrders as exc:
                     err = {"code": exc.code, "detail": exc.message}
+                    rejected = exc
             if err is not None:
                 payloads[seat] = payload if err["code"] not in ("timeout", "crash", "memory") else None
                 errors[seat] = [err]
-                orders[seat] = rs.default_orders(state, seat)
+                orders[seat] = (rs.rejected_orders(state, seat, rejected) if rejected is not None
+                                else rs.default_orders(state, seat))
                 self.errors.append({"decision": n, "seat": seat, **err})
         if self.forced_outcome is not None:
             if self.writer:

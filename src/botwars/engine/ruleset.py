@@ -174,6 +174,23 @@ class Ruleset:
         """
         raise NotImplementedError
 
+    def rejected_orders(self, state: Any, seat: str, error: Any) -> Any:
+        """The orders applied when ``seat``'s payload was refused with ``error`` (an
+        :class:`InvalidOrders`). Default: :meth:`default_orders`. A rule set that lets a player
+        resubmit after a rejection (submarine S-4.3, S-7.10) returns a marker its
+        :meth:`resolve` treats as "count the rejection, same seat to move again"."""
+        return self.default_orders(state, seat)
+
+    def clock_charged(self, state: Any) -> bool:
+        """False for decision points that the match clock does not charge (submarine S-7.8:
+        setup is not charged). Default: every decision point is charged."""
+        return True
+
+    def annotate_view(self, view: dict[str, Any], seat: str | None, clock: Any) -> dict[str, Any]:
+        """Add the live match clock (:class:`~botwars.engine.timecontrol.Clock` or ``None``)
+        to a view, for rule sets whose observations show the clocks. Default: unchanged."""
+        return view
+
     def legal_orders(self, state: Any, seat: str) -> list[Any] | None:
         """Every legal orders payload for ``seat`` where that set is finite, else ``None``."""
         return None
@@ -234,6 +251,7 @@ class Ruleset:
 
 _REGISTRY: dict[str, str | type[Ruleset]] = {
     "arena": "botwars.games.arena.rules:ArenaRuleset",
+    "submarine": "botwars.games.submarine.rules:SubmarineRuleset",
 }
 _INSTANCES: dict[str, Ruleset] = {}
 
