@@ -69,10 +69,10 @@ def parse_text_orders(text: str) -> dict[str, Any]:
         a: dict[str, Any] = {"sub": parts[0], "action": parts[1]}
         if len(parts) == 3:
             spec = ACTIONS.get(parts[1])
-            key = spec[1] if spec else None
-            if key is None:
-                raise _bad(f"action {i}: {parts[1]!r} takes no parameter, got {parts[2]!r}", it)
-            a[key] = parts[2]
+            if spec is not None:  # unknown names are reported by the action check
+                if spec[1] is None:
+                    raise _bad(f"action {i}: {parts[1]!r} takes no parameter, got {parts[2]!r}", it)
+                a[spec[1]] = parts[2]
         actions.append(a)
     return {"type": "orders", "actions": actions}
 
