@@ -43,9 +43,14 @@ def on_board(sp: Space) -> bool:
     return 1 <= sp[0] <= SIZE and 1 <= sp[1] <= SIZE
 
 
+_NAMES: dict[Space, str] = {(c, r): f"{COLS[c - 1]}{r}" for c in range(1, SIZE + 1) for r in range(1, SIZE + 1)}
+_SPACES: dict[str, Space] = {v: k for k, v in _NAMES.items()}
+
+
 def name(sp: Space) -> str:
     """``(4, 4)`` → ``"D4"``."""
-    return f"{COLS[sp[0] - 1]}{sp[1]}"
+    n = _NAMES.get(sp)
+    return n if n is not None else f"{COLS[sp[0] - 1]}{sp[1]}"
 
 
 def parse_space(text: object) -> Space | None:
@@ -53,6 +58,9 @@ def parse_space(text: object) -> Space | None:
     on the board (S-4.3: malformed)."""
     if not isinstance(text, str):
         return None
+    hit = _SPACES.get(text)
+    if hit is not None:
+        return hit
     t = text.strip().upper()
     if len(t) != 2 or t[0] not in COLS or t[1] not in "1234567":
         return None
@@ -80,6 +88,10 @@ def ring(sp: Space) -> int:
     return 1 + min(c - 1, SIZE - c, r - 1, SIZE - r)
 
 
+_DESTROYED: dict[int, tuple[Space, ...]] = {
+    k: tuple(sorted((sp for sp in ALL_SPACES if ring(sp) <= k), key=name)) for k in range(0, 5)}
+
+
 def destroyed_spaces(rings: int) -> list[Space]:
     """Spaces of rings 1..``rings`` (S-7.7), in name order (A1, A2, ..., G7)."""
-    return sorted((sp for sp in ALL_SPACES if ring(sp) <= rings), key=name)
+    return list(_DESTROYED[max(0, min(4, rings))])

@@ -69,6 +69,9 @@ class RandomBot(SubmarineBot):
             r = self.rng.random()
             if r < 0.55:
                 d = self.rng.choice("NESW")
+                if self.rng.random() < 0.5:  # drift towards the centre, where the fights are
+                    toward = [x for x in "NESW" if dist(step(sp, x), (4, 4)) < dist(sp, (4, 4))]
+                    d = self.rng.choice(toward) if toward else d
                 a = _action(k, "move", d) if on_board(step(sp, d)) else None
             elif r < 0.65:
                 a = _action(k, "submerge") if s["surfaced"] else _action(k, "surface")
@@ -159,6 +162,8 @@ class HunterBot(SubmarineBot):
         # 2. shoot first if a visible enemy is in line (torpedo: 2 AP)
         for k in sorted(own):
             s = own[k]
+            if self._suppressed(view, s["special"]):
+                continue
             if s["special"] == "torpedo" and ap >= 2 and not s["used_special"]:
                 d = self._torpedo_dir(pos[k], enemies, pos)
                 if d:
@@ -169,7 +174,15 @@ class HunterBot(SubmarineBot):
                 if c:
                     actions.append(_action(k, "depth_charge", name(c)))
                     ap -= 3
-        # 3. move towards the targets, surfaced (double points)
+        # 3. sonar when nothing is in sight (2 AP), before moving
+        if not enemies:
+            for k in sorted(own):
+                s = own[k]
+                if s["special"] == "sonar" and ap >= 4 and not s["used_special"] and \
+                        not self._suppressed(view, "sonar"):
+                    actions.append(_action(k, "sonar"))
+                    ap -= 2
+        # 4. move towards the targets, surfaced (double points)
         for k in sorted(own, key=lambda k: dist(pos[k], assign[k])):
             if not own[k]["surfaced"]:
                 actions.append(_action(k, "surface"))
@@ -181,6 +194,10 @@ class HunterBot(SubmarineBot):
                 pos[k] = step(pos[k], d)
                 ap -= 1
         return {"type": "orders", "actions": actions}
+
+    @staticmethod
+    def _suppressed(view: dict[str, Any], special: str) -> bool:
+        return any(w["special"] == special for w in view["suppressed"].get(view["you"], []))
 
     @staticmethod
     def _step_towards(at: Space, goal: Space, pos: dict[str, Space], enemies: dict[str, Space],

@@ -48,6 +48,20 @@ PARAMS = (
     Param("max_rounds", int, 60, "Round cap: draw when this round ends (S-7.9)", minimum=1),
 )
 
+def _values(act: str) -> list[tuple[Any, Any]]:
+    key = ACTIONS[act][1]
+    if key == "dir":
+        return [(d, d) for d in DIRS]
+    if key == "space":
+        return [(name(sp), sp) for sp in ALL_SPACES]
+    if key == "special":
+        return [(x, x) for x in SPECIALS if not (act == "nullify" and x == "nullify")]
+    return [(None, None)]
+
+
+#: Per action: the (JSON value, parsed value) pairs of its parameter, for :meth:`legal_actions`.
+_PARAM_VALUES: dict[str, list[tuple[Any, Any]]] = {a: _values(a) for a in ACTIONS}
+
 PARAM_KEY_NAMES = {"dir": "a direction N, E, S or W", "space": "a space A1..G7", "special": "a special id"}
 
 
@@ -261,17 +275,8 @@ class SubmarineRuleset(Ruleset):
             for act, (cost, key) in ACTIONS.items():
                 if cost > state.ap:
                     continue
-                values: list[Any]
-                if key == "dir":
-                    values = list(DIRS)
-                elif key == "space":
-                    values = [name(sp) for sp in ALL_SPACES]
-                elif key == "special":
-                    values = [x for x in SPECIALS if not (act == "nullify" and x == "nullify")]
-                else:
-                    values = [None]
-                for v in values:
-                    if useful and not self._useful(state, s, act, v, mine):
+                for v, raw in _PARAM_VALUES[act]:
+                    if useful and not self._useful(state, s, act, raw, mine):
                         continue
                     d = {"sub": s.letter, "action": act}
                     if key is not None:
@@ -294,7 +299,7 @@ class SubmarineRuleset(Ruleset):
         if act == "replace":
             return v != s.special and not any(o.special == v for o in mine if o is not s)
         if act in ("depth_charge", "mine", "heal"):
-            sp = parse_space(v)
+            sp = v
             if act == "depth_charge":
                 return dist(s.space, sp) <= 3
             if act == "mine":

@@ -68,7 +68,7 @@ def observation(state: SubState, seat: str | None, clock: Any = None) -> dict[st
     end of its own previous turn); for anyone else, the last resolution.
     """
     if state.phase == "over" and state.result is not None:
-        return final_observation(state, seat, clock)
+        return final_observation(state, seat, clock=clock)
     if state.phase == "setup":
         obs = {"ruleset": "submarine", "you": seat, "setup": True, "turn": 0, "round": 0, "active": None,
                "home_rows": dict(state.home_rows), "first_player": state.first_player,
@@ -115,13 +115,17 @@ def full_state(state: SubState, clock: Any = None) -> dict[str, Any]:
             "suppressed": _suppressed(state), "clock": clock_json(state, clock)}
 
 
-def final_observation(state: SubState, seat: str | None, clock: Any = None) -> dict[str, Any]:
+def final_observation(state: SubState, seat: str | None, result: dict[str, Any] | None = None,
+                      clock: Any = None) -> dict[str, Any]:
     """S-12.5: the final observation (all hidden information revealed, H22). Only for a finished
-    game; raises ``ValueError`` otherwise."""
-    if state.phase != "over" or state.result is None:
-        raise ValueError("the final observation exists only for a finished game")
+    game: ``state`` ended by a rule, or ``result`` given by the match (a loss on time, S-7.8);
+    raises ``ValueError`` otherwise."""
+    if result is None:
+        if state.phase != "over" or state.result is None:
+            raise ValueError("the final observation exists only for a finished game")
+        result = state.result
     return {"ruleset": "submarine", "you": seat, "turn": state.turn, "round": state.round,
-            "result": dict(state.result), "state": full_state(state, clock),
+            "result": dict(result), "state": full_state(state, clock),
             "history": [dict(e) for e in state.history]}
 
 
