@@ -53,7 +53,8 @@ class Sub:
     cancelled: bool = False
 
     def clone(self) -> "Sub":
-        return replace(self)
+        return Sub(self.letter, self.owner, self.space, self.hp, self.surfaced, self.special, self.plate,
+                   self.ramming, self.used_special, self.cancelled)
 
 
 @dataclass(frozen=True)
