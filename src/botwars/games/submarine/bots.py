@@ -246,3 +246,26 @@ class HunterBot(SubmarineBot):
 
 BUILTIN = {"random": RandomBot, "hunter": HunterBot}
 
+
+
+def hunter_vs_random(games: int = 100) -> int:
+    """Games out of ``games`` that ``hunter`` wins against ``random`` (seeds 0.., seats
+    alternating: hunter is p1 on even seeds), with default parameters and no clock."""
+    from botwars.agents.spec import make_agent
+    from botwars.engine.match import Match
+    from botwars.engine.ruleset import get_ruleset
+    rs = get_ruleset("submarine")
+    cfg = rs.validate_config({})
+    wins = 0
+    for seed in range(games):
+        hunter = "p1" if seed % 2 == 0 else "p2"
+        specs = {s: "builtin:hunter" if s == hunter else "builtin:random" for s in ("p1", "p2")}
+        m = Match(rs, cfg, {s: make_agent(specs[s], "submarine") for s in ("p1", "p2")}, seed, clock=False)
+        wins += m.run().outcome.winner == hunter
+    return wins
+
+
+if __name__ == "__main__":  # pragma: no cover
+    import sys
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 100
+    print(f"hunter beat random in {hunter_vs_random(n)} of {n} seeded games")

@@ -150,14 +150,8 @@ def test_S_2_8_rendering():
 
 
 def test_hunter_beats_random_in_at_least_80_of_100_seeded_games():
-    wins = 0
-    cfg = RS.validate_config({})
-    for seed in range(100):
-        hunter = "p1" if seed % 2 == 0 else "p2"
-        specs = {hunter: "builtin:hunter", ("p2" if hunter == "p1" else "p1"): "builtin:random"}
-        m = Match(RS, cfg, {s: make_agent(specs[s], "submarine") for s in ("p1", "p2")}, seed, clock=False)
-        wins += m.run().outcome.winner == hunter
-    assert wins >= 80
+    from botwars.games.submarine.bots import hunter_vs_random
+    assert hunter_vs_random(100) >= 80
 
 
 def test_bots_are_deterministic_per_seed():
