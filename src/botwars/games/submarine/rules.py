@@ -103,10 +103,6 @@ class SubmarineRuleset(Ruleset):
     max_seats = 2
 
     # ---- configuration and clock ----------------------------------------------------------
-    def check_config(self, config: dict[str, Any]) -> None:
-        if config["announce_points"] > config["win_points"]:
-            pass  # allowed: the announcement then never happens before the win
-
     def time_control(self, config: dict[str, Any]) -> TimeControl:
         """S-7.8: ``turn_time_s`` per turn plus ``reserve_time_s``; running out loses (``time``).
         With ``clock_enabled`` false: no limits (S-4.10)."""
