@@ -212,3 +212,30 @@ def test_no_clock_option_and_games_listing():
     assert RS.time_control(RS.validate_config({"clock_enabled": "false"})).move_limit_s is None
     tc = RS.time_control(RS.validate_config({}))
     assert (tc.move_limit_s, tc.bank_s, tc.on_expiry) == (90.0, 300.0, "loss")
+
+
+def test_S_7_8_refusals_do_not_stop_the_clock():
+    """50 s refused, then 50 s accepted: one turn of 100 s, 10 s from the reserve (S-7.8, S-4.3)."""
+    ft = FakeTime()
+
+    class Slow:
+        def __init__(self):
+            self.calls = 0
+
+        def act(self, view):
+            if view.get("setup"):
+                return RS.builtin_bots()["hunter"]().act(view)
+            self.calls += 1
+            ft.t += 50.0
+            if self.calls == 1:
+                return "v move N" if view["you"] == "p1" else "a move N"
+            return ""
+    agents = {"p1": CallableAgent(Slow()), "p2": CallableAgent(Slow())}
+    m = Match(RS, RS.validate_config({"first_player": "p1"}), agents, 7, clock=True, time_source=ft)
+    m.start_agents()
+    m.step()  # setup
+    m.step()  # p1 refused after 50 s: nothing charged yet, the turn goes on
+    assert m.clock.bank_left["p1"] == 300.0 and m.state.turn == 1
+    m.step()  # p1 accepted after 50 s more
+    assert m.state.turn == 2
+    assert m.clock.bank_left["p1"] == pytest.approx(290.0)

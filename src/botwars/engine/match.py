@@ -54,6 +54,9 @@ class Match:
         self.decisions = 0
         self.errors: list[dict[str, Any]] = []
         self.forced_outcome: Outcome | None = None
+        # seconds a seat already spent on refused submissions of the turn it is still to play
+        # (its clock keeps running across resubmissions, submarine S-7.8)
+        self.carry: dict[str, float] = {}
         self.max_decisions = max_decisions
         self.record_path = record
         self.writer = None
@@ -74,7 +77,12 @@ class Match:
                 self.errors.append({"decision": 0, "seat": seat, "code": exc.code, "detail": exc.detail})
 
     def step(self) -> list[Event]:
-        """Collect orders from every pending seat and resolve one decision point."""
+        """Collect orders from every pending seat and resolve one decision point.
+
+        A refused submission after which the same seat is still to move in the same turn (rule
+        sets whose :meth:`~botwars.engine.ruleset.Ruleset.rejected_orders` allows resubmission)
+        does not stop that seat's clock: its time is carried into the next attempt and charged
+        with it, as one turn."""
         from botwars.agents.base import AgentFailure
         rs = self.ruleset
         state = self.state
@@ -85,9 +93,15 @@ class Match:
         used: dict[str, float] = {}
         clock_status: dict[str, str] = {}
         charged = self.clock is not None and rs.clock_charged(state)
+        totals: dict[str, float] = {}
+        bank_before: dict[str, float] = {}
+        refused: list[str] = []
         for seat in rs.pending(state):
             view = rs.annotate_view(rs.view(state, seat), seat, self.clock)
+            carried = self.carry.get(seat, 0.0) if charged else 0.0
             deadline = self.clock.deadline(seat) if charged else None
+            if deadline is not None:
+                deadline = max(0.0, deadline - carried)
             t0 = self.time_source()
             payload = None
             err = None
@@ -99,7 +113,9 @@ class Match:
             spent = self.time_source() - t0
             used[seat] = round(spent, 6)
             if charged:
-                status = self.clock.spend(seat, spent)
+                totals[seat] = spent + carried
+                bank_before[seat] = self.clock.bank_left[seat]
+                status = self.clock.spend(seat, spent + carried)
                 if status != "ok":
                     clock_status[seat] = status
                 if status == "expired":
@@ -118,6 +134,7 @@ class Match:
                 except InvalidOrders as exc:
                     err = {"code": exc.code, "detail": exc.message}
                     rejected = exc
+                    refused.append(seat)
             if err is not None:
                 payloads[seat] = payload if err["code"] not in ("timeout", "crash", "memory") else None
                 errors[seat] = [err]
@@ -132,6 +149,15 @@ class Match:
         new_state, events = rs.resolve(state, orders)
         self.state = new_state
         self.decisions = n
+        if charged:
+            again = set(rs.pending(new_state)) if rs.outcome(new_state) is None else set()
+            same_turn = rs.turn_number(new_state) == rs.turn_number(state)
+            for seat in totals:
+                if seat in refused and seat in again and same_turn:
+                    self.carry[seat] = totals[seat]
+                    self.clock.bank_left[seat] = bank_before[seat]
+                else:
+                    self.carry.pop(seat, None)
         for seat, status in clock_status.items():
             if status == "depleted" and rs.outcome(new_state) is None and self.forced_outcome is None:
                 self.forced_outcome = rs.timeout_outcome(new_state, seat, "time")
