@@ -166,3 +166,28 @@ def test_bots_are_deterministic_per_seed():
 
 def test_name_of_spaces():
     assert name((4, 4)) == "D4" and name((1, 7)) == "A7"
+
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as hs  # noqa: E402
+
+_json = hs.recursive(hs.none() | hs.booleans() | hs.integers(-3, 40) | hs.sampled_from(
+    ["a", "v", "move", "torpedo", "N", "D4", "armor", "nullify", "setup", "orders", "Z9", ""]),
+    lambda c: hs.lists(c, max_size=4) | hs.dictionaries(hs.sampled_from(
+        ["type", "actions", "sub", "action", "dir", "space", "special", "placement", "specials"]), c, max_size=4),
+    max_leaves=12)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(payload=_json)
+def test_S_4_3_any_payload_is_accepted_or_refused_never_crashes(payload):
+    st = state()
+    setup = RS.setup(RS.validate_config({}), ["p1", "p2"], 0)
+    for s, seat in ((st, "p1"), (setup, "p2")):
+        try:
+            o = RS.parse_orders(s, seat, payload)
+        except InvalidOrders as exc:
+            assert exc.message
+            continue
+        new, _ = RS.resolve(s, {seat: o} if s is st else {"p1": RS.default_orders(s, "p1"), seat: o})
+        assert new.ap >= 0

@@ -191,7 +191,7 @@ class SubmarineRuleset(Ruleset):
             raise _bad(f"action {i}: {sub!r} is not one of your living submarines "
                        f"({', '.join(own) or 'none'})", sub, "illegal")
         act = a.get("action")
-        if act not in ACTIONS:
+        if not isinstance(act, str) or act not in ACTIONS:
             if isinstance(act, str) and act in PASSIVE:
                 raise _bad(f"action {i}: {act!r} is a passive special, not an action", act)
             raise _bad(f"action {i}: unknown action {act!r} (known: {', '.join(ACTIONS)})", act)
