@@ -36,7 +36,7 @@ def test_S_2_4_rings_and_S_7_7_destroyed_spaces():
     assert sum(1 for sp in ALL_SPACES if ring(sp) == 3) == 8
 
 
-def test_S_6_2_catalog_costs_and_kinds():
+def test_S_6_2_H6_catalog_costs_and_kinds():
     assert {k: v[:2] for k, v in CATALOG.items()} == {
         "torpedo": ("active", 2), "depth_charge": ("active", 3), "sonar": ("active", 2), "mine": ("active", 1),
         "heal": ("active", 2), "nullify": ("active", 2), "armor": ("passive", None), "ram": ("passive", None),
@@ -191,3 +191,30 @@ def test_S_4_3_any_payload_is_accepted_or_refused_never_crashes(payload):
             continue
         new, _ = RS.resolve(s, {seat: o} if s is st else {"p1": RS.default_orders(s, "p1"), seat: o})
         assert new.ap >= 0
+
+
+def test_S_8_7_the_player_to_move_gets_the_events_since_its_previous_decision():
+    st = state()
+    st, _ = RS.resolve(st, {"p1": RS.parse_orders(st, "p1", "b move N")})   # turn 1 (p1)
+    st, _ = RS.resolve(st, {"p2": RS.parse_orders(st, "p2", "w move S")})   # turn 2 (p2)
+    p1 = [e["type"] for e in RS.view(st, "p1")["events"]]
+    # its own turn-1 results, p2's turn 2, then its turn 3 start
+    assert p1 == ["move", "score", "turn_end", "turn_start", "move", "turn_end", "turn_start", "ap"]
+    p2 = [e["type"] for e in RS.view(st, "p2")["events"]]
+    assert p2 == ["move", "score", "turn_end", "turn_start"]   # only the last resolution
+    assert [e["type"] for e in RS.view(st, None)["events"]] == ["move", "turn_end", "turn_start"]
+
+
+def test_S_4_10_H20_a_bot_that_fails_gets_the_empty_order():
+    class Crash:
+        def act(self, view):
+            if view.get("setup"):
+                return RS.builtin_bots()["hunter"]().act(view)
+            raise RuntimeError("boom")
+    from botwars.agents.base import CallableAgent
+    m = Match(RS, RS.validate_config({"first_player": "p1", "max_rounds": 2}),
+              {"p1": CallableAgent(Crash()), "p2": make_agent("builtin:random", "submarine")}, 3, clock=False)
+    res = m.run()
+    assert [e["code"] for e in res.errors if e["seat"] == "p1"] == ["crash", "crash"]
+    assert res.outcome.reason in ("round_cap", "elimination", "points")
+    assert all(h["type"] != "skipped" or h["sub"] not in "abcde" for h in m.state.history)
