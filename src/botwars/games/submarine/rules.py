@@ -436,8 +436,10 @@ def kernel_events(evs: list[Any]) -> list[Event]:
     gets the same form, else one for the acting player and one for the other player and
     spectators (S-8.8) — a recipient with no form gets no record at all."""
     out: list[Event] = []
+    from botwars.games.submarine.view import _copy
     for full, actor, aform, oform in evs:
         t = full["type"]
+        aform, oform = _copy(aform), _copy(oform)
         if actor is None or aform == oform:
             if oform is not None:
                 out.append(Event(t, {k: v for k, v in oform.items() if k != "type"}, None))

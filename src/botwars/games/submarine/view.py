@@ -42,15 +42,25 @@ def seat_events(evs: tuple[Ev, ...] | list[Ev], seat: str | None) -> list[dict[s
     for ev in evs:
         f = event_form(ev, seat)
         if f is not None:
-            out.append(dict(f))
+            out.append(_copy(f))
     return out
+
+
+def _copy(o: Any) -> Any:
+    """A deep copy of JSON data: a view never shares objects with the state (a bot that edits
+    its view cannot change the history or another recipient's events)."""
+    if isinstance(o, dict):
+        return {k: _copy(v) for k, v in o.items()}
+    if isinstance(o, list):
+        return [_copy(v) for v in o]
+    return o
 
 
 def _suppressed(state: SubState) -> dict[str, list[dict[str, Any]]]:
     return {s: [{"special": w[0], "until_turn": w[1]} for w in state.suppressed[s]] for s in ("p1", "p2")}
 
 
-def _common(state: SubState, seat: str | None, clock: Any) -> dict[str, Any]:
+def _common(state: SubState, seat: str | None) -> dict[str, Any]:
     return {"ruleset": "submarine", "you": seat, "turn": state.turn, "round": state.round,
             "active": state.active, "home_rows": dict(state.home_rows), "first_player": state.first_player}
 
@@ -79,7 +89,7 @@ def observation(state: SubState, seat: str | None, clock: Any = None) -> dict[st
             obs["accepted"] = seat in state.setups
         return obs
     evs = (state.prev + state.last) if (seat is not None and seat == state.active) else state.last
-    obs = _common(state, seat, clock)
+    obs = _common(state, seat)
     if seat is None:
         obs["surfaced_subs"] = {k: name(s.space) for k, s in sorted(state.subs.items()) if s.surfaced}
     else:
@@ -126,7 +136,7 @@ def final_observation(state: SubState, seat: str | None, result: dict[str, Any] 
         result = state.result
     return {"ruleset": "submarine", "you": seat, "turn": state.turn, "round": state.round,
             "result": dict(result), "state": full_state(state, clock),
-            "history": [dict(e) for e in state.history]}
+            "history": [_copy(e) for e in state.history]}
 
 
 def god_view(state: SubState) -> dict[str, Any]:
