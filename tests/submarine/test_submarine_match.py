@@ -125,7 +125,7 @@ def test_S_7_8_running_out_of_time_loses_and_setup_is_not_charged():
             if not view.get("setup"):
                 ft.t += self.secs
             else:
-                ft.t += 1000  # setup is not charged
+                ft.t += 200  # setup is not charged (its own deadline is setup_time_s, 300 s)
             return self.inner.act(view)
 
     bots = RS.builtin_bots()
@@ -137,7 +137,7 @@ def test_S_7_8_running_out_of_time_loses_and_setup_is_not_charged():
     assert m.clock.bank_left == {"p1": 300.0, "p2": 300.0}
     m.step()  # p1's turn 1: 100 s -> reserve 290 (SE16)
     assert m.clock.bank_left["p1"] == pytest.approx(290.0)
-    view = RS.annotate_view(RS.view(m.state, "p2"), "p2", m.clock)
+    view = RS.clock_view(RS.view(m.state, "p2"), dict(m.clock.bank_left))
     assert view["clock"]["p1_reserve_s"] == pytest.approx(290.0)  # both clocks are public
     agents["p1"].bot.secs = 380.1  # more than 90 + 290
     m.step()  # p2
@@ -239,3 +239,17 @@ def test_S_7_8_refusals_do_not_stop_the_clock():
     m.step()  # p1 accepted after 50 s more
     assert m.state.turn == 2
     assert m.clock.bank_left["p1"] == pytest.approx(290.0)
+
+
+def test_S_3_3_no_setup_by_setup_time_s_forfeits():
+    ft = FakeTime()
+
+    class Late:
+        def act(self, view):
+            ft.t += 301.0
+            return RS.builtin_bots()["hunter"]().act(view)
+    agents = {"p1": CallableAgent(Late()), "p2": make_agent("builtin:random", "submarine")}
+    m = Match(RS, RS.validate_config({}), agents, 7, clock=True, time_source=ft)
+    res = m.run()
+    assert res.outcome.winner == "p2" and res.outcome.reason == "setup_forfeit"
+    assert [e["code"] for e in res.errors] == ["timeout"]

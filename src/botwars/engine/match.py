@@ -92,16 +92,22 @@ class Match:
         errors: dict[str, list[dict[str, Any]]] = {}
         used: dict[str, float] = {}
         clock_status: dict[str, str] = {}
-        charged = self.clock is not None and rs.clock_charged(state)
+        exempt = rs.clock_exempt(state) if self.clock else None
+        charged = self.clock is not None and exempt is None
         totals: dict[str, float] = {}
         bank_before: dict[str, float] = {}
         refused: list[str] = []
         for seat in rs.pending(state):
-            view = rs.annotate_view(rs.view(state, seat), seat, self.clock)
+            view = rs.view(state, seat)
+            if self.clock:
+                view = rs.clock_view(view, dict(self.clock.bank_left))
             carried = self.carry.get(seat, 0.0) if charged else 0.0
-            deadline = self.clock.deadline(seat) if charged else None
-            if deadline is not None:
-                deadline = max(0.0, deadline - carried)
+            if exempt is not None:
+                deadline = exempt
+            else:
+                deadline = self.clock.deadline(seat) if self.clock else None
+                if deadline is not None:
+                    deadline = max(0.0, deadline - carried)
             t0 = self.time_source()
             payload = None
             err = None
@@ -112,7 +118,10 @@ class Match:
                 err = {"code": exc.code, "detail": exc.detail}
             spent = self.time_source() - t0
             used[seat] = round(spent, 6)
-            if charged:
+            if exempt is not None:
+                if spent > exempt and err is None:
+                    err = {"code": "timeout", "detail": f"no reply in time ({spent:.3f} s)"}
+            elif self.clock:
                 totals[seat] = spent + carried
                 bank_before[seat] = self.clock.bank_left[seat]
                 status = self.clock.spend(seat, spent + carried)

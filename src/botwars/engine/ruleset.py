@@ -158,6 +158,15 @@ class Ruleset:
         """The match clock this rule set prescribes (default: none)."""
         return TimeControl()
 
+    def clock_exempt(self, state: Any) -> float | None:
+        """Seconds allowed for the coming decision when it is not charged to the clock (e.g. the
+        DADOED setup, D-3.5), or ``None`` when it is charged normally (the default)."""
+        return None
+
+    def clock_view(self, view: dict[str, Any], bank_left: dict[str, float]) -> dict[str, Any]:
+        """The view with the match clock shown (``bank_left``: seconds per seat). Default: unchanged."""
+        return view
+
     # ---- the contract ----------------------------------------------------------------
     def setup(self, config: dict[str, Any], seats: list[str], seed: int) -> Any:
         """A new game state. ``config`` is already validated."""
@@ -180,16 +189,6 @@ class Ruleset:
         resubmit after a rejection (submarine S-4.3, S-7.10) returns a marker its
         :meth:`resolve` treats as "count the rejection, same seat to move again"."""
         return self.default_orders(state, seat)
-
-    def clock_charged(self, state: Any) -> bool:
-        """False for decision points that the match clock does not charge (submarine S-7.8:
-        setup is not charged). Default: every decision point is charged."""
-        return True
-
-    def annotate_view(self, view: dict[str, Any], seat: str | None, clock: Any) -> dict[str, Any]:
-        """Add the live match clock (:class:`~botwars.engine.timecontrol.Clock` or ``None``)
-        to a view, for rule sets whose observations show the clocks. Default: unchanged."""
-        return view
 
     def legal_orders(self, state: Any, seat: str) -> list[Any] | None:
         """Every legal orders payload for ``seat`` where that set is finite, else ``None``."""
@@ -251,6 +250,7 @@ class Ruleset:
 
 _REGISTRY: dict[str, str | type[Ruleset]] = {
     "arena": "botwars.games.arena.rules:ArenaRuleset",
+    "dadoed": "botwars.games.dadoed.rules:DadoedRuleset",
     "submarine": "botwars.games.submarine.rules:SubmarineRuleset",
 }
 _INSTANCES: dict[str, Ruleset] = {}

@@ -110,19 +110,20 @@ class SubmarineRuleset(Ruleset):
             return TimeControl()
         return TimeControl(float(config["turn_time_s"]), float(config["reserve_time_s"]), None, "loss")
 
-    def clock_charged(self, state: SubState) -> bool:
-        """S-7.8: setup is not charged."""
-        return state.phase != "setup"
+    def clock_exempt(self, state: SubState) -> float | None:
+        """S-3.3, S-7.8: setup is not charged; it has its own deadline, ``setup_time_s``."""
+        return float(state.config["setup_time_s"]) if state.phase == "setup" else None
 
-    def annotate_view(self, view: dict[str, Any], seat: str | None, clock: Any) -> dict[str, Any]:
-        """Put the live reserves into the view's public ``clock`` (S-8.2, S-12.3)."""
+    def clock_view(self, view: dict[str, Any], bank_left: dict[str, float]) -> dict[str, Any]:
+        """Put the live reserves (``bank_left``, seconds per seat) into the view's public
+        ``clock`` (S-8.2, S-12.3); also inside a final observation's ``state``."""
         c = view.get("clock") if isinstance(view, dict) else None
-        if clock is not None and isinstance(c, dict) and c.get("enabled"):
+        if isinstance(c, dict) and c.get("enabled"):
             for s in ("p1", "p2"):
-                if s in clock.bank_left:
-                    c[f"{s}_reserve_s"] = round(float(clock.bank_left[s]), 3)
+                if s in bank_left:
+                    c[f"{s}_reserve_s"] = round(float(bank_left[s]), 3)
         if isinstance(view, dict) and isinstance(view.get("state"), dict):
-            self.annotate_view(view["state"], seat, clock)
+            self.clock_view(view["state"], bank_left)
         return view
 
     # ---- setup (S-3) ------------------------------------------------------------------------
