@@ -253,3 +253,19 @@ def test_S_3_3_no_setup_by_setup_time_s_forfeits():
     res = m.run()
     assert res.outcome.winner == "p2" and res.outcome.reason == "setup_forfeit"
     assert [e["code"] for e in res.errors] == ["timeout"]
+
+
+def test_S_8_1_agents_never_receive_the_match_seed():
+    got = {}
+
+    class Spy:
+        def start(self, game, seat, config, seed):
+            got[seat] = seed
+
+        def act(self, view):
+            return RS.builtin_bots()["random"]().act(view)
+    m = Match(RS, RS.validate_config({"max_rounds": 1}), {"p1": CallableAgent(Spy()), "p2": CallableAgent(Spy())},
+              12345, clock=False)
+    m.run()
+    assert 12345 not in got.values() and got["p1"] != got["p2"]
+    assert got == {s: RS.agent_seed(12345, s) for s in ("p1", "p2")}

@@ -72,7 +72,7 @@ class Match:
         from botwars.agents.base import AgentFailure
         for seat, agent in self.agents.items():
             try:
-                agent.start(self.ruleset.id, seat, self.config, self.seed)
+                agent.start(self.ruleset.id, seat, self.config, self.ruleset.agent_seed(self.seed, seat))
             except AgentFailure as exc:
                 self.errors.append({"decision": 0, "seat": seat, "code": exc.code, "detail": exc.detail})
 

@@ -190,6 +190,12 @@ class Ruleset:
         :meth:`resolve` treats as "count the rejection, same seat to move again"."""
         return self.default_orders(state, seat)
 
+    def agent_seed(self, seed: int, seat: str) -> int:
+        """The seed a seat's agent is started with. Default: the match seed. A rule set whose
+        match seed is secret (submarine S-8.1: knowing it, a player could re-run the opponent's
+        seeded bot) returns a value derived from it per seat instead."""
+        return seed
+
     def legal_orders(self, state: Any, seat: str) -> list[Any] | None:
         """Every legal orders payload for ``seat`` where that set is finite, else ``None``."""
         return None

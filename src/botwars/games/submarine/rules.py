@@ -11,6 +11,7 @@ default order) forfeits (``setup_forfeit``).
 
 from __future__ import annotations
 
+import hashlib
 import random
 from typing import Any
 
@@ -125,6 +126,13 @@ class SubmarineRuleset(Ruleset):
         if isinstance(view, dict) and isinstance(view.get("state"), dict):
             self.clock_view(view["state"], bank_left)
         return view
+
+    def agent_seed(self, seed: int, seat: str) -> int:
+        """S-8.1: the match seed is hidden from the players, so each seat's agent gets a one-way
+        derivation of it (a player that knew the match seed could re-run the opponent's seeded
+        built-in bot and learn its hidden moves)."""
+        h = hashlib.sha256(f"submarine-agent:{seed}:{seat}".encode()).hexdigest()
+        return int(h[:12], 16)
 
     # ---- setup (S-3) ------------------------------------------------------------------------
     def setup(self, config: dict[str, Any], seats: list[str], seed: int) -> SubState:
