@@ -111,3 +111,18 @@ def test_S_8_1_checker_catches_opponent_orders_in_a_seat_record(monkeypatch):
     monkeypatch.setattr(sub_records, "filter_record_for_seat", leaky)
     monkeypatch.setattr(leakcheck, "filter_record_for_seat", leaky)
     assert any("record of" in p for p in _problems(1))
+
+
+def test_S_8_6_checker_catches_hidden_events_in_a_seat_record(monkeypatch):
+    """A record filter that forgets the visibility filter (every event in full form) is caught."""
+    from botwars.engine.record import resimulate
+
+    def leaky(record, seat):
+        rec = sub_records.read_record(record) if isinstance(record, str) else record
+        lines = [{"type": "header", "you": seat}]
+        for step in resimulate(rec):
+            lines.append({"type": "decision", "turn": step.before.turn,
+                          "events": [dict(e) for e in step.after.history[len(step.before.history):]]})
+        return lines
+    monkeypatch.setattr(leakcheck, "filter_record_for_seat", leaky)
+    assert any("record of" in p and "events differ" in p for p in _problems(1))
