@@ -236,7 +236,7 @@ def board_check(file: str = typer.Argument(..., help="Board or map file."),
     problems = _guard(lambda: checker(text, file, entry=entry))
     if problems:
         for p in problems:
-            console.print(p, highlight=False, markup=False)
+            console.print(p, highlight=False, markup=False, soft_wrap=True)
         raise typer.Exit(1)
     console.print(f"[green]ok[/]: {file}", highlight=False)
 
