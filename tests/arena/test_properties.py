@@ -155,3 +155,36 @@ def test_same_seed_same_record_and_every_record_verifies(text, seed, a, b, inter
         assert r1.outcome == r2.outcome
         ok, msg = verify_record(read_record(p1))
         assert ok, msg
+
+
+json_values = st.recursive(st.none() | st.booleans() | st.integers(-2, 1001) | st.floats(allow_nan=False)
+                           | st.sampled_from(["M", "a", "d", "S", "N", "e", "s", "W", "X", "", "ſ", "n\n"]),
+                           lambda c: st.lists(c, max_size=3) | st.dictionaries(st.sampled_from(["x", "y", "q"]), c,
+                                                                              max_size=2), max_leaves=4)
+order_objs = st.fixed_dictionaries({}, optional={
+    "x": st.integers(0, 12) | json_values, "y": st.integers(0, 12) | json_values,
+    "action": st.sampled_from(["M", "A", "D", "S", "m", "d", "x"]) | json_values,
+    "dir": st.sampled_from(["N", "E", "S", "W", "w", "Q"]) | st.none() | json_values,
+    "extra": json_values})
+responses = st.fixed_dictionaries({}, optional={
+    "orders": st.lists(order_objs | json_values, max_size=5) | json_values,
+    "user_data": st.none() | st.text(max_size=10) | json_values,
+    "other": json_values})
+
+
+@settings(max_examples=400, deadline=None)
+@given(responses, st.integers(20, 400))
+def test_P12_fast_json_path_agrees_with_the_full_validator(obj, max_chars):
+    """The hot-path JSON parser accepts exactly what the full P12 validator accepts, identically."""
+    from botwars.engine.errors import InvalidOrders
+    from botwars.games.arena.protocol import _fast_json, _full_json
+    try:
+        fast = _fast_json(obj, max_chars)
+    except TypeError:
+        fast = None
+    try:
+        full = _full_json(obj, max_chars)
+    except InvalidOrders:
+        full = None
+    if fast is not None:
+        assert fast == full

@@ -92,6 +92,51 @@ def _show(v: Any) -> str:
         return type(v).__name__
 
 
+def _fast_json(obj: Any, max_chars: int) -> tuple[list[tuple[None, Square, str, str | None]], str | None] | None:
+    """The common case of :func:`parse_json_response`: plain, valid, short. ``None`` otherwise.
+
+    Anything unusual (unknown keys, wrong types, a response that might exceed the length limit)
+    returns ``None`` (or raises TypeError, for unhashable values) and is left to the full
+    validator, which gives the exact error. Both accept exactly the same responses.
+    """
+    if type(obj) is not dict or not obj.keys() <= _TOP_KEYS:
+        return None
+    orders = obj.get("orders")
+    if type(orders) is not list:
+        return None
+    user = obj.get("user_data")
+    if user is not None and (type(user) is not str or not (user.isascii() and user.isprintable())):
+        return None
+    if 13 + _ORDER_MAX * len(orders) + (17 if user is None else 17 + 2 * len(user)) > max_chars:
+        return None
+    actions = _ACTIONS
+    dirs = _DIRS
+    keys = _ORDER_KEYS
+    tokens = []
+    append = tokens.append
+    for o in orders:
+        if type(o) is not dict or not o.keys() <= keys:
+            return None
+        x = o.get("x")
+        y = o.get("y")
+        if type(x) is not int or type(y) is not int or not (0 <= x <= 999 and 0 <= y <= 999):
+            return None
+        a = actions.get(o.get("action"))
+        if a is None:
+            return None
+        d = o.get("dir")
+        if a == "M" or a == "A":
+            d = dirs.get(d)
+            if d is None:
+                return None
+        elif d is not None:
+            if dirs.get(d) is None:
+                return None
+            d = None  # H22, H27
+        append((None, (x, y), a, d))
+    return tokens, user
+
+
 def parse_json_response(obj: Any, max_chars: int = 8192) -> tuple[list[tuple[str | None, Square, str, str | None]], str | None]:
     """Validate a P12 JSON response (a decoded object); same result shape as :func:`parse_text_response`.
 
@@ -102,6 +147,17 @@ def parse_json_response(obj: Any, max_chars: int = 8192) -> tuple[list[tuple[str
     raw text (it is rebuilt by :func:`accept` only when an error needs it).
     Raises :class:`InvalidOrders` (``malformed``) per P12.
     """
+    try:
+        fast = _fast_json(obj, max_chars)
+    except TypeError:  # an unhashable action or dir: the full validator names it
+        fast = None
+    if fast is not None:
+        return fast
+    return _full_json(obj, max_chars)
+
+
+def _full_json(obj: Any, max_chars: int) -> tuple[list[tuple[None, Square, str, str | None]], str | None]:
+    """The complete P12 validator behind :func:`parse_json_response` (exact error messages)."""
     if type(obj) is not dict and not isinstance(obj, dict):
         raise _malformed("response is not a JSON object")
     orders = obj.get("orders")
