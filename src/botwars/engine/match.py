@@ -13,6 +13,12 @@ from botwars.engine.ruleset import Ruleset
 from botwars.engine.timecontrol import Clock
 
 
+def _agent_failure() -> type:
+    """:class:`botwars.agents.base.AgentFailure` (imported late: agents import the engine)."""
+    from botwars.agents.base import AgentFailure
+    return AgentFailure
+
+
 @dataclass
 class MatchResult:
     """What :meth:`Match.run` returns: the outcome, decision points played, the errors of
@@ -75,7 +81,6 @@ class Match:
 
     def step(self) -> list[Event]:
         """Collect orders from every pending seat and resolve one decision point."""
-        from botwars.agents.base import AgentFailure
         rs = self.ruleset
         state = self.state
         n = self.decisions + 1
@@ -92,7 +97,7 @@ class Match:
             err = None
             try:
                 payload = self.agents[seat].act(view, deadline)
-            except AgentFailure as exc:
+            except _agent_failure() as exc:  # evaluated only when act raises
                 err = {"code": exc.code, "detail": exc.detail}
             spent = self.time_source() - t0
             used[seat] = round(spent, 6)
