@@ -24,7 +24,7 @@ DIRS = {"N": (0, 1), "E": (1, 0), "S": (0, -1), "W": (-1, 0)}
 _TOKEN = re.compile(r"([0-9]{1,3}):([0-9]{1,3})-([MADSmads])(?:-([NESWnesw]))?")
 
 
-@dataclass
+@dataclass(slots=True)
 class ArenaOrders:
     """Accepted orders of one player for one turn (P8).
 

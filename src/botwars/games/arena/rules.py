@@ -119,8 +119,8 @@ class ArenaRuleset(Ruleset):
             tokens, user = parse_text_response(payload, cfg["max_output_chars"])
         else:
             tokens, user = parse_json_response(payload, cfg["max_output_chars"])
-        p = state.player_of(seat)
-        own = {sq for sq, r in state.robots.items() if r[1] == p}
+        p = 1 if seat == state.seats[0] else state.player_of(seat)
+        own = {sq for sq, (_, q, _) in state.robots.items() if q == p}
         return accept(tokens, user, own, cfg["user_data_max_len"])
 
     def default_orders(self, state: ArenaState, seat: str) -> ArenaOrders:
@@ -301,12 +301,12 @@ class ArenaRuleset(Ruleset):
         turn = state.turn if state.over else state.turn + 1
         items = sorted(state.robots.items())
         if seat is None:
-            robots = [{"player": r[1], "x": sq[0], "y": sq[1], "hp": r[2]} for sq, r in items if r[1] == 1]
-            robots += [{"player": r[1], "x": sq[0], "y": sq[1], "hp": r[2]} for sq, r in items if r[1] != 1]
+            robots = [{"player": 1, "x": x, "y": y, "hp": hp} for (x, y), (_, q, hp) in items if q == 1]
+            robots += [{"player": q, "x": x, "y": y, "hp": hp} for (x, y), (_, q, hp) in items if q != 1]
             return {"turn": turn, "max_turns": state.config["max_turns"], "player": None, "robots": robots}
-        p = state.player_of(seat)
-        robots = [{"side": "F", "x": sq[0], "y": sq[1], "hp": r[2]} for sq, r in items if r[1] == p]
-        robots += [{"side": "E", "x": sq[0], "y": sq[1], "hp": r[2]} for sq, r in items if r[1] != p]
+        p = 1 if seat == state.seats[0] else state.player_of(seat)
+        robots = [{"side": "F", "x": x, "y": y, "hp": hp} for (x, y), (_, q, hp) in items if q == p]
+        robots += [{"side": "E", "x": x, "y": y, "hp": hp} for (x, y), (_, q, hp) in items if q != p]
         return {"turn": turn, "max_turns": state.config["max_turns"], "player": p, "robots": robots,
                 "user_data": state.user_data[p - 1]}
 
