@@ -146,6 +146,9 @@ def replay(
     verify: bool = typer.Option(False, help="Re-simulate and exit 1 at the first decision point that diverges."),
     turn: Optional[int] = typer.Option(None, help="Show the board after this turn and that turn's events."),
     report: bool = typer.Option(False, help="Print the game's reports for every turn (or --turn N)."),
+    svg: Optional[str] = typer.Option(None, help="Write the board (after --turn N, or at the end) as SVG to this file."),
+    png: Optional[str] = typer.Option(None, help="Write the board as PNG (needs rsvg-convert or cairosvg)."),
+    seat: Optional[str] = typer.Option(None, help="Draw the board as this seat sees it (default: spectator)."),
 ) -> None:
     """Show, report or verify a record (replay)."""
     from botwars.engine.record import read_record, resimulate, verify_record
@@ -168,6 +171,9 @@ def replay(
         steps = chosen
     elif not report:
         steps = steps[-1:]
+    if svg or png:
+        _write_picture(rs, rec, steps, svg, png, seat)
+        return
     reporter = getattr(rs, "report", None)
     for s in steps:
         if report and reporter:
@@ -179,6 +185,38 @@ def replay(
             console.print("  " + json.dumps(e.to_json()), highlight=False, markup=False)
     if rec.outcome:
         console.print(f"result: {rec.outcome.get('winner') or 'draw'} ({rec.outcome.get('reason')})", highlight=False)
+
+
+def _write_picture(rs, rec, steps, svg_path, png_path, seat) -> None:
+    from botwars.render import render_svg
+    if not rec.outcome and seat is None:
+        pass
+    if seat is not None and seat not in rec.seats:
+        _fail(f"no seat {seat!r} in this record (seats: {', '.join(rec.seats)})")
+    if steps:
+        state, events = steps[-1].after, steps[-1].events
+    else:
+        state, events = rs.setup(rec.header["config"], rec.seats, rec.header["seed"]), []
+    try:
+        text = render_svg(rs, state, seat, events)
+    except NotImplementedError as exc:
+        _fail(str(exc))
+    if svg_path:
+        with open(svg_path, "w", encoding="utf-8") as f:
+            f.write(text)
+        console.print(f"SVG written to {svg_path}", highlight=False)
+    if png_path:
+        import shutil
+        import subprocess
+        if shutil.which("rsvg-convert"):
+            subprocess.run(["rsvg-convert", "-o", png_path], input=text.encode(), check=True)
+        else:
+            try:
+                import cairosvg  # type: ignore
+            except ImportError:
+                _fail("--png needs a converter: install rsvg-convert (Debian librsvg2-bin) or cairosvg")
+            cairosvg.svg2png(bytestring=text.encode(), write_to=png_path)
+        console.print(f"PNG written to {png_path}", highlight=False)
 
 
 @scenario_app.command("run")

@@ -375,3 +375,12 @@ def _check_board(self, text: str, source: str, entry: bool = False) -> list[str]
 
 
 ArenaRuleset.check_board = _check_board
+
+
+def _svg(self, state: Any, seat: str | None = None, events: list | None = None) -> str:
+    """The board as SVG (see :mod:`botwars.games.arena.svg`)."""
+    from botwars.games.arena.svg import arena_svg
+    return arena_svg(state, seat, events)
+
+
+ArenaRuleset.svg = _svg
