@@ -352,3 +352,16 @@ def test_P1_P10_bad_bot_never_stops_the_match():
     m = Match(rs, cfg(max_turns=3), {"p1": CallableAgent(Raises()), "p2": CallableAgent(Scripted([]))}, 0)
     res = m.run()
     assert res.turns == 3 and [e["code"] for e in res.errors] == ["crash"] * 3
+
+
+def test_R29_replay_report_shows_the_turn_by_step(tmp_path):
+    path = str(tmp_path / "r.jsonl")
+    res = runner.invoke(app, ["match", "arena", "builtin:hunter", "builtin:swarm", "--json", "--replay", path,
+                              "--set", "max_turns=12"])
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(app, ["replay", path, "--report", "--turn", "10"])
+    assert res.exit_code == 0, res.output
+    assert "arena turn 10" in res.output and "4 spawn" in res.output and "orders" in res.output
+    assert "player 1 (A):" in res.output
+    res = runner.invoke(app, ["replay", path, "--verify"])
+    assert res.exit_code == 0 and "12 decision points verified" in res.output

@@ -343,6 +343,11 @@ class ArenaRuleset(Ruleset):
         from botwars.games.arena.report import render_board
         return render_board(state)
 
+    def report(self, before: ArenaState, after: ArenaState, events: list[Event]) -> Any:
+        """``botwars replay --report``: the turn's events by step and the board after it."""
+        from botwars.games.arena.report import turn_report
+        return turn_report(before, after, events)
+
     def builtin_bots(self) -> dict[str, Any]:
         from botwars.games.arena import bots
         return bots.BUILTIN
