@@ -137,9 +137,17 @@ def load_map(spec: str) -> ArenaMap:
     return m
 
 
+_SQ_TEXT: dict[Square, str] = {}
+
+
 def sq_str(sq: Square) -> str:
-    """``(x, y)`` as ``X:Y`` (R1)."""
-    return f"{sq[0]}:{sq[1]}"
+    """``(x, y)`` as ``X:Y`` (R1). Memoised: events name squares on the hot path."""
+    s = _SQ_TEXT.get(sq)
+    if s is None:
+        s = f"{sq[0]}:{sq[1]}"
+        if len(_SQ_TEXT) < 1_000_000:
+            _SQ_TEXT[sq] = s
+    return s
 
 
 def parse_sq(text: str) -> Square:

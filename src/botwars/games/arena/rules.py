@@ -166,18 +166,18 @@ class ArenaRuleset(Ruleset):
                     continue  # R10: only the issuing player's robots in play
                 if a == "D":
                     defending.add(r[0])
-                    toks.append(f"{sq[0]}:{sq[1]}-D")
+                    toks.append(sq_str(sq) + "-D")
                 elif a == "M":
                     dx, dy = DIRS[d]
                     movers[sq] = (sq[0] + dx, sq[1] + dy)
-                    toks.append(f"{sq[0]}:{sq[1]}-M-{d}")
+                    toks.append(f"{sq_str(sq)}-M-{d}")
                 elif a == "A":
                     dx, dy = DIRS[d]
                     attackers.append((r[0], sq, (sq[0] + dx, sq[1] + dy)))
-                    toks.append(f"{sq[0]}:{sq[1]}-A-{d}")
+                    toks.append(f"{sq_str(sq)}-A-{d}")
                 else:
                     armed.append((r[0], sq))
-                    toks.append(f"{sq[0]}:{sq[1]}-S")
+                    toks.append(sq_str(sq) + "-S")
             if o.user_data is not None:
                 user[p - 1] = o.user_data
             events.append(Event(_ORDERS_KIND, {"seat": seat, "player": p, "orders": ",".join(toks),
