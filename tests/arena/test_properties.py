@@ -166,8 +166,11 @@ order_objs = st.fixed_dictionaries({}, optional={
     "action": st.sampled_from(["M", "A", "D", "S", "m", "d", "x"]) | json_values,
     "dir": st.sampled_from(["N", "E", "S", "W", "w", "Q"]) | st.none() | json_values,
     "extra": json_values})
+valid_orders = st.fixed_dictionaries(
+    {"x": st.integers(1, 3), "y": st.integers(1, 3), "action": st.sampled_from(["M", "a", "D", "s"])},
+    optional={"dir": st.sampled_from(["N", "e", "S", "w"]) | st.none()})
 responses = st.fixed_dictionaries({}, optional={
-    "orders": st.lists(order_objs | json_values, max_size=5) | json_values,
+    "orders": st.lists(valid_orders | order_objs | json_values, max_size=5) | json_values,
     "user_data": st.none() | st.text(max_size=10) | json_values,
     "other": json_values})
 
@@ -188,3 +191,21 @@ def test_P12_fast_json_path_agrees_with_the_full_validator(obj, max_chars):
         full = None
     if fast is not None:
         assert fast == full
+
+
+@settings(max_examples=400, deadline=None)
+@given(responses, st.integers(20, 400), st.integers(0, 12))
+def test_P8_P12_fused_json_fast_path_agrees_with_parse_and_accept(obj, max_chars, user_max):
+    """parse_orders' one-pass JSON path gives the same accepted orders, errors and user data."""
+    from botwars.engine.errors import InvalidOrders
+    from botwars.games.arena.protocol import _full_json, accept, fast_accept_json
+    robots = {(1, 1): (1, 1, 5), (2, 2): (2, 1, 5), (3, 3): (3, 2, 5), (5, 5): (4, 1, 9)}
+    try:
+        fast = fast_accept_json(obj, robots, 1, max_chars, user_max)
+    except TypeError:
+        fast = None
+    if fast is None:
+        return
+    tokens, user = _full_json(obj, max_chars)  # must not raise: the fast path accepted it
+    own = {sq for sq, r in robots.items() if r[1] == 1}
+    assert fast == accept(tokens, user, own, user_max)

@@ -12,7 +12,7 @@ from botwars.engine.events import Event, Outcome
 from botwars.engine.ruleset import Param, Ruleset, register
 from botwars.engine.timecontrol import TimeControl
 from botwars.games.arena.board import ArenaMap, Square, load_map, sq_str
-from botwars.games.arena.protocol import (DIRS, ArenaOrders, accept, parse_json_response,
+from botwars.games.arena.protocol import (DIRS, ArenaOrders, accept, fast_accept_json, parse_json_response,
                                           parse_text_response, text_orders)
 
 NEIGHBOURS8 = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
@@ -113,13 +113,19 @@ class ArenaRuleset(Ruleset):
         (``no_robot``, ``duplicate``, P8) are listed in the result's ``errors``.
         """
         cfg = state.config
+        p = 1 if seat == state.seats[0] else state.player_of(seat)
         if type(payload) is dict:
+            try:  # hot path: one pass over a plain valid response (same result as below)
+                fast = fast_accept_json(payload, state.robots, p, cfg["max_output_chars"], cfg["user_data_max_len"])
+            except TypeError:
+                fast = None
+            if fast is not None:
+                return fast
             tokens, user = parse_json_response(payload, cfg["max_output_chars"])
         elif isinstance(payload, str):
             tokens, user = parse_text_response(payload, cfg["max_output_chars"])
         else:
             tokens, user = parse_json_response(payload, cfg["max_output_chars"])
-        p = 1 if seat == state.seats[0] else state.player_of(seat)
         own = {sq for sq, (_, q, _) in state.robots.items() if q == p}
         return accept(tokens, user, own, cfg["user_data_max_len"])
 
