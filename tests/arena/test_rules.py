@@ -366,3 +366,18 @@ def test_R29_replay_report_shows_the_turn_by_step(tmp_path):
     res = runner.invoke(app, ["replay", path, "--verify"])
     assert res.exit_code == 0 and "decision points verified" in " ".join(res.output.split())
     assert "12 decision points" in " ".join(res.output.split())
+
+
+def test_P8_fast_json_path_matches_general_path_on_mixed_response():
+    from botwars.games.arena.protocol import _full_json, accept, fast_accept_json
+    robots = {(1, 1): (1, 1, 5), (2, 2): (2, 1, 5), (3, 3): (3, 2, 5)}
+    obj = {"orders": [{"x": 3, "y": 3, "action": "A", "dir": "n"}, {"x": 1, "y": 1, "action": "m", "dir": "E"},
+                      {"x": 1, "y": 1, "action": "D"}, {"x": 2, "y": 2, "action": "S", "dir": None},
+                      {"x": 0, "y": 0, "action": "D", "dir": "W"}], "user_data": "abcdefgh"}
+    fast = fast_accept_json(obj, robots, 1, 8192, 5)
+    tokens, user = _full_json(obj, 8192)
+    slow = accept(tokens, user, {(1, 1), (2, 2)}, 5)
+    assert fast == slow
+    assert fast.orders == {(1, 1): ("M", "E"), (2, 2): ("S", None)}
+    assert [e["code"] for e in fast.errors] == ["no_robot", "duplicate", "no_robot", "user_data_truncated"]
+    assert fast.errors[0]["detail"] == "3:3-A-N" and fast.user_data == "abcde"
