@@ -381,3 +381,11 @@ def test_P8_fast_json_path_matches_general_path_on_mixed_response():
     assert fast.orders == {(1, 1): ("M", "E"), (2, 2): ("S", None)}
     assert [e["code"] for e in fast.errors] == ["no_robot", "duplicate", "no_robot", "user_data_truncated"]
     assert fast.errors[0]["detail"] == "3:3-A-N" and fast.user_data == "abcde"
+
+
+def test_R22_armed_robot_is_removed_with_final_hp_0():
+    s = make_state(cfg(), {(8, 8): (1, 40), (9, 8): (1, 100)})
+    s2, ev = rs.resolve(s, {"p1": rs.parse_orders(s, "p1", "8:8-S,9:8-S"), "p2": rs.parse_orders(s, "p2", "")})
+    removed = sorted((e.data["at"], e.data["hp"], e.data["cause"]) for e in ev if e.kind == "removed")
+    assert removed == [("8:8", 0, "self_destruct"), ("9:8", 0, "self_destruct")]
+    assert s2.robots == {}

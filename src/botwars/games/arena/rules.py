@@ -279,8 +279,12 @@ class ArenaRuleset(Ruleset):
             armed_ids = {rid for rid, _ in armed}
             for sq in [s for s, r in new.items() if r[0] in armed_ids or r[2] <= 0]:
                 r = new.pop(sq)
-                events.append(Event("removed", {"robot": r[0], "player": r[1], "at": sq_str(sq), "hp": r[2],
-                                                "cause": "self_destruct" if r[0] in armed_ids else "blast"}))
+                if r[0] in armed_ids:  # R22: an armed robot's final HP is 0
+                    events.append(Event("removed", {"robot": r[0], "player": r[1], "at": sq_str(sq), "hp": 0,
+                                                    "cause": "self_destruct"}))
+                else:
+                    events.append(Event("removed", {"robot": r[0], "player": r[1], "at": sq_str(sq), "hp": r[2],
+                                                    "cause": "blast"}))
         over = t >= cfg["max_turns"]
         if cfg["wipeout_ends_game"] and not over:
             owners = {r[1] for r in new.values()}
