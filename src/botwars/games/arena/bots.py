@@ -26,7 +26,8 @@ class ArenaBot:
     config: dict[str, Any]
 
     def start(self, game: str, seat: str, config: dict[str, Any], seed: int) -> None:
-        self.config = config
+        """Called once before the first turn: keeps a copy of the config, loads the map, seeds the RNG."""
+        self.config = dict(config)  # a copy: nothing a bot does may reach the engine's settings
         self.amap = load_map(config["map"])
         self.spawn_squares = set(self.amap.spawn_owner())
         self.rng = _random.Random(f"{seed}:{seat}:{type(self).__name__}")
