@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from botwars.engine.errors import ConfigError, InvalidOrders
+from botwars.engine.errors import ConfigError
 from botwars.engine.events import Event, Outcome
 from botwars.engine.ruleset import Param, Ruleset, register
 from botwars.engine.timecontrol import TimeControl

@@ -23,7 +23,7 @@ import yaml
 
 from botwars.engine.errors import ConfigError, InvalidOrders
 from botwars.engine.ruleset import get_ruleset
-from botwars.games.arena.board import load_map, map_text, shipped_maps, sq_str
+from botwars.games.arena.board import load_map, shipped_maps, sq_str
 from botwars.games.arena.protocol import ArenaOrders, text_orders
 
 TOP_KEYS = {"game", "rules", "description", "config", "map", "turn", "robots", "turns", "user_data", "name",
@@ -394,4 +394,4 @@ def _check(exp: dict[str, Any], state: Any, events: list, labels: dict[str, int]
     return out
 
 
-__all__ = ["run_scenario", "square", "parse_order", "map_text"]
+__all__ = ["run_scenario", "square", "parse_order"]
