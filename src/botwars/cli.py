@@ -149,6 +149,7 @@ def replay(
     svg: Optional[str] = typer.Option(None, help="Write the board (after --turn N, or at the end) as SVG to this file."),
     png: Optional[str] = typer.Option(None, help="Write the board as PNG (needs rsvg-convert or cairosvg)."),
     seat: Optional[str] = typer.Option(None, help="Draw the board as this seat sees it (default: spectator)."),
+    html: Optional[str] = typer.Option(None, help="With --report: also write the reports as an HTML page here."),
 ) -> None:
     """Show, report or verify a record (replay)."""
     from botwars.engine.record import read_record, resimulate, verify_record
@@ -175,14 +176,21 @@ def replay(
         _write_picture(rs, rec, steps, svg, png, seat)
         return
     reporter = getattr(rs, "report", None)
+    page = Console(record=True, file=open(os.devnull, "w"), width=240) if (html and report and reporter) else None
     for s in steps:
         if report and reporter:
-            console.print(reporter(s.before, s.after, s.events))
+            shown = reporter(s.before, s.after, s.events)
+            console.print(shown)
+            if page is not None:
+                page.print(shown)
             continue
         console.print(f"[bold]decision {s.n}[/]", highlight=False)
         console.print(rs.render_text(s.after), highlight=False, markup=False)
         for e in s.events:
             console.print("  " + json.dumps(e.to_json()), highlight=False, markup=False)
+    if page is not None:
+        page.save_html(html)
+        console.print(f"HTML report written to {html}", highlight=False)
     if rec.outcome:
         console.print(f"result: {rec.outcome.get('winner') or 'draw'} ({rec.outcome.get('reason')})", highlight=False)
 

@@ -89,9 +89,15 @@ class Match:
         errors: dict[str, list[dict[str, Any]]] = {}
         used: dict[str, float] = {}
         clock_status: dict[str, str] = {}
+        exempt = rs.clock_exempt(state) if self.clock else None
         for seat in rs.pending(state):
             view = rs.view(state, seat)
-            deadline = self.clock.deadline(seat) if self.clock else None
+            if self.clock:
+                view = rs.clock_view(view, dict(self.clock.bank_left))
+            if exempt is not None:
+                deadline = exempt
+            else:
+                deadline = self.clock.deadline(seat) if self.clock else None
             t0 = self.time_source()
             payload = None
             err = None
@@ -101,7 +107,10 @@ class Match:
                 err = {"code": exc.code, "detail": exc.detail}
             spent = self.time_source() - t0
             used[seat] = round(spent, 6)
-            if self.clock:
+            if exempt is not None:
+                if spent > exempt and err is None:
+                    err = {"code": "timeout", "detail": f"no reply in time ({spent:.3f} s)"}
+            elif self.clock:
                 status = self.clock.spend(seat, spent)
                 if status != "ok":
                     clock_status[seat] = status

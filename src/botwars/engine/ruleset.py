@@ -158,6 +158,15 @@ class Ruleset:
         """The match clock this rule set prescribes (default: none)."""
         return TimeControl()
 
+    def clock_exempt(self, state: Any) -> float | None:
+        """Seconds allowed for the coming decision when it is not charged to the clock (e.g. the
+        DADOED setup, D-3.5), or ``None`` when it is charged normally (the default)."""
+        return None
+
+    def clock_view(self, view: dict[str, Any], bank_left: dict[str, float]) -> dict[str, Any]:
+        """The view with the match clock shown (``bank_left``: seconds per seat). Default: unchanged."""
+        return view
+
     # ---- the contract ----------------------------------------------------------------
     def setup(self, config: dict[str, Any], seats: list[str], seed: int) -> Any:
         """A new game state. ``config`` is already validated."""
@@ -234,6 +243,8 @@ class Ruleset:
 
 _REGISTRY: dict[str, str | type[Ruleset]] = {
     "arena": "botwars.games.arena.rules:ArenaRuleset",
+    "dadoed": "botwars.games.dadoed.rules:DadoedRuleset",
+    "factory": "botwars.games.factory.rules:FactoryRuleset",
 }
 _INSTANCES: dict[str, Ruleset] = {}
 

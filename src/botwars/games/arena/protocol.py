@@ -7,10 +7,7 @@ transport (P2, P3): a fresh process per turn fed the P4 line.
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -309,45 +306,49 @@ def text_orders(orders: ArenaOrders) -> str:
 class BotwarsIoAgent(Agent):
     """The BotWars.io V2 `text` transport (P1a, P2, P3): a fresh process every turn.
 
-    The process gets the P4 line on stdin (then EOF) and must exit within the deadline; its
-    response is stdout up to the first LF (one trailing CR removed). Exit status ≠ 0 is
-    ``crash``; running past the deadline is ``timeout`` (killed); undecodable output is
-    ``malformed``.
+    Each turn the program is started afresh in the sandbox (:mod:`botwars.agents.sandbox`:
+    own process group, ``memory_limit_mib``, no network where the OS allows it), gets the P4
+    line and LF on stdin, then EOF, and must exit within the deadline (P2). The response is
+    stdout up to the first LF with one trailing CR removed (all of stdout if it has no LF);
+    stderr is ignored except for error details. Failures (P3, P6):
+
+    - still running at the deadline: the whole process group is killed, ``timeout``;
+    - cannot be started or exit status ≠ 0: ``crash`` (``memory`` when it died of the memory
+      limit), with the exit status and the last stderr line;
+    - response not valid UTF-8, or longer than ``max_output_chars``: ``malformed``.
     """
 
     def __init__(self, argv: list[str], spec: str = ""):
         self.argv = argv
         self.spec = spec
+        self.memory_limit_mib: int | None = 512
+        self.max_output_chars = 8192
+
+    def start(self, game: str, seat: str, config: dict[str, Any], seed: int = 0) -> None:
+        """Take ``memory_limit_mib`` and ``max_output_chars`` from the match configuration."""
+        self.memory_limit_mib = config.get("memory_limit_mib", self.memory_limit_mib)
+        self.max_output_chars = config.get("max_output_chars", self.max_output_chars)
 
     def act(self, view: dict[str, Any], deadline_s: float | None) -> Any:
+        from botwars.agents import sandbox
         line = text_observation(view) + "\n"
+        cap = self.max_output_chars * 4 + 2  # UTF-8: at most 4 bytes a character, plus CR LF
         try:
-            proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=subprocess.DEVNULL, start_new_session=True)
+            res = sandbox.run_once(self.argv, line.encode("utf-8"), deadline_s, max_stdout=cap,
+                                   memory_limit_mib=self.memory_limit_mib)
         except OSError as exc:
-            raise AgentFailure("crash", f"cannot start {self.argv[0]}: {exc.strerror}") from None
-        try:
-            out, _ = proc.communicate(line.encode(), timeout=deadline_s)
-        except subprocess.TimeoutExpired:
-            _kill(proc)
-            raise AgentFailure("timeout", f"still running after {deadline_s:g} s") from None
-        if proc.returncode != 0:
-            raise AgentFailure("crash", f"exit status {proc.returncode}")
-        first = out.split(b"\n", 1)[0]
+            raise AgentFailure("crash", f"cannot start {self.argv[0]}: {exc.strerror or exc}") from None
+        if res.timed_out:
+            raise AgentFailure("timeout", f"still running after {deadline_s:g} s")
+        if res.returncode != 0:
+            code, detail = sandbox.exit_failure(res.returncode, res.stderr_tail)
+            raise AgentFailure(code, detail)
+        first, nl, _ = res.stdout.partition(b"\n")
+        if not nl and res.overflow:
+            raise AgentFailure("malformed", f"response longer than {self.max_output_chars} characters")
         if first.endswith(b"\r"):
             first = first[:-1]
         try:
             return first.decode("utf-8")
         except UnicodeDecodeError:
             raise AgentFailure("malformed", "response is not valid UTF-8") from None
-
-
-def _kill(proc: subprocess.Popen) -> None:
-    try:
-        os.killpg(proc.pid, 9)
-    except OSError:
-        proc.kill()
-    try:
-        proc.communicate(timeout=2)
-    except Exception:
-        pass
