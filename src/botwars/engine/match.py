@@ -13,6 +13,12 @@ from botwars.engine.ruleset import Ruleset
 from botwars.engine.timecontrol import Clock
 
 
+def _agent_failure() -> type:
+    """:class:`botwars.agents.base.AgentFailure` (imported late: agents import the engine)."""
+    from botwars.agents.base import AgentFailure
+    return AgentFailure
+
+
 @dataclass
 class MatchResult:
     """What :meth:`Match.run` returns: the outcome, decision points played, the errors of
@@ -83,7 +89,6 @@ class Match:
         sets whose :meth:`~botwars.engine.ruleset.Ruleset.rejected_orders` allows resubmission)
         does not stop that seat's clock: its time is carried into the next attempt and charged
         with it, as one turn."""
-        from botwars.agents.base import AgentFailure
         rs = self.ruleset
         state = self.state
         n = self.decisions + 1
@@ -114,7 +119,7 @@ class Match:
             rejected = None
             try:
                 payload = self.agents[seat].act(view, deadline)
-            except AgentFailure as exc:
+            except _agent_failure() as exc:  # evaluated only when act raises
                 err = {"code": exc.code, "detail": exc.detail}
             spent = self.time_source() - t0
             used[seat] = round(spent, 6)
