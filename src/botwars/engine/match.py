@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -78,7 +79,7 @@ class Match:
         from botwars.agents.base import AgentFailure
         for seat, agent in self.agents.items():
             try:
-                agent.start(self.ruleset.id, seat, self.config, self.ruleset.agent_seed(self.seed, seat))
+                agent.start(self.ruleset.id, seat, copy.deepcopy(self.config), self.ruleset.agent_seed(self.seed, seat))
             except AgentFailure as exc:
                 self.errors.append({"decision": 0, "seat": seat, "code": exc.code, "detail": exc.detail})
 
