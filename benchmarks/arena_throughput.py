@@ -102,6 +102,29 @@ def measure(bot: str, runs: int, seconds: float, rs, config) -> dict:
             "resolve_only_robot_actions_per_s": statistics.median(core), "runs": runs}
 
 
+def measure_batch(runs: int, batch: int, config) -> dict:
+    """The batched NumPy engine (:mod:`botwars.games.arena.batch`): ``batch`` defender-vs-defender
+    games of 100 turns stepped together; the orders array is rebuilt from the boards every turn
+    (the defender bot as an array expression)."""
+    import numpy as np
+    from botwars.games.arena.batch import DEFEND, BatchArena
+    aps, gps = [], []
+    for _ in range(runs):
+        b = BatchArena(config, batch)
+        actions = 0
+        t0 = CLOCK()
+        while not b.over.all():
+            orders = np.where(b.owner > 0, DEFEND, 0).astype(np.int8)
+            actions += b.robots_in_play()
+            b.step(orders)
+        dt = CLOCK() - t0
+        aps.append(actions / dt)
+        gps.append(batch / dt)
+    return {"bot": f"batch[{batch}] defender", "robot_actions_per_s": statistics.median(aps),
+            "games_per_s": statistics.median(gps), "resolve_only_robot_actions_per_s": float("nan"),
+            "runs": runs}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description="Arena engine throughput (robot-actions/s, games/s).")
     ap.add_argument("--runs", type=int, default=5, help="runs per bot; the median is reported (>= 5)")
@@ -109,6 +132,8 @@ def main() -> None:
     ap.add_argument("--bots", default="defender,hunter", help="comma-separated built-in arena bots")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--wall", action="store_true", help="measure wall-clock instead of CPU time")
+    ap.add_argument("--batch", type=int, default=1000,
+                    help="games stepped together by the batched NumPy engine (0 to skip)")
     args = ap.parse_args()
     global CLOCK
     if args.wall:
@@ -119,6 +144,8 @@ def main() -> None:
     rs = get_ruleset("arena")
     config = rs.validate_config({})
     results = [measure(b, args.runs, args.seconds, rs, config) for b in args.bots.split(",")]
+    if args.batch:
+        results.append(measure_batch(args.runs, args.batch, config))
     info = {"python": sys.version.split()[0], "machine": platform.processor() or platform.machine(),
             "cpu": pinned, "clock": "wall" if args.wall else "process CPU time", "results": results}
     if args.json:
