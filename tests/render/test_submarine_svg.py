@@ -84,6 +84,10 @@ def test_S_8_5_own_submerged_sub_is_drawn_with_hp_and_hidden_from_others():
         # the other player saw the submerge (S-8.4, visible before it) but not the move
         assert [e.kind for e in filter_events(events, seat) if e.kind in ("submerge", "move")] == ["submerge"]
         assert not [g for g in doc.iter(f"{NS}g") if g.get("class") == "hl-move"]
+        # the hook filters the events itself, so a caller passing all of them leaks nothing either
+        direct = parse(RS.svg(st, seat, events))
+        assert not [g for g in direct.iter(f"{NS}g") if g.get("class") == "hl-move"]
+        assert "a" not in {g.get("data-sub") for g in groups(direct, "sub")}
     # the owner sees its move highlighted
     assert [g for g in mine.iter(f"{NS}g") if g.get("class") == "hl-move"]
 

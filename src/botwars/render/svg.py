@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import textwrap
 from html import escape
 
 PLAYER_COLOURS = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"]
@@ -80,11 +81,15 @@ class Svg:
                  f'stroke="{stroke}" stroke-width="{width:g}" fill="none"{k}/>')
 
     def arrow(self, c1: float, r1: float, c2: float, r2: float, stroke: str, width: float = 2, dash: str = "",
-              cls: str = "", title: str = "") -> None:
-        """A line from the centre of (c1, r1) to the centre of (c2, r2) with an arrow head at the end."""
+              cls: str = "", title: str = "", shorten: float = 0) -> None:
+        """A line from the centre of (c1, r1) to the centre of (c2, r2) with an arrow head at the end,
+        which stops ``shorten`` cells short of that centre (so a piece drawn there leaves it visible)."""
         x1, y1 = self.centre(c1, r1)
         x2, y2 = self.centre(c2, r2)
         ang = math.atan2(y2 - y1, x2 - x1)
+        if shorten and (x1, y1) != (x2, y2):
+            cut = min(shorten * self.cell, math.hypot(x2 - x1, y2 - y1) / 2)
+            x2, y2 = x2 - cut * math.cos(ang), y2 - cut * math.sin(ang)
         h = max(5.0, self.cell * 0.22)
         p1 = (x2 - h * math.cos(ang - 0.45), y2 - h * math.sin(ang - 0.45))
         p2 = (x2 - h * math.cos(ang + 0.45), y2 - h * math.sin(ang + 0.45))
@@ -106,18 +111,24 @@ class Svg:
         self.add("</g>")
 
     def panel(self, lines: list[tuple[str, str]], top: float | None = None, size: int = 11,
-              line_height: float = 15) -> None:
+              line_height: float = 15) -> float:
         """Text lines in the side panel, top to bottom: ``(text, colour)`` pairs; a text starting
-        with ``"# "`` is drawn bold without the marker."""
+        with ``"# "`` is drawn bold without the marker. Lines wider than the panel are wrapped
+        (estimated at 0.58 ``size`` per character); the drawing grows to fit. Returns the y below
+        the last line. Raises ``ValueError`` if the drawing has no panel."""
         if not self.side:
             raise ValueError("this drawing has no side panel (side=0)")
         x = self.board_width + 4
         y = self.margin if top is None else top
+        width = max(10, int((self.side - 8) / (0.58 * size)))
         for s, colour in lines:
             bold = s.startswith("# ")
-            self.text(x, y, s[2:] if bold else s, size, colour or "#222", anchor="start",
-                      weight="bold" if bold else "normal")
-            y += line_height
+            body = s[2:] if bold else s
+            for part in textwrap.wrap(body, width, subsequent_indent="  ") or [""]:
+                self.text(x, y, part, size, colour or "#222", anchor="start", weight="bold" if bold else "normal")
+                y += line_height
+        self.min_height = max(self.min_height, int(y + line_height))
+        return y
 
     def text(self, x: float, y: float, s: str, size: int = 10, fill: str = "#222", anchor: str = "middle",
              weight: str = "normal") -> None:

@@ -101,7 +101,7 @@ def _highlights(svg: Svg, events: list[Event]) -> None:
         try:
             if e.kind == "move":
                 a, b = _cr(d["from"]), _cr(d["to"])
-                svg.arrow(a[0], a[1], b[0], b[1], HIGHLIGHT, 3, "5 3", cls="hl-move",
+                svg.arrow(a[0], a[1], b[0], b[1], HIGHLIGHT, 3, "5 3", cls="hl-move", shorten=0.42,
                           title=f"{d['object']} moved {d['from']} to {d['to']}")
             elif e.kind in ("hole", "patch", "boulder_placed", "fire_on", "fire_off", "drop"):
                 c, r = _cr(d["tile"])
@@ -138,7 +138,7 @@ def _panel(svg: Svg, view: dict[str, Any]) -> None:
             lines.append(("no supers this turn", "#666"))
     if view.get("log"):
         last = view["log"][-1]
-        lines.append((f"last: {last['player']} {last['order']}"[:40], HIGHLIGHT))
+        lines.append((f"last: {last['player']} {last['order']}", HIGHLIGHT))
     lines.append(("", ""))
     lines.append(("# bots", ""))
     for lb, b in view["bots"].items():
@@ -154,4 +154,3 @@ def _panel(svg: Svg, view: dict[str, Any]) -> None:
         lines.append((f"{cid} {left}/{'inf' if c['copies'] is None else c['copies']}",
                       "#aaa" if c["left"] == 0 else "#222"))
     svg.panel(lines, size=10, line_height=13)
-    svg.min_height = max(svg.min_height, int(svg.margin + 13 * len(lines) + 10))

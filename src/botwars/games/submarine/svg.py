@@ -224,22 +224,22 @@ def _highlights(svg: Svg, evs: list[Event], seat: str | None) -> None:
             k = e.kind
             if k == "move":
                 a, b = _cr(d["from"]), _cr(d["to"])
-                svg.arrow(a[0], a[1], b[0], b[1], HIGHLIGHT, 2.5, "5 3", cls="hl-move",
+                svg.arrow(a[0], a[1], b[0], b[1], HIGHLIGHT, 2.5, "5 3", cls="hl-move", shorten=0.42,
                           title=f"{d['sub']} moved {d['from']} to {d['to']}")
             elif k == "collision":
                 at, de = d["attacker"], d["defender"]
                 a, b = _cr(at["space"]), _cr(de["space"])
-                svg.arrow(a[0], a[1], b[0], b[1], "#d00", 3, cls="hl-collision",
+                svg.arrow(a[0], a[1], b[0], b[1], "#d00", 3, cls="hl-collision", shorten=0.42,
                           title=f"collision: {at['sub']} on {at['space']} (-{at['damage']}) rammed "
                                 f"{de['sub']} on {de['space']} (-{de['damage']})")
                 if d.get("push") not in (None, "edge", "chain", "none"):
                     p = _cr(d["push"])
-                    svg.arrow(b[0], b[1], p[0], p[1], "#d00", 2, "3 2", cls="hl-push",
+                    svg.arrow(b[0], b[1], p[0], p[1], "#d00", 2, "3 2", cls="hl-push", shorten=0.42,
                               title=f"{de['sub']} pushed to {d['push']}")
             elif k == "torpedo_hit":
                 if "from" in d:
                     a, b = _cr(d["from"]), _cr(d["space"])
-                    svg.arrow(a[0], a[1], b[0], b[1], "#d00", 2, cls="hl-torpedo", title=f"torpedo from {d['from']}")
+                    svg.arrow(a[0], a[1], b[0], b[1], "#d00", 2, cls="hl-torpedo", shorten=0.42, title=f"torpedo from {d['from']}")
                 _outline(svg, d["space"], "hl-torpedo-hit",
                          f"torpedo hit {d['target']} on {d['space']} (-{d['damage']}), travelling {d['dir']}", "#d00")
             elif k == "torpedo_miss":
@@ -345,6 +345,5 @@ def _panel(svg: Svg, view: dict[str, Any], evs: list[Event], setup: bool, final:
     if shown:
         lines.append(("", ""))
         lines.append(("# this step", HIGHLIGHT))
-        lines += [(t[:42], "#444") for t in shown[:12]]
+        lines += [(t, "#444") for t in shown[:12]]
     svg.panel(lines, size=10, line_height=13)
-    svg.min_height = max(svg.min_height, int(svg.margin + 13 * len(lines) + 10))
