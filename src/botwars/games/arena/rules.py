@@ -366,6 +366,20 @@ class ArenaRuleset(Ruleset):
         from botwars.games.arena.scenario import run_scenario
         return run_scenario(doc, source)
 
+    def check_board(self, text: str, source: str, entry: bool = False) -> list[str]:
+        """``botwars board check``: the map's problems (R5), one per line; empty when valid."""
+        from botwars.games.arena.board import parse_map
+        try:
+            parse_map(text, source)
+        except ConfigError as exc:
+            return [exc.one_line()]
+        return []
+
+    def svg(self, state: ArenaState, seat: str | None = None, events: list | None = None) -> str:
+        """The board as SVG (see :mod:`botwars.games.arena.svg`); the arena hides nothing (R30)."""
+        from botwars.games.arena.svg import arena_svg
+        return arena_svg(state, seat, events)
+
 
 def make_state(config: dict[str, Any], robots: dict[Square, tuple[int, int]], turn: int = 0,
                seats: tuple[str, str] = ("p1", "p2"), user_data: tuple[str, str] = ("", "")) -> ArenaState:
@@ -377,25 +391,3 @@ def make_state(config: dict[str, Any], robots: dict[Square, tuple[int, int]], tu
             raise ConfigError(f"robot on {sq_str(sq)}, which is a wall or off the map")
         rs[sq] = (i, p, hp)
     return ArenaState(seats, config, amap, turn, rs, len(rs) + 1, user_data)
-
-
-def _check_board(self, text: str, source: str, entry: bool = False) -> list[str]:
-    """``botwars board check``: the map's problems (R5), one per line; empty when valid."""
-    from botwars.games.arena.board import parse_map
-    try:
-        parse_map(text, source)
-    except ConfigError as exc:
-        return [exc.one_line()]
-    return []
-
-
-ArenaRuleset.check_board = _check_board
-
-
-def _svg(self, state: Any, seat: str | None = None, events: list | None = None) -> str:
-    """The board as SVG (see :mod:`botwars.games.arena.svg`)."""
-    from botwars.games.arena.svg import arena_svg
-    return arena_svg(state, seat, events)
-
-
-ArenaRuleset.svg = _svg
