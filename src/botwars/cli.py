@@ -230,20 +230,36 @@ def _write_picture(rs, rec, steps, svg_path, png_path, seat) -> None:
 @scenario_app.command("run")
 def scenario_run(files: list[str] = typer.Argument(..., help="Scenario YAML files (or folders of them)."),
                  quiet: bool = typer.Option(False, "-q", help="Only print failures and the summary.")) -> None:
-    """Run scenario files; exit 0 only if every one passes (diff printed for each failure)."""
-    from botwars.engine.scenario import collect, run_file
+    """Run scenario files; exit 0 only if every one passes (diff printed for each failure).
+
+    Exit status: 0 all pass, 1 some rule does not hold, 2 some file is malformed (one line each).
+    """
+    from botwars.engine.scenario import check_file, collect
     paths = _guard(lambda: collect(files))
     failed = 0
+    broken = 0
     for path in paths:
-        problems = run_file(path)
+        try:
+            problems = check_file(path)
+        except ConfigError as exc:
+            broken += 1
+            err_console.print(f"[bold red]error:[/] {exc.one_line()}", highlight=False, soft_wrap=True)
+            continue
+        except BotwarsError as exc:
+            broken += 1
+            err_console.print(f"[bold red]error:[/] {path}: {exc}", highlight=False, soft_wrap=True)
+            continue
         if problems:
             failed += 1
-            console.print(f"[bold red]FAIL[/] {path}", highlight=False)
+            console.print(f"[bold red]FAIL[/] {path}", highlight=False, soft_wrap=True)
             for p in problems:
-                console.print("  " + p, highlight=False, markup=False)
+                console.print("  " + p, highlight=False, markup=False, soft_wrap=True)
         elif not quiet:
-            console.print(f"[green]pass[/] {path}", highlight=False)
-    console.print(f"{len(paths) - failed} passed, {failed} failed", highlight=False)
+            console.print(f"[green]pass[/] {path}", highlight=False, soft_wrap=True)
+    summary = f"{len(paths) - failed - broken} passed, {failed} failed"
+    console.print(summary + (f", {broken} malformed" if broken else ""), highlight=False)
+    if broken:
+        raise typer.Exit(2)
     if failed:
         raise typer.Exit(1)
 
@@ -266,7 +282,7 @@ def board_check(file: str = typer.Argument(..., help="Board or map file."),
     problems = _guard(lambda: checker(text, file, entry=entry))
     if problems:
         for p in problems:
-            console.print(p, highlight=False, markup=False)
+            console.print(p, highlight=False, markup=False, soft_wrap=True)
         raise typer.Exit(1)
     if entry:
         console.print("ACCEPT", highlight=False)  # G-11: the entry-board validator's verdict

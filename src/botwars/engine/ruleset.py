@@ -183,6 +183,19 @@ class Ruleset:
         """
         raise NotImplementedError
 
+    def rejected_orders(self, state: Any, seat: str, error: Any) -> Any:
+        """The orders applied when ``seat``'s payload was refused with ``error`` (an
+        :class:`InvalidOrders`). Default: :meth:`default_orders`. A rule set that lets a player
+        resubmit after a rejection (submarine S-4.3, S-7.10) returns a marker its
+        :meth:`resolve` treats as "count the rejection, same seat to move again"."""
+        return self.default_orders(state, seat)
+
+    def agent_seed(self, seed: int, seat: str) -> int:
+        """The seed a seat's agent is started with. Default: the match seed. A rule set whose
+        match seed is secret (submarine S-8.1: knowing it, a player could re-run the opponent's
+        seeded bot) returns a value derived from it per seat instead."""
+        return seed
+
     def legal_orders(self, state: Any, seat: str) -> list[Any] | None:
         """Every legal orders payload for ``seat`` where that set is finite, else ``None``."""
         return None
@@ -246,6 +259,7 @@ _REGISTRY: dict[str, str | type[Ruleset]] = {
     "dadoed": "botwars.games.dadoed.rules:DadoedRuleset",
     "factory": "botwars.games.factory.rules:FactoryRuleset",
     "geeko": "botwars.games.geeko.rules:GeekoRuleset",
+    "submarine": "botwars.games.submarine.rules:SubmarineRuleset",
 }
 _INSTANCES: dict[str, Ruleset] = {}
 
