@@ -146,6 +146,10 @@ def replay(
     verify: bool = typer.Option(False, help="Re-simulate and exit 1 at the first decision point that diverges."),
     turn: Optional[int] = typer.Option(None, help="Show the board after this turn and that turn's events."),
     report: bool = typer.Option(False, help="Print the game's reports for every turn (or --turn N)."),
+    svg: Optional[str] = typer.Option(None, help="Write the board (after --turn N, or at the end) as SVG to this file."),
+    png: Optional[str] = typer.Option(None, help="Write the board as PNG (needs rsvg-convert or cairosvg)."),
+    seat: Optional[str] = typer.Option(None, help="Draw the board as this seat sees it (default: spectator)."),
+    html: Optional[str] = typer.Option(None, help="With --report: also write the reports as an HTML page here."),
 ) -> None:
     """Show, report or verify a record (replay)."""
     from botwars.engine.record import read_record, resimulate, verify_record
@@ -168,36 +172,94 @@ def replay(
         steps = chosen
     elif not report:
         steps = steps[-1:]
+    if svg or png:
+        _write_picture(rs, rec, steps, svg, png, seat)
+        return
     reporter = getattr(rs, "report", None)
+    page = Console(record=True, file=open(os.devnull, "w"), width=240) if (html and report and reporter) else None
     for s in steps:
         if report and reporter:
-            console.print(reporter(s.before, s.after, s.events))
+            shown = reporter(s.before, s.after, s.events)
+            console.print(shown)
+            if page is not None:
+                page.print(shown)
             continue
         console.print(f"[bold]decision {s.n}[/]", highlight=False)
         console.print(rs.render_text(s.after), highlight=False, markup=False)
         for e in s.events:
             console.print("  " + json.dumps(e.to_json()), highlight=False, markup=False)
+    if page is not None:
+        page.save_html(html)
+        console.print(f"HTML report written to {html}", highlight=False)
     if rec.outcome:
         console.print(f"result: {rec.outcome.get('winner') or 'draw'} ({rec.outcome.get('reason')})", highlight=False)
+
+
+def _write_picture(rs, rec, steps, svg_path, png_path, seat) -> None:
+    from botwars.render import render_svg
+    if not rec.outcome and seat is None:
+        pass
+    if seat is not None and seat not in rec.seats:
+        _fail(f"no seat {seat!r} in this record (seats: {', '.join(rec.seats)})")
+    if steps:
+        state, events = steps[-1].after, steps[-1].events
+    else:
+        state, events = rs.setup(rec.header["config"], rec.seats, rec.header["seed"]), []
+    try:
+        text = render_svg(rs, state, seat, events)
+    except NotImplementedError as exc:
+        _fail(str(exc))
+    if svg_path:
+        with open(svg_path, "w", encoding="utf-8") as f:
+            f.write(text)
+        console.print(f"SVG written to {svg_path}", highlight=False)
+    if png_path:
+        import shutil
+        import subprocess
+        if shutil.which("rsvg-convert"):
+            subprocess.run(["rsvg-convert", "-o", png_path], input=text.encode(), check=True)
+        else:
+            try:
+                import cairosvg  # type: ignore
+            except ImportError:
+                _fail("--png needs a converter: install rsvg-convert (Debian librsvg2-bin) or cairosvg")
+            cairosvg.svg2png(bytestring=text.encode(), write_to=png_path)
+        console.print(f"PNG written to {png_path}", highlight=False)
 
 
 @scenario_app.command("run")
 def scenario_run(files: list[str] = typer.Argument(..., help="Scenario YAML files (or folders of them)."),
                  quiet: bool = typer.Option(False, "-q", help="Only print failures and the summary.")) -> None:
-    """Run scenario files; exit 0 only if every one passes (diff printed for each failure)."""
-    from botwars.engine.scenario import collect, run_file
+    """Run scenario files; exit 0 only if every one passes (diff printed for each failure).
+
+    Exit status: 0 all pass, 1 some rule does not hold, 2 some file is malformed (one line each).
+    """
+    from botwars.engine.scenario import check_file, collect
     paths = _guard(lambda: collect(files))
     failed = 0
+    broken = 0
     for path in paths:
-        problems = run_file(path)
+        try:
+            problems = check_file(path)
+        except ConfigError as exc:
+            broken += 1
+            err_console.print(f"[bold red]error:[/] {exc.one_line()}", highlight=False, soft_wrap=True)
+            continue
+        except BotwarsError as exc:
+            broken += 1
+            err_console.print(f"[bold red]error:[/] {path}: {exc}", highlight=False, soft_wrap=True)
+            continue
         if problems:
             failed += 1
-            console.print(f"[bold red]FAIL[/] {path}", highlight=False)
+            console.print(f"[bold red]FAIL[/] {path}", highlight=False, soft_wrap=True)
             for p in problems:
-                console.print("  " + p, highlight=False, markup=False)
+                console.print("  " + p, highlight=False, markup=False, soft_wrap=True)
         elif not quiet:
-            console.print(f"[green]pass[/] {path}", highlight=False)
-    console.print(f"{len(paths) - failed} passed, {failed} failed", highlight=False)
+            console.print(f"[green]pass[/] {path}", highlight=False, soft_wrap=True)
+    summary = f"{len(paths) - failed - broken} passed, {failed} failed"
+    console.print(summary + (f", {broken} malformed" if broken else ""), highlight=False)
+    if broken:
+        raise typer.Exit(2)
     if failed:
         raise typer.Exit(1)
 
@@ -220,8 +282,10 @@ def board_check(file: str = typer.Argument(..., help="Board or map file."),
     problems = _guard(lambda: checker(text, file, entry=entry))
     if problems:
         for p in problems:
-            console.print(p, highlight=False, markup=False)
+            console.print(p, highlight=False, markup=False, soft_wrap=True)
         raise typer.Exit(1)
+    if entry:
+        console.print("ACCEPT", highlight=False)  # G-11: the entry-board validator's verdict
     console.print(f"[green]ok[/]: {file}", highlight=False)
 
 

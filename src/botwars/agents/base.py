@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 
@@ -62,7 +63,6 @@ class CallableAgent(Agent):
                 raise AgentFailure("crash", f"start: {type(exc).__name__}: {exc}") from None
 
     def act(self, view: dict[str, Any], deadline_s: float | None) -> Any:
-        import time
         fn = self.bot.act if hasattr(self.bot, "act") else self.bot
         t0 = time.perf_counter()
         try:

@@ -6,12 +6,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
+SPECTATOR = "*spectator*"
+"""Pseudo-seat name: an event whose ``visible_to`` contains it is also shown to spectators
+(seat ``None``). Lets a rule set give spectators one form of an event and a player another
+(submarine S-8.8) without making the event public."""
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """One thing that happened during a resolution.
 
     ``kind`` is a short name (``move``, ``attack``, ``spawn``...), ``data`` a JSON-able dict,
-    ``visible_to`` ``None`` for public events or a frozenset of seat names allowed to see it.
+    ``visible_to`` ``None`` for public events or a frozenset of seat names allowed to see it
+    (include :data:`SPECTATOR` to let spectators see a non-public event).
     """
 
     kind: str
@@ -22,7 +29,9 @@ class Event:
         """True if ``seat`` (``None`` = spectator) may see this event."""
         if self.visible_to is None:
             return True
-        return seat is not None and seat in self.visible_to
+        if seat is None:
+            return SPECTATOR in self.visible_to
+        return seat in self.visible_to
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, **self.data}

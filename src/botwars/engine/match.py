@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -11,6 +12,12 @@ from botwars.engine.events import Event, Outcome
 from botwars.engine.record import RecordWriter, decision_digest
 from botwars.engine.ruleset import Ruleset
 from botwars.engine.timecontrol import Clock
+
+
+def _agent_failure() -> type:
+    """:class:`botwars.agents.base.AgentFailure` (imported late: agents import the engine)."""
+    from botwars.agents.base import AgentFailure
+    return AgentFailure
 
 
 @dataclass
@@ -54,6 +61,9 @@ class Match:
         self.decisions = 0
         self.errors: list[dict[str, Any]] = []
         self.forced_outcome: Outcome | None = None
+        # seconds a seat already spent on refused submissions of the turn it is still to play
+        # (its clock keeps running across resubmissions, submarine S-7.8)
+        self.carry: dict[str, float] = {}
         self.max_decisions = max_decisions
         self.record_path = record
         self.writer = None
@@ -69,13 +79,17 @@ class Match:
         from botwars.agents.base import AgentFailure
         for seat, agent in self.agents.items():
             try:
-                agent.start(self.ruleset.id, seat, self.config, self.seed)
+                agent.start(self.ruleset.id, seat, copy.deepcopy(self.config), self.ruleset.agent_seed(self.seed, seat))
             except AgentFailure as exc:
                 self.errors.append({"decision": 0, "seat": seat, "code": exc.code, "detail": exc.detail})
 
     def step(self) -> list[Event]:
-        """Collect orders from every pending seat and resolve one decision point."""
-        from botwars.agents.base import AgentFailure
+        """Collect orders from every pending seat and resolve one decision point.
+
+        A refused submission after which the same seat is still to move in the same turn (rule
+        sets whose :meth:`~botwars.engine.ruleset.Ruleset.rejected_orders` allows resubmission)
+        does not stop that seat's clock: its time is carried into the next attempt and charged
+        with it, as one turn."""
         rs = self.ruleset
         state = self.state
         n = self.decisions + 1
@@ -84,20 +98,39 @@ class Match:
         errors: dict[str, list[dict[str, Any]]] = {}
         used: dict[str, float] = {}
         clock_status: dict[str, str] = {}
+        exempt = rs.clock_exempt(state) if self.clock else None
+        charged = self.clock is not None and exempt is None
+        totals: dict[str, float] = {}
+        bank_before: dict[str, float] = {}
+        refused: list[str] = []
         for seat in rs.pending(state):
             view = rs.view(state, seat)
-            deadline = self.clock.deadline(seat) if self.clock else None
+            if self.clock:
+                view = rs.clock_view(view, dict(self.clock.bank_left))
+            carried = self.carry.get(seat, 0.0) if charged else 0.0
+            if exempt is not None:
+                deadline = exempt
+            else:
+                deadline = self.clock.deadline(seat) if self.clock else None
+                if deadline is not None:
+                    deadline = max(0.0, deadline - carried)
             t0 = self.time_source()
             payload = None
             err = None
+            rejected = None
             try:
                 payload = self.agents[seat].act(view, deadline)
-            except AgentFailure as exc:
+            except _agent_failure() as exc:  # evaluated only when act raises
                 err = {"code": exc.code, "detail": exc.detail}
             spent = self.time_source() - t0
             used[seat] = round(spent, 6)
-            if self.clock:
-                status = self.clock.spend(seat, spent)
+            if exempt is not None:
+                if spent > exempt and err is None:
+                    err = {"code": "timeout", "detail": f"no reply in time ({spent:.3f} s)"}
+            elif self.clock:
+                totals[seat] = spent + carried
+                bank_before[seat] = self.clock.bank_left[seat]
+                status = self.clock.spend(seat, spent + carried)
                 if status != "ok":
                     clock_status[seat] = status
                 if status == "expired":
@@ -115,10 +148,13 @@ class Match:
                         errors[seat] = list(warn)
                 except InvalidOrders as exc:
                     err = {"code": exc.code, "detail": exc.message}
+                    rejected = exc
+                    refused.append(seat)
             if err is not None:
                 payloads[seat] = payload if err["code"] not in ("timeout", "crash", "memory") else None
                 errors[seat] = [err]
-                orders[seat] = rs.default_orders(state, seat)
+                orders[seat] = (rs.rejected_orders(state, seat, rejected) if rejected is not None
+                                else rs.default_orders(state, seat))
                 self.errors.append({"decision": n, "seat": seat, **err})
         if self.forced_outcome is not None:
             if self.writer:
@@ -128,6 +164,15 @@ class Match:
         new_state, events = rs.resolve(state, orders)
         self.state = new_state
         self.decisions = n
+        if charged:
+            again = set(rs.pending(new_state)) if rs.outcome(new_state) is None else set()
+            same_turn = rs.turn_number(new_state) == rs.turn_number(state)
+            for seat in totals:
+                if seat in refused and seat in again and same_turn:
+                    self.carry[seat] = totals[seat]
+                    self.clock.bank_left[seat] = bank_before[seat]
+                else:
+                    self.carry.pop(seat, None)
         for seat, status in clock_status.items():
             if status == "depleted" and rs.outcome(new_state) is None and self.forced_outcome is None:
                 self.forced_outcome = rs.timeout_outcome(new_state, seat, "time")

@@ -133,8 +133,8 @@ def resimulate(rec: Record) -> Iterator[Replayed]:
                 continue
             try:
                 orders[seat] = rs.parse_orders(state, seat, payload)
-            except InvalidOrders:
-                orders[seat] = rs.default_orders(state, seat)
+            except InvalidOrders as exc:
+                orders[seat] = rs.rejected_orders(state, seat, exc)
         if forced:
             yield Replayed(line["n"], line.get("turn", 0), state, state, [], line)
             return

@@ -158,6 +158,15 @@ class Ruleset:
         """The match clock this rule set prescribes (default: none)."""
         return TimeControl()
 
+    def clock_exempt(self, state: Any) -> float | None:
+        """Seconds allowed for the coming decision when it is not charged to the clock (e.g. the
+        DADOED setup, D-3.5), or ``None`` when it is charged normally (the default)."""
+        return None
+
+    def clock_view(self, view: dict[str, Any], bank_left: dict[str, float]) -> dict[str, Any]:
+        """The view with the match clock shown (``bank_left``: seconds per seat). Default: unchanged."""
+        return view
+
     # ---- the contract ----------------------------------------------------------------
     def setup(self, config: dict[str, Any], seats: list[str], seed: int) -> Any:
         """A new game state. ``config`` is already validated."""
@@ -173,6 +182,19 @@ class Ruleset:
         Raises :class:`InvalidOrders`; never partially applies anything.
         """
         raise NotImplementedError
+
+    def rejected_orders(self, state: Any, seat: str, error: Any) -> Any:
+        """The orders applied when ``seat``'s payload was refused with ``error`` (an
+        :class:`InvalidOrders`). Default: :meth:`default_orders`. A rule set that lets a player
+        resubmit after a rejection (submarine S-4.3, S-7.10) returns a marker its
+        :meth:`resolve` treats as "count the rejection, same seat to move again"."""
+        return self.default_orders(state, seat)
+
+    def agent_seed(self, seed: int, seat: str) -> int:
+        """The seed a seat's agent is started with. Default: the match seed. A rule set whose
+        match seed is secret (submarine S-8.1: knowing it, a player could re-run the opponent's
+        seeded bot) returns a value derived from it per seat instead."""
+        return seed
 
     def legal_orders(self, state: Any, seat: str) -> list[Any] | None:
         """Every legal orders payload for ``seat`` where that set is finite, else ``None``."""
@@ -234,6 +256,10 @@ class Ruleset:
 
 _REGISTRY: dict[str, str | type[Ruleset]] = {
     "arena": "botwars.games.arena.rules:ArenaRuleset",
+    "dadoed": "botwars.games.dadoed.rules:DadoedRuleset",
+    "factory": "botwars.games.factory.rules:FactoryRuleset",
+    "geeko": "botwars.games.geeko.rules:GeekoRuleset",
+    "submarine": "botwars.games.submarine.rules:SubmarineRuleset",
 }
 _INSTANCES: dict[str, Ruleset] = {}
 

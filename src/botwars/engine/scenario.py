@@ -50,12 +50,20 @@ def load(path: str) -> dict[str, Any]:
     return doc
 
 
+def check_file(path: str) -> list[str]:
+    """Run one scenario; returns failure messages (empty list = pass).
+
+    Raises :class:`ConfigError` (file, line, problem) when the file itself is malformed.
+    """
+    doc = load(path)
+    rs = get_ruleset(str(doc["game"]))
+    return rs.run_scenario(doc, path)
+
+
 def run_file(path: str) -> list[str]:
     """Run one scenario; returns failure messages (empty list = pass). Bad files fail too."""
     try:
-        doc = load(path)
-        rs = get_ruleset(str(doc["game"]))
-        return rs.run_scenario(doc, path)
+        return check_file(path)
     except ConfigError as exc:
         return [exc.one_line()]
     except BotwarsError as exc:

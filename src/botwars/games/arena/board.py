@@ -85,10 +85,16 @@ def parse_map(text: str, source: str = "<map>") -> ArenaMap:
     return ArenaMap(w, h, frozenset(walls), {p: tuple(sorted(s)) for p, s in spawns.items()})
 
 
+_SHIPPED: tuple[str, ...] | None = None
+
+
 def shipped_maps() -> list[str]:
-    """Names of the maps shipped with botwars."""
-    d = resources.files("botwars.games.arena") / "maps"
-    return sorted(p.name[:-4] for p in d.iterdir() if p.name.endswith(".map"))
+    """Names of the maps shipped with botwars (package data: listed once per process)."""
+    global _SHIPPED
+    if _SHIPPED is None:
+        d = resources.files("botwars.games.arena") / "maps"
+        _SHIPPED = tuple(sorted(p.name[:-4] for p in d.iterdir() if p.name.endswith(".map")))
+    return list(_SHIPPED)
 
 
 def map_text(spec: str) -> tuple[str, str]:
@@ -110,21 +116,38 @@ def map_text(spec: str) -> tuple[str, str]:
 
 
 _CACHE: dict[str, ArenaMap] = {}
+_SHIPPED_CACHE: dict[str, ArenaMap] = {}
 
 
 def load_map(spec: str) -> ArenaMap:
-    """The map a ``map`` parameter names (cached by text)."""
+    """The map a ``map`` parameter names (cached by text; shipped maps by name).
+
+    Raises :class:`ConfigError` naming the file, line and problem (R5).
+    """
+    m = _SHIPPED_CACHE.get(spec)
+    if m is not None:
+        return m
     text, source = map_text(spec)
     m = _CACHE.get(text)
     if m is None:
         m = parse_map(text, source)
         _CACHE[text] = m
+    if source == f"{spec}.map" and spec in _SHIPPED:  # package data never changes while running
+        _SHIPPED_CACHE[spec] = m
     return m
 
 
+_SQ_TEXT: dict[Square, str] = {}
+
+
 def sq_str(sq: Square) -> str:
-    """``(x, y)`` as ``X:Y`` (R1)."""
-    return f"{sq[0]}:{sq[1]}"
+    """``(x, y)`` as ``X:Y`` (R1). Memoised: events name squares on the hot path."""
+    s = _SQ_TEXT.get(sq)
+    if s is None:
+        s = f"{sq[0]}:{sq[1]}"
+        if len(_SQ_TEXT) < 1_000_000:
+            _SQ_TEXT[sq] = s
+    return s
 
 
 def parse_sq(text: str) -> Square:

@@ -26,7 +26,8 @@ class ArenaBot:
     config: dict[str, Any]
 
     def start(self, game: str, seat: str, config: dict[str, Any], seed: int) -> None:
-        self.config = config
+        """Called once before the first turn: keeps a copy of the config, loads the map, seeds the RNG."""
+        self.config = dict(config)  # a copy: nothing a bot does may reach the engine's settings
         self.amap = load_map(config["map"])
         self.spawn_squares = set(self.amap.spawn_owner())
         self.rng = _random.Random(f"{seed}:{seat}:{type(self).__name__}")
@@ -85,15 +86,16 @@ class HunterBot(ArenaBot):
         claimed: set = set()
         out = []
         spawn_next = view["turn"] % self.config.get("spawn_interval", 10) == 0
+        is_open = self.amap.is_open
         for sq, hp in sorted(mine.items()):
-            adj = [(foes[(sq[0] + dx, sq[1] + dy)], d) for d, (dx, dy) in DIRS.items()
-                   if (sq[0] + dx, sq[1] + dy) in foes]
-            near8 = [(sq[0] + dx, sq[1] + dy) for dx, dy in N8]
-            foes8 = sum(1 for s in near8 if s in foes)
-            friends8 = sum(1 for s in near8 if s in mine)
-            if adj and hp <= 12 * len(adj) and foes8 > friends8:
-                out.append(_order(sq, "S"))
-                continue
+            x, y = sq
+            adj = [(foes[n], d) for d, n in (("N", (x, y + 1)), ("E", (x + 1, y)), ("S", (x, y - 1)),
+                                             ("W", (x - 1, y))) if n in foes]
+            if adj and hp <= 12 * len(adj):
+                near8 = [(x + dx, y + dy) for dx, dy in N8]
+                if sum(1 for s in near8 if s in foes) > sum(1 for s in near8 if s in mine):
+                    out.append(_order(sq, "S"))
+                    continue
             if adj:
                 adj.sort()
                 out.append(_order(sq, "A", adj[0][1]))
@@ -101,15 +103,16 @@ class HunterBot(ArenaBot):
             if not foes:
                 out.append(_order(sq, "D"))
                 continue
-            target = min(foes, key=lambda f: (_dist(sq, f), f))
+            target = min(foes, key=lambda f: (abs(f[0] - x) + abs(f[1] - y), f))
+            tx, ty = target
             best = None
             for d, (dx, dy) in DIRS.items():
-                nsq = (sq[0] + dx, sq[1] + dy)
-                if not self.amap.is_open(nsq) or nsq in mine or nsq in claimed or nsq in foes:
+                nsq = (x + dx, y + dy)
+                if nsq in mine or nsq in claimed or nsq in foes or not is_open(nsq):
                     continue
                 if spawn_next and nsq in self.spawn_squares:
                     continue
-                key = (_dist(nsq, target), d)
+                key = (abs(tx - nsq[0]) + abs(ty - nsq[1]), d)
                 if best is None or key < best[0]:
                     best = (key, d, nsq)
             if best is None or best[0][0] >= _dist(sq, target):

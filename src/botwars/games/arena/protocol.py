@@ -7,10 +7,7 @@ transport (P2, P3): a fresh process per turn fed the P4 line.
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,10 +16,12 @@ from botwars.engine.errors import InvalidOrders
 
 Square = tuple[int, int]
 DIRS = {"N": (0, 1), "E": (1, 0), "S": (0, -1), "W": (-1, 0)}
-_TOKEN = re.compile(r"^(\d{1,3}):(\d{1,3})-([MADS])(?:-([NESW]))?$", re.IGNORECASE)
+# P5: X and Y are 1-3 ASCII digits (``\d`` would also accept other scripts' digits, and ``$``
+# a trailing LF): match the whole piece with explicit ASCII classes.
+_TOKEN = re.compile(r"([0-9]{1,3}):([0-9]{1,3})-([MADSmads])(?:-([NESWnesw]))?")
 
 
-@dataclass
+@dataclass(slots=True)
 class ArenaOrders:
     """Accepted orders of one player for one turn (P8).
 
@@ -37,7 +36,8 @@ class ArenaOrders:
 
 
 def _printable(s: str) -> bool:
-    return all(0x20 <= ord(c) <= 0x7E for c in s)
+    """Only characters 0x20-0x7E (P6, P12)."""
+    return s.isascii() and s.isprintable()
 
 
 def _malformed(detail: str, part: object = None) -> InvalidOrders:
@@ -59,7 +59,7 @@ def parse_text_response(text: str, max_chars: int = 8192) -> tuple[list[tuple[st
         piece = piece.strip(" \t")
         if not piece:
             continue
-        m = _TOKEN.match(piece)
+        m = _TOKEN.fullmatch(piece)
         if not m:
             raise _malformed(f"bad token {piece!r}", piece)
         a = m.group(3).upper()
@@ -72,68 +72,221 @@ def parse_text_response(text: str, max_chars: int = 8192) -> tuple[list[tuple[st
     return tokens, (user if sep else None)
 
 
-def parse_json_response(obj: Any, max_chars: int = 8192) -> tuple[list[tuple[str, Square, str, str | None]], str | None]:
-    """Validate a P12 JSON response; same result shape as :func:`parse_text_response`."""
-    if len(json.dumps(obj, separators=(",", ":"))) > max_chars:
-        raise _malformed(f"response longer than {max_chars} characters")
-    if not isinstance(obj, dict):
+_ACTIONS = {"M": "M", "A": "A", "D": "D", "S": "S", "m": "M", "a": "A", "d": "D", "s": "S"}
+_DIRS = {"N": "N", "E": "E", "S": "S", "W": "W", "n": "N", "e": "E", "s": "S", "w": "W"}
+_ORDER_KEYS = frozenset(("x", "y", "action", "dir"))
+_TOP_KEYS = frozenset(("orders", "user_data"))
+# Longest compact JSON of one order object holding only known, valid keys:
+# {"x":999,"y":999,"action":"M","dir":null} is 41 characters, plus a separating comma.
+_ORDER_MAX = 42
+
+
+def _show(v: Any) -> str:
+    """A JSON value for an error message (never raises)."""
+    try:
+        return json.dumps(v)
+    except (TypeError, ValueError):
+        return type(v).__name__
+
+
+def _fast_json(obj: Any, max_chars: int) -> tuple[list[tuple[None, Square, str, str | None]], str | None] | None:
+    """The common case of :func:`parse_json_response`: plain, valid, short. ``None`` otherwise.
+
+    Anything unusual (unknown keys, wrong types, a response that might exceed the length limit)
+    returns ``None`` (or raises TypeError, for unhashable values) and is left to the full
+    validator, which gives the exact error. Both accept exactly the same responses.
+    """
+    if type(obj) is not dict or not obj.keys() <= _TOP_KEYS:
+        return None
+    orders = obj.get("orders")
+    if type(orders) is not list:
+        return None
+    user = obj.get("user_data")
+    if user is not None and (type(user) is not str or not (user.isascii() and user.isprintable())):
+        return None
+    if 13 + _ORDER_MAX * len(orders) + (17 if user is None else 17 + 2 * len(user)) > max_chars:
+        return None
+    actions = _ACTIONS
+    dirs = _DIRS
+    keys = _ORDER_KEYS
+    tokens = []
+    append = tokens.append
+    for o in orders:
+        if type(o) is not dict or not o.keys() <= keys:
+            return None
+        x = o.get("x")
+        y = o.get("y")
+        if type(x) is not int or type(y) is not int or not (0 <= x <= 999 and 0 <= y <= 999):
+            return None
+        a = actions.get(o.get("action"))
+        if a is None:
+            return None
+        d = o.get("dir")
+        if a == "M" or a == "A":
+            d = dirs.get(d)
+            if d is None:
+                return None
+        elif d is not None:
+            if dirs.get(d) is None:
+                return None
+            d = None  # H22, H27
+        append((None, (x, y), a, d))
+    return tokens, user
+
+
+def fast_accept_json(obj: Any, robots: dict[Square, tuple[int, int, int]], player: int, max_chars: int,
+                     user_max: int) -> ArenaOrders | None:
+    """P12 + P7 + P8 in one pass for the common case: a plain, valid, short JSON response.
+
+    ``robots`` maps square → ``(id, player, hp)`` at the start of the turn. Returns exactly what
+    ``accept(*parse_json_response(obj, max_chars), own, user_max)`` returns, or ``None`` when
+    the response is anything but plain (then the caller takes that general path, which also
+    produces the error of a malformed response). May raise TypeError for unhashable values.
+    """
+    if type(obj) is not dict or not obj.keys() <= _TOP_KEYS:
+        return None
+    orders = obj.get("orders")
+    if type(orders) is not list:
+        return None
+    user = obj.get("user_data")
+    if user is not None and (type(user) is not str or not (user.isascii() and user.isprintable())):
+        return None
+    if 13 + _ORDER_MAX * len(orders) + (17 if user is None else 17 + 2 * len(user)) > max_chars:
+        return None
+    actions = _ACTIONS
+    dirs = _DIRS
+    keys = _ORDER_KEYS
+    accepted: dict[Square, tuple[str, str | None]] = {}
+    errors: list[dict[str, Any]] = []
+    for o in orders:
+        if type(o) is not dict or not o.keys() <= keys:
+            return None
+        x = o.get("x")
+        y = o.get("y")
+        if type(x) is not int or type(y) is not int or not (0 <= x <= 999 and 0 <= y <= 999):
+            return None
+        a = actions.get(o.get("action"))
+        if a is None:
+            return None
+        d = o.get("dir")
+        if a == "M" or a == "A":
+            d = dirs.get(d)
+            if d is None:
+                return None
+        elif d is not None:
+            if dirs.get(d) is None:
+                return None
+            d = None  # H22, H27
+        sq = (x, y)
+        r = robots.get(sq)
+        if r is None or r[1] != player:
+            errors.append({"code": "no_robot", "detail": _raw(sq, a, d)})
+        elif sq in accepted:
+            errors.append({"code": "duplicate", "detail": _raw(sq, a, d)})
+        else:
+            accepted[sq] = (a, d)
+    if user is None:
+        user = ""  # H19
+    elif len(user) > user_max:
+        errors.append({"code": "user_data_truncated", "detail": f"{len(user)} characters"})
+        user = user[:user_max]  # H20
+    return ArenaOrders(accepted, user, errors)
+
+
+def parse_json_response(obj: Any, max_chars: int = 8192) -> tuple[list[tuple[str | None, Square, str, str | None]], str | None]:
+    """Validate a P12 JSON response (a decoded object); same result shape as :func:`parse_text_response`.
+
+    The length limit (P12: ``max_output_chars``) applies to the compact JSON line of ``obj``.
+    Hot path: when every key is a known one, that length is bounded from the order count and
+    the user data without serialising; only larger or unusual responses are serialised. A
+    value that cannot be serialised as JSON at all is malformed. Tokens carry ``None`` as their
+    raw text (it is rebuilt by :func:`accept` only when an error needs it).
+    Raises :class:`InvalidOrders` (``malformed``) per P12.
+    """
+    try:
+        fast = _fast_json(obj, max_chars)
+    except TypeError:  # an unhashable action or dir: the full validator names it
+        fast = None
+    if fast is not None:
+        return fast
+    return _full_json(obj, max_chars)
+
+
+def _full_json(obj: Any, max_chars: int) -> tuple[list[tuple[None, Square, str, str | None]], str | None]:
+    """The complete P12 validator behind :func:`parse_json_response` (exact error messages)."""
+    if type(obj) is not dict and not isinstance(obj, dict):
         raise _malformed("response is not a JSON object")
     orders = obj.get("orders")
-    if not isinstance(orders, list):
+    if type(orders) is not list and not isinstance(orders, list):
         raise _malformed("response lacks an 'orders' array")
     tokens = []
+    simple = len(obj) <= 2 and _TOP_KEYS.issuperset(obj)
+    actions = _ACTIONS
+    dirs = _DIRS
     for i, o in enumerate(orders):
-        where = f"orders[{i}]"
-        if not isinstance(o, dict):
-            raise _malformed(f"{where} is not an object", where)
-        for k in ("x", "y"):
-            v = o.get(k)
-            if type(v) is not int or not 0 <= v <= 999:
-                raise _malformed(f"{where}.{k} must be an integer 0..999, got {json.dumps(v)}", where)
+        if type(o) is not dict and not isinstance(o, dict):
+            raise _malformed(f"orders[{i}] is not an object", f"orders[{i}]")
+        x = o.get("x")
+        y = o.get("y")
+        if type(x) is not int or not 0 <= x <= 999 or type(y) is not int or not 0 <= y <= 999:
+            k, v = ("x", x) if type(x) is not int or not 0 <= x <= 999 else ("y", y)
+            raise _malformed(f"orders[{i}].{k} must be an integer 0..999, got {_show(v)}", f"orders[{i}]")
         a = o.get("action")
-        if not isinstance(a, str) or a.upper() not in ("M", "A", "D", "S"):
-            raise _malformed(f"{where}.action must be M, A, D or S, got {json.dumps(a)}", where)
-        a = a.upper()
+        a = actions.get(a) if type(a) is str else None
+        if a is None:
+            raise _malformed(f"orders[{i}].action must be M, A, D or S, got {_show(o.get('action'))}",
+                             f"orders[{i}]")
         d = o.get("dir")
-        if d is None:
-            if a in "MA":
-                raise _malformed(f"{where}: {a} needs a dir", where)
-        elif not isinstance(d, str) or d.upper() not in DIRS:
-            raise _malformed(f"{where}.dir must be N, E, S or W, got {json.dumps(d)}", where)
-        else:
-            d = d.upper()
-        if a in "DS":
-            d = None
-        raw = f"{o['x']}:{o['y']}-{a}" + (f"-{d}" if d else "")
-        tokens.append((raw, (o["x"], o["y"]), a, d))
+        if d is not None:
+            dd = dirs.get(d) if type(d) is str else None
+            if dd is None:
+                raise _malformed(f"orders[{i}].dir must be N, E, S or W, got {_show(d)}", f"orders[{i}]")
+            d = dd if a == "M" or a == "A" else None  # H22: ignored on D and S
+        elif a == "M" or a == "A":
+            raise _malformed(f"orders[{i}]: {a} needs a dir", f"orders[{i}]")
+        if simple and (len(o) > 4 or not _ORDER_KEYS.issuperset(o)):
+            simple = False
+        tokens.append((None, (x, y), a, d))
     user = obj.get("user_data")
     if user is not None:
-        if not isinstance(user, str):
+        if type(user) is not str and not isinstance(user, str):
             raise _malformed("user_data must be a string or null")
-        if not _printable(user):
+        if not (user.isascii() and user.isprintable()):
             raise _malformed("user_data contains a character outside 0x20-0x7E")
+    # compact JSON: {"orders":[...],"user_data":"..."}; printable ASCII escapes to <= 2 chars each
+    bound = 13 + _ORDER_MAX * len(tokens) + (15 + 2 * len(user) + 2 if user is not None else 17)
+    if not simple or bound > max_chars:
+        try:
+            size = len(json.dumps(obj, separators=(",", ":")))
+        except (TypeError, ValueError) as exc:
+            raise _malformed(f"response is not JSON: {exc}") from None
+        if size > max_chars:
+            raise _malformed(f"response longer than {max_chars} characters")
     return tokens, user
+
+
+def _raw(sq: Square, a: str, d: str | None) -> str:
+    return f"{sq[0]}:{sq[1]}-{a}-{d}" if d else f"{sq[0]}:{sq[1]}-{a}"
 
 
 def accept(tokens: list[tuple[str, Square, str, str | None]], user: str | None, own: set[Square],
            user_max: int) -> ArenaOrders:
     """P7 and P8: accepted orders, ignored tokens and the new user data."""
-    out = ArenaOrders()
+    orders: dict[Square, tuple[str, str | None]] = {}
+    errors: list[dict[str, Any]] = []
     for raw, sq, a, d in tokens:
         if sq not in own:
-            out.errors.append({"code": "no_robot", "detail": raw})
-        elif sq in out.orders:
-            out.errors.append({"code": "duplicate", "detail": raw})
+            errors.append({"code": "no_robot", "detail": raw or _raw(sq, a, d)})
+        elif sq in orders:
+            errors.append({"code": "duplicate", "detail": raw or _raw(sq, a, d)})
         else:
-            out.orders[sq] = (a, d)
+            orders[sq] = (a, d)
     if user is None:
-        out.user_data = ""  # H19
+        user = ""  # H19
     elif len(user) > user_max:
-        out.user_data = user[:user_max]  # H20
-        out.errors.append({"code": "user_data_truncated", "detail": f"{len(user)} characters"})
-    else:
-        out.user_data = user
-    return out
+        errors.append({"code": "user_data_truncated", "detail": f"{len(user)} characters"})
+        user = user[:user_max]  # H20
+    return ArenaOrders(orders, user, errors)
 
 
 def text_observation(view: dict[str, Any]) -> str:
@@ -153,45 +306,49 @@ def text_orders(orders: ArenaOrders) -> str:
 class BotwarsIoAgent(Agent):
     """The BotWars.io V2 `text` transport (P1a, P2, P3): a fresh process every turn.
 
-    The process gets the P4 line on stdin (then EOF) and must exit within the deadline; its
-    response is stdout up to the first LF (one trailing CR removed). Exit status ≠ 0 is
-    ``crash``; running past the deadline is ``timeout`` (killed); undecodable output is
-    ``malformed``.
+    Each turn the program is started afresh in the sandbox (:mod:`botwars.agents.sandbox`:
+    own process group, ``memory_limit_mib``, no network where the OS allows it), gets the P4
+    line and LF on stdin, then EOF, and must exit within the deadline (P2). The response is
+    stdout up to the first LF with one trailing CR removed (all of stdout if it has no LF);
+    stderr is ignored except for error details. Failures (P3, P6):
+
+    - still running at the deadline: the whole process group is killed, ``timeout``;
+    - cannot be started or exit status ≠ 0: ``crash`` (``memory`` when it died of the memory
+      limit), with the exit status and the last stderr line;
+    - response not valid UTF-8, or longer than ``max_output_chars``: ``malformed``.
     """
 
     def __init__(self, argv: list[str], spec: str = ""):
         self.argv = argv
         self.spec = spec
+        self.memory_limit_mib: int | None = 512
+        self.max_output_chars = 8192
+
+    def start(self, game: str, seat: str, config: dict[str, Any], seed: int = 0) -> None:
+        """Take ``memory_limit_mib`` and ``max_output_chars`` from the match configuration."""
+        self.memory_limit_mib = config.get("memory_limit_mib", self.memory_limit_mib)
+        self.max_output_chars = config.get("max_output_chars", self.max_output_chars)
 
     def act(self, view: dict[str, Any], deadline_s: float | None) -> Any:
+        from botwars.agents import sandbox
         line = text_observation(view) + "\n"
+        cap = self.max_output_chars * 4 + 2  # UTF-8: at most 4 bytes a character, plus CR LF
         try:
-            proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=subprocess.DEVNULL, start_new_session=True)
+            res = sandbox.run_once(self.argv, line.encode("utf-8"), deadline_s, max_stdout=cap,
+                                   memory_limit_mib=self.memory_limit_mib)
         except OSError as exc:
-            raise AgentFailure("crash", f"cannot start {self.argv[0]}: {exc.strerror}") from None
-        try:
-            out, _ = proc.communicate(line.encode(), timeout=deadline_s)
-        except subprocess.TimeoutExpired:
-            _kill(proc)
-            raise AgentFailure("timeout", f"still running after {deadline_s:g} s") from None
-        if proc.returncode != 0:
-            raise AgentFailure("crash", f"exit status {proc.returncode}")
-        first = out.split(b"\n", 1)[0]
+            raise AgentFailure("crash", f"cannot start {self.argv[0]}: {exc.strerror or exc}") from None
+        if res.timed_out:
+            raise AgentFailure("timeout", f"still running after {deadline_s:g} s")
+        if res.returncode != 0:
+            code, detail = sandbox.exit_failure(res.returncode, res.stderr_tail)
+            raise AgentFailure(code, detail)
+        first, nl, _ = res.stdout.partition(b"\n")
+        if not nl and res.overflow:
+            raise AgentFailure("malformed", f"response longer than {self.max_output_chars} characters")
         if first.endswith(b"\r"):
             first = first[:-1]
         try:
             return first.decode("utf-8")
         except UnicodeDecodeError:
             raise AgentFailure("malformed", "response is not valid UTF-8") from None
-
-
-def _kill(proc: subprocess.Popen) -> None:
-    try:
-        os.killpg(proc.pid, 9)
-    except OSError:
-        proc.kill()
-    try:
-        proc.communicate(timeout=2)
-    except Exception:
-        pass

@@ -40,3 +40,51 @@ def render_board(state: Any) -> str:
         lines.append(f"player {p} ({letter}): {len(rs)} robots, {sum(r[2] for _, r in rs)} HP: "
                      + ", ".join(f"{sq_str(sq)}({r[2]})" for sq, r in rs))
     return "\n".join(lines)
+
+
+def _describe(kind: str, d: dict[str, Any]) -> str:
+    """One event as a short English line."""
+    if kind == "orders":
+        errs = ", ".join(f"{e['code']} {e.get('detail', '')}".strip() for e in d.get("errors") or [])
+        return f"player {d['player']} ({d['seat']}): {d['orders'] or 'no orders'}" + (f"  [{errs}]" if errs else "")
+    if kind == "move":
+        return f"robot {d['robot']} moves {d['from']} -> {d['to']}"
+    if kind == "move_failed":
+        return f"robot {d['robot']} fails to move, stays on {d['at']}"
+    if kind == "spawn_kill":
+        return f"robot {d['robot']} (player {d['player']}) dies on spawn point {d['at']}"
+    if kind == "spawn":
+        return f"robot {d['robot']} (player {d['player']}) spawns on {d['at']}"
+    if kind == "attack":
+        if "target" not in d:
+            return f"robot {d['robot']} on {d['from']} attacks {d['to']}: miss"
+        return f"robot {d['robot']} on {d['from']} hits robot {d['target']} on {d['to']} for {d['damage']}"
+    if kind == "blast":
+        hits = ", ".join(f"robot {h['robot']} on {h['at']} -{h['damage']}" for h in d["hits"]) or "no one"
+        return f"robot {d['robot']} explodes on {d['at']}: {hits}"
+    if kind == "removed":
+        return f"robot {d['robot']} (player {d['player']}) on {d['at']} removed ({d['cause']}, HP {d['hp']})"
+    return f"{kind} {d}"
+
+
+STEP = {"orders": "orders", "move": "3 move", "move_failed": "3 move", "spawn_kill": "4 spawn",
+        "spawn": "4 spawn", "attack": "5 attack", "blast": "6 blast", "removed": "removal"}
+
+
+def turn_report(before: Any, after: Any, events: list) -> Any:
+    """``botwars replay --report``: one turn's events by resolution step (R12), then the board.
+
+    Returns a Rich renderable (a table of events and the board text after the turn).
+    """
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    t = Table(title=f"arena turn {after.turn}", title_justify="left")
+    t.add_column("step")
+    t.add_column("what happened")
+    for e in events:
+        t.add_row(STEP.get(e.kind, e.kind), _describe(e.kind, e.data))
+    if not events:
+        t.add_row("", "nothing")
+    return Group(t, Text(render_board(after)))

@@ -5,30 +5,31 @@ Every rule lives here; the rest of the package only parses, prints and plays.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
-from botwars.engine.errors import ConfigError, InvalidOrders
+from botwars.engine.errors import ConfigError
 from botwars.engine.events import Event, Outcome
 from botwars.engine.ruleset import Param, Ruleset, register
 from botwars.engine.timecontrol import TimeControl
 from botwars.games.arena.board import ArenaMap, Square, load_map, sq_str
-from botwars.games.arena.protocol import (DIRS, ArenaOrders, accept, parse_json_response,
+from botwars.games.arena.protocol import (DIRS, ArenaOrders, accept, fast_accept_json, parse_json_response,
                                           parse_text_response, text_orders)
 
 NEIGHBOURS8 = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
+_ORDERS_KIND = "orders"
 
 Robot = tuple[int, int, int]
 """A robot: ``(id, player, hp)``; ids are unique within a match (for reports and adapters)."""
 
 
-@dataclass(frozen=True)
-class ArenaState:
-    """A position between turns.
+class ArenaState(NamedTuple):
+    """A position between turns (immutable: :meth:`ArenaRuleset.resolve` returns a new one).
 
     ``turn``: the last turn resolved (0 after setup, R7); ``robots``: square → ``(id, player,
-    hp)``; ``user_data``: stored user data of players 1 and 2 (P7); ``over``: the end check
-    (R26, R27) has ended the game.
+    hp)`` (never mutated once the state exists; states may share it); ``next_id``: the id of
+    the next robot created; ``user_data``: stored user data of players 1 and 2 (P7); ``over``:
+    the end check (R26, R27) has ended the game. A NamedTuple rather than a frozen dataclass:
+    it is built once per turn on the hot path and costs a quarter as much.
     """
 
     seats: tuple[str, ...]
@@ -41,7 +42,8 @@ class ArenaState:
     over: bool = False
 
     def player_of(self, seat: str) -> int:
-        return self.seats.index(seat) + 1
+        """Player number (1, 2) of ``seat`` (H3)."""
+        return 1 if seat == self.seats[0] else self.seats.index(seat) + 1
 
 
 def _map_check(value: str) -> None:
@@ -111,12 +113,20 @@ class ArenaRuleset(Ruleset):
         (``no_robot``, ``duplicate``, P8) are listed in the result's ``errors``.
         """
         cfg = state.config
-        if isinstance(payload, str):
+        p = 1 if seat == state.seats[0] else state.player_of(seat)
+        if type(payload) is dict:
+            try:  # hot path: one pass over a plain valid response (same result as below)
+                fast = fast_accept_json(payload, state.robots, p, cfg["max_output_chars"], cfg["user_data_max_len"])
+            except TypeError:
+                fast = None
+            if fast is not None:
+                return fast
+            tokens, user = parse_json_response(payload, cfg["max_output_chars"])
+        elif isinstance(payload, str):
             tokens, user = parse_text_response(payload, cfg["max_output_chars"])
         else:
             tokens, user = parse_json_response(payload, cfg["max_output_chars"])
-        p = state.player_of(seat)
-        own = {sq for sq, r in state.robots.items() if r[1] == p}
+        own = {sq for sq, (_, q, _) in state.robots.items() if q == p}
         return accept(tokens, user, own, cfg["user_data_max_len"])
 
     def default_orders(self, state: ArenaState, seat: str) -> ArenaOrders:
@@ -133,50 +143,60 @@ class ArenaRuleset(Ruleset):
 
     # ---- resolution (R12-R25) -------------------------------------------------------------
     def resolve(self, state: ArenaState, orders: dict[str, ArenaOrders]) -> tuple[ArenaState, list[Event]]:
-        """One turn: steps 1-6 of R12, then the end check (R26, R27)."""
+        """One turn: steps 1-6 of R12, then the end check (R26, R27).
+
+        ``orders`` maps seat → :class:`ArenaOrders` (from :meth:`parse_orders` or
+        :meth:`default_orders`); an order for a square without a robot of that seat is never
+        carried out. Returns the new state (``state`` is not modified) and the turn's events, in
+        a deterministic order: ``orders`` per seat, then ``move``/``move_failed``, ``spawn_kill``/
+        ``spawn``, ``attack``, ``blast``, ``removed``.
+        """
         cfg = state.config
         amap = state.amap
         t = state.turn + 1
         robots = state.robots
+        seats = state.seats
         events: list[Event] = []
         user = list(state.user_data)
-        act: dict[Square, tuple[str, str | None]] = {}
-        for seat, o in orders.items():
-            p = state.player_of(seat)
-            for sq, od in o.orders.items():
-                r = robots.get(sq)
-                if r is not None and r[1] == p:
-                    act[sq] = od
-            if o.user_data is not None:
-                user[p - 1] = o.user_data
-            events.append(Event("orders", {"seat": seat, "player": p, "orders": text_orders(o),
-                                           "errors": o.errors}))
-        # Step 1 (R13): defenders, by robot id.  Step 2 (R14): armed robots and blast squares.
+        # Steps 1 and 2 (R13, R14) are flags; movers and attackers are collected for steps 3, 5.
         defending: set[int] = set()
         armed: list[tuple[int, Square]] = []
         movers: dict[Square, Square] = {}
         attackers: list[tuple[int, Square, Square]] = []
-        for sq, (a, d) in act.items():
-            rid = robots[sq][0]
-            if a == "D":
-                defending.add(rid)
-            elif a == "S":
-                armed.append((rid, sq))
-            elif a == "M":
-                dx, dy = DIRS[d]
-                movers[sq] = (sq[0] + dx, sq[1] + dy)
-            else:
-                dx, dy = DIRS[d]
-                attackers.append((rid, sq, (sq[0] + dx, sq[1] + dy)))
+        for seat, o in orders.items():
+            p = 1 if seat == seats[0] else seats.index(seat) + 1
+            toks = []
+            for sq, (a, d) in o.orders.items():
+                r = robots.get(sq)
+                if r is None or r[1] != p:
+                    continue  # R10: only the issuing player's robots in play
+                if a == "D":
+                    defending.add(r[0])
+                    toks.append(sq_str(sq) + "-D")
+                elif a == "M":
+                    dx, dy = DIRS[d]
+                    movers[sq] = (sq[0] + dx, sq[1] + dy)
+                    toks.append(f"{sq_str(sq)}-M-{d}")
+                elif a == "A":
+                    dx, dy = DIRS[d]
+                    attackers.append((r[0], sq, (sq[0] + dx, sq[1] + dy)))
+                    toks.append(f"{sq_str(sq)}-A-{d}")
+                else:
+                    armed.append((r[0], sq))
+                    toks.append(sq_str(sq) + "-S")
+            if o.user_data is not None:
+                user[p - 1] = o.user_data
+            events.append(Event(_ORDERS_KIND, {"seat": seat, "player": p, "orders": ",".join(toks),
+                                               "errors": o.errors}))
         # Step 3 (R15-R18): moves.
-        new: dict[Square, Robot]
         if movers:
             failed: set[Square] = set()
             count: dict[Square, int] = {}
             for tg in movers.values():
                 count[tg] = count.get(tg, 0) + 1
+            is_open = amap.is_open
             for sq, tg in movers.items():
-                if not amap.is_open(tg) or count[tg] > 1 or movers.get(tg) == sq:  # R16a, b, c
+                if count[tg] > 1 or movers.get(tg) == sq or not is_open(tg):  # R16b, c, a
                     failed.add(sq)
             changed = True
             while changed:  # R17 fixed point
@@ -185,7 +205,7 @@ class ArenaRuleset(Ruleset):
                     if sq not in failed and tg in robots and (tg not in movers or tg in failed):
                         failed.add(sq)
                         changed = True
-            new = {}
+            new: dict[Square, Robot] = {}
             for sq, r in robots.items():  # R18: successful movers arrive together...
                 if sq in movers:
                     if sq in failed:
@@ -196,29 +216,38 @@ class ArenaRuleset(Ruleset):
             for sq, r in robots.items():  # ...and everyone else stays (R17 keeps them apart)
                 if sq not in movers or sq in failed:
                     new[sq] = r
+            changed_robots = True
         else:
-            new = dict(robots)
+            new = robots  # shared until something changes (states never mutate their dict)
+            changed_robots = False
         nid = state.next_id
         # Step 4 (R19): spawn.
         if t % cfg["spawn_interval"] == 0:
+            if not changed_robots:
+                new = dict(robots)
+                changed_robots = True
+            hp0 = cfg["initial_hp"]
             for p in (1, 2):
                 for sq in amap.spawns[p]:
                     old = new.get(sq)
                     if old is not None:
                         events.append(Event("spawn_kill", {"robot": old[0], "player": old[1], "at": sq_str(sq)}))
-                    new[sq] = (nid, p, cfg["initial_hp"])
+                    new[sq] = (nid, p, hp0)
                     events.append(Event("spawn", {"robot": nid, "player": p, "at": sq_str(sq)}))
                     nid += 1
         div = cfg["defend_divisor"]
         # Step 5 (R20, R23-R25): attacks.
         if attackers:
+            if not changed_robots:
+                new = dict(robots)
+                changed_robots = True
             dmg: dict[Square, int] = {}
             for rid, sq, tg in attackers:
                 me = new.get(sq)
                 if me is None or me[0] != rid:
                     continue  # removed by a spawn event: no longer in play
                 victim = new.get(tg)
-                if victim is None:
+                if victim is None:  # H7: empty square, wall or off the grid
                     events.append(Event("attack", {"robot": rid, "from": sq_str(sq), "to": sq_str(tg), "damage": 0}))
                     continue
                 base = cfg["attack_damage_enemy"] if victim[1] != me[1] else cfg["attack_damage_friendly"]
@@ -229,6 +258,9 @@ class ArenaRuleset(Ruleset):
             self._apply(new, dmg, events, "attack")
         # Step 6 (R21, R22): blasts.
         if armed:
+            if not changed_robots:
+                new = dict(robots)
+                changed_robots = True
             dmg = {}
             sd = cfg["self_destruct_damage"]
             for rid, (x, y) in armed:
@@ -247,13 +279,17 @@ class ArenaRuleset(Ruleset):
             armed_ids = {rid for rid, _ in armed}
             for sq in [s for s, r in new.items() if r[0] in armed_ids or r[2] <= 0]:
                 r = new.pop(sq)
-                events.append(Event("removed", {"robot": r[0], "player": r[1], "at": sq_str(sq), "hp": r[2],
-                                                "cause": "self_destruct" if r[0] in armed_ids else "blast"}))
+                if r[0] in armed_ids:  # R22: an armed robot's final HP is 0
+                    events.append(Event("removed", {"robot": r[0], "player": r[1], "at": sq_str(sq), "hp": 0,
+                                                    "cause": "self_destruct"}))
+                else:
+                    events.append(Event("removed", {"robot": r[0], "player": r[1], "at": sq_str(sq), "hp": r[2],
+                                                    "cause": "blast"}))
         over = t >= cfg["max_turns"]
         if cfg["wipeout_ends_game"] and not over:
             owners = {r[1] for r in new.values()}
             over = not (1 in owners and 2 in owners)
-        return ArenaState(state.seats, cfg, amap, t, new, nid, (user[0], user[1]), over), events
+        return ArenaState(seats, cfg, amap, t, new, nid, (user[0], user[1]), over), events
 
     @staticmethod
     def _apply(new: dict[Square, Robot], dmg: dict[Square, int], events: list[Event], cause: str) -> None:
@@ -268,16 +304,19 @@ class ArenaRuleset(Ruleset):
 
     # ---- observation (R30, P11) -----------------------------------------------------------
     def view(self, state: ArenaState, seat: str | None) -> dict[str, Any]:
-        """The P11 object for ``seat``, or the R30/H26 spectator object for ``None``."""
+        """The P11 object for ``seat``, or the R30/H26 spectator object for ``None``.
+
+        A fresh dict every call (a bot may keep or change it without affecting anyone).
+        """
         turn = state.turn if state.over else state.turn + 1
         items = sorted(state.robots.items())
         if seat is None:
-            robots = [{"player": r[1], "x": sq[0], "y": sq[1], "hp": r[2]} for p in (1, 2)
-                      for sq, r in items if r[1] == p]
+            robots = [{"player": 1, "x": x, "y": y, "hp": hp} for (x, y), (_, q, hp) in items if q == 1]
+            robots += [{"player": q, "x": x, "y": y, "hp": hp} for (x, y), (_, q, hp) in items if q != 1]
             return {"turn": turn, "max_turns": state.config["max_turns"], "player": None, "robots": robots}
-        p = state.player_of(seat)
-        robots = [{"side": "F", "x": sq[0], "y": sq[1], "hp": r[2]} for sq, r in items if r[1] == p]
-        robots += [{"side": "E", "x": sq[0], "y": sq[1], "hp": r[2]} for sq, r in items if r[1] != p]
+        p = 1 if seat == state.seats[0] else state.player_of(seat)
+        robots = [{"side": "F", "x": x, "y": y, "hp": hp} for (x, y), (_, q, hp) in items if q == p]
+        robots += [{"side": "E", "x": x, "y": y, "hp": hp} for (x, y), (_, q, hp) in items if q != p]
         return {"turn": turn, "max_turns": state.config["max_turns"], "player": p, "robots": robots,
                 "user_data": state.user_data[p - 1]}
 
@@ -314,6 +353,11 @@ class ArenaRuleset(Ruleset):
         from botwars.games.arena.report import render_board
         return render_board(state)
 
+    def report(self, before: ArenaState, after: ArenaState, events: list[Event]) -> Any:
+        """``botwars replay --report``: the turn's events by step and the board after it."""
+        from botwars.games.arena.report import turn_report
+        return turn_report(before, after, events)
+
     def builtin_bots(self) -> dict[str, Any]:
         from botwars.games.arena import bots
         return bots.BUILTIN
@@ -321,6 +365,20 @@ class ArenaRuleset(Ruleset):
     def run_scenario(self, doc: dict[str, Any], source: str) -> list[str]:
         from botwars.games.arena.scenario import run_scenario
         return run_scenario(doc, source)
+
+    def check_board(self, text: str, source: str, entry: bool = False) -> list[str]:
+        """``botwars board check``: the map's problems (R5), one per line; empty when valid."""
+        from botwars.games.arena.board import parse_map
+        try:
+            parse_map(text, source)
+        except ConfigError as exc:
+            return [exc.one_line()]
+        return []
+
+    def svg(self, state: ArenaState, seat: str | None = None, events: list | None = None) -> str:
+        """The board as SVG (see :mod:`botwars.games.arena.svg`); the arena hides nothing (R30)."""
+        from botwars.games.arena.svg import arena_svg
+        return arena_svg(state, seat, events)
 
 
 def make_state(config: dict[str, Any], robots: dict[Square, tuple[int, int]], turn: int = 0,
@@ -333,16 +391,3 @@ def make_state(config: dict[str, Any], robots: dict[Square, tuple[int, int]], tu
             raise ConfigError(f"robot on {sq_str(sq)}, which is a wall or off the map")
         rs[sq] = (i, p, hp)
     return ArenaState(seats, config, amap, turn, rs, len(rs) + 1, user_data)
-
-
-def _check_board(self, text: str, source: str, entry: bool = False) -> list[str]:
-    """``botwars board check``: the map's problems (R5), one per line; empty when valid."""
-    from botwars.games.arena.board import parse_map
-    try:
-        parse_map(text, source)
-    except ConfigError as exc:
-        return [exc.one_line()]
-    return []
-
-
-ArenaRuleset.check_board = _check_board

@@ -1,0 +1,162 @@
+"""Arena engine throughput: robot-actions per second and full games per second (not a test).
+
+For ``builtin:defender`` against itself (the engine floor: the cheapest possible bots) and
+``builtin:hunter`` against itself, on the default map with default parameters, this plays
+complete 100-turn games through the real kernel loop (:class:`botwars.engine.Match` with its
+clock, the bots' views, :meth:`parse_orders` of their JSON payloads, :meth:`resolve`, the end
+check), without writing a record file. A robot-action is one robot's order (or idleness)
+resolved in one turn: the sum over turns of the robots in play at the start of the turn.
+
+It also reports the rules core alone ("resolve only"): the same games' accepted orders
+re-resolved with :meth:`resolve`, without bots, views, parsing or the match loop.
+
+Each figure is the median of ``--runs`` runs (at least 5), timed in process CPU time (``--wall``
+for wall-clock). The process pins itself to one CPU core where the OS allows it. Usage:
+
+    PYTHONPATH=src python benchmarks/arena_throughput.py [--runs 5] [--seconds 2] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+
+from botwars.agents.base import CallableAgent
+from botwars.engine.match import Match
+from botwars.engine.ruleset import get_ruleset
+from botwars.games.arena.bots import BUILTIN
+
+# CPU time of this process: on a shared machine, wall-clock time also counts the time other
+# processes hold the core, which would understate the engine's own speed. --wall switches.
+CLOCK = time.process_time
+
+
+def pin_one_core() -> str:
+    """Restrict this process to one CPU (Linux); returns a description."""
+    try:
+        cpus = sorted(os.sched_getaffinity(0))
+        os.sched_setaffinity(0, {cpus[-1]})
+        return f"pinned to CPU {cpus[-1]}"
+    except (AttributeError, OSError):
+        return "not pinned (no sched_setaffinity)"
+
+
+def play_games(bot: str, games: int, rs, config) -> tuple[int, int]:
+    """Play ``games`` full games of ``bot`` against itself; returns (robot-actions, turns)."""
+    actions = turns = 0
+    cls = BUILTIN[bot]
+    for g in range(games):
+        m = Match(rs, config, {"p1": CallableAgent(cls()), "p2": CallableAgent(cls())}, seed=g)
+        m.start_agents()
+        while m.outcome() is None:
+            actions += len(m.state.robots)
+            m.step()
+            turns += 1
+    return actions, turns
+
+
+def collect_orders(bot: str, rs, config) -> list:
+    """One game's (state, accepted orders) pairs, for the resolve-only measurement."""
+    cls = BUILTIN[bot]
+    m = Match(rs, config, {"p1": CallableAgent(cls()), "p2": CallableAgent(cls())}, seed=0, clock=False)
+    m.start_agents()
+    out = []
+    while m.outcome() is None:
+        state = m.state
+        orders = {s: rs.parse_orders(state, s, m.agents[s].act(rs.view(state, s), None)) for s in m.seats}
+        out.append((state, orders))
+        m.state, _ = rs.resolve(state, orders)
+    return out
+
+
+def measure(bot: str, runs: int, seconds: float, rs, config) -> dict:
+    """Median robot-actions/s and games/s over ``runs`` runs of about ``seconds`` each."""
+    t0 = CLOCK()
+    a, t = play_games(bot, 3, rs, config)  # warm-up and calibration
+    per_game = (CLOCK() - t0) / 3
+    games = max(3, int(seconds / per_game))
+    aps, gps = [], []
+    for _ in range(runs):
+        t0 = CLOCK()
+        a, t = play_games(bot, games, rs, config)
+        dt = CLOCK() - t0
+        aps.append(a / dt)
+        gps.append(games / dt)
+    pairs = collect_orders(bot, rs, config)
+    acts = sum(len(s.robots) for s, _ in pairs)
+    core = []
+    reps = max(1, int(seconds / max(1e-9, per_game) / 2))
+    for _ in range(runs):
+        t0 = CLOCK()
+        for _ in range(reps):
+            for s, o in pairs:
+                rs.resolve(s, o)
+        core.append(acts * reps / (CLOCK() - t0))
+    return {"bot": f"builtin:{bot}", "games_per_run": games, "robot_actions_per_game": a / games,
+            "robot_actions_per_s": statistics.median(aps), "games_per_s": statistics.median(gps),
+            "resolve_only_robot_actions_per_s": statistics.median(core), "runs": runs}
+
+
+def measure_batch(runs: int, batch: int, config) -> dict:
+    """The batched NumPy engine (:mod:`botwars.games.arena.batch`): ``batch`` defender-vs-defender
+    games of 100 turns stepped together; the orders array is rebuilt from the boards every turn
+    (the defender bot as an array expression)."""
+    import numpy as np
+    from botwars.games.arena.batch import DEFEND, BatchArena
+    aps, gps = [], []
+    for _ in range(runs):
+        b = BatchArena(config, batch)
+        actions = 0
+        t0 = CLOCK()
+        while not b.over.all():
+            orders = np.where(b.owner > 0, DEFEND, 0).astype(np.int8)
+            actions += b.robots_in_play()
+            b.step(orders)
+        dt = CLOCK() - t0
+        aps.append(actions / dt)
+        gps.append(batch / dt)
+    return {"bot": f"batch[{batch}] defender", "robot_actions_per_s": statistics.median(aps),
+            "games_per_s": statistics.median(gps), "resolve_only_robot_actions_per_s": float("nan"),
+            "runs": runs}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description="Arena engine throughput (robot-actions/s, games/s).")
+    ap.add_argument("--runs", type=int, default=5, help="runs per bot; the median is reported (>= 5)")
+    ap.add_argument("--seconds", type=float, default=2.0, help="approximate length of one run")
+    ap.add_argument("--bots", default="defender,hunter", help="comma-separated built-in arena bots")
+    ap.add_argument("--json", action="store_true", help="print one JSON object")
+    ap.add_argument("--wall", action="store_true", help="measure wall-clock instead of CPU time")
+    ap.add_argument("--batch", type=int, default=1000,
+                    help="games stepped together by the batched NumPy engine (0 to skip)")
+    args = ap.parse_args()
+    global CLOCK
+    if args.wall:
+        CLOCK = time.perf_counter
+    if args.runs < 5:
+        ap.error("--runs must be at least 5")
+    pinned = pin_one_core()
+    rs = get_ruleset("arena")
+    config = rs.validate_config({})
+    results = [measure(b, args.runs, args.seconds, rs, config) for b in args.bots.split(",")]
+    if args.batch:
+        results.append(measure_batch(args.runs, args.batch, config))
+    info = {"python": sys.version.split()[0], "machine": platform.processor() or platform.machine(),
+            "cpu": pinned, "clock": "wall" if args.wall else "process CPU time", "results": results}
+    if args.json:
+        print(json.dumps(info))
+        return
+    print(f"arena throughput, Python {info['python']}, {pinned}, {info['clock']}, median of {args.runs} runs")
+    print(f"{'bots (self-play)':<22}{'robot-actions/s':>16}{'games/s':>10}{'resolve only':>16}")
+    for r in results:
+        print(f"{r['bot']:<22}{r['robot_actions_per_s']:>16,.0f}{r['games_per_s']:>10,.1f}"
+              f"{r['resolve_only_robot_actions_per_s']:>16,.0f}")
+
+
+if __name__ == "__main__":
+    main()

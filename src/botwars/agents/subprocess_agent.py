@@ -1,0 +1,327 @@
+"""The JSON-lines agent: a persistent bot process, one JSON view in, one JSON line out.
+
+Protocol (documented for players in ``docs/bots.md``):
+
+- The engine starts the program once, before the first decision, in a sandbox
+  (:mod:`botwars.agents.sandbox`). The environment carries ``BOTWARS_GAME``, ``BOTWARS_SEAT``,
+  ``BOTWARS_SEED`` and the validated match configuration as JSON in ``BOTWARS_CONFIG`` (or, when
+  it is longer than 64 KiB, in the file named by ``BOTWARS_CONFIG_FILE``).
+- For every decision the engine writes the seat's view as one line of JSON (UTF-8, LF) to the
+  program's stdin; the program answers with one line of JSON on stdout: the orders payload of
+  the game (for the arena, the P12 object). The time from writing the view to reading the
+  LF is the decision's thinking time.
+- stderr is free for logging; its last lines are kept and shown when the program crashes.
+- At the end of the match stdin is closed; the program should exit.
+
+Failures, each raising :class:`~botwars.agents.AgentFailure` (the seat's default orders apply
+for that decision and the match goes on):
+
+- ``timeout``: no complete line before the deadline. The process (and its process group) is
+  killed and a fresh one is started at the next decision; in-memory state is lost.
+- ``crash``: the program cannot be started, exits or closes stdout (detail: the exit status
+  or signal and the last stderr line). A fresh process is started at the next decision.
+- ``memory``: as crash, when the program died of the memory limit.
+- ``malformed``: the line is not valid UTF-8, not JSON, or longer than the game's
+  ``max_output_chars`` characters (arena P12), when the game has that parameter. A line of more
+  than 4 bytes a character (1 MiB without the parameter) without LF kills the process (the
+  stream cannot be resynchronised); otherwise the process keeps running and any further output
+  it printed for that decision is discarded.
+- A host program may answer ``{"botwars_error": DETAIL, "code": CODE}`` to report a failure of
+  the code it hosts (``pyhost``, ``rgkit_host``) without dying; CODE defaults to ``crash``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import selectors
+import tempfile
+import time
+from typing import Any
+
+from botwars.agents.base import Agent, AgentFailure
+from botwars.agents import sandbox
+
+ENV_LIMIT = 64 * 1024
+STDERR_TAIL = 8192
+DEFAULT_MEMORY_MIB = 1024
+DEFAULT_MAX_LINE = 1 << 20
+GRACE_S = 0.3
+
+
+def _botwars_pythonpath() -> str:
+    """The folder that holds the ``botwars`` package (so ``-m botwars...`` hosts can import it)."""
+    import botwars
+    return os.path.dirname(os.path.dirname(os.path.abspath(botwars.__file__)))
+
+
+class JsonLinesAgent(Agent):
+    """A persistent subprocess speaking the JSON-lines protocol (see the module docstring).
+
+    ``argv`` is the program and its arguments. ``memory_limit_mib`` overrides the config's
+    ``memory_limit_mib`` (default 1024 MiB when the game has no such parameter);
+    ``max_line_bytes`` overrides the longest reply accepted (default: the config's
+    ``max_output_chars`` × 4 bytes — UTF-8 — or 1 MiB). ``network=None`` follows
+    ``BOTWARS_BOT_NETWORK`` (default: no network where the OS allows it).
+    """
+
+    def __init__(self, argv: list[str], spec: str = "", *, memory_limit_mib: int | None = None,
+                 max_line_bytes: int | None = None, network: bool | None = None):
+        self.argv = list(argv)
+        self.spec = spec
+        self.memory_limit_mib = memory_limit_mib
+        self.max_line_bytes = max_line_bytes
+        self.network = network
+        self.proc = None
+        self.env: dict[str, str] | None = None
+        self._config_file: str | None = None
+        self._out = bytearray()
+        self._err = bytearray()
+        self._sel: selectors.BaseSelector | None = None
+        self.restarts = 0
+        self.max_chars: int | None = None
+
+    # ---- lifecycle -------------------------------------------------------------------------
+    def start(self, game: str, seat: str, config: dict[str, Any], seed: int = 0) -> None:
+        """Prepare the environment and start the program (a start failure is a ``crash``)."""
+        env = dict(os.environ)
+        env.update({"BOTWARS_GAME": game, "BOTWARS_SEAT": seat, "BOTWARS_SEED": str(seed)})
+        cfg = json.dumps(config, sort_keys=True, default=str)
+        env.pop("BOTWARS_CONFIG", None)
+        env.pop("BOTWARS_CONFIG_FILE", None)
+        if len(cfg) <= ENV_LIMIT:
+            env["BOTWARS_CONFIG"] = cfg
+        else:
+            fd, path = tempfile.mkstemp(prefix="botwars-config-", suffix=".json")
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(cfg)
+            self._config_file = path
+            env["BOTWARS_CONFIG_FILE"] = path
+        if len(self.argv) >= 3 and self.argv[1] == "-m" and self.argv[2].startswith("botwars."):
+            here = _botwars_pythonpath()
+            old = env.get("PYTHONPATH")
+            env["PYTHONPATH"] = here + (os.pathsep + old if old else "")
+        self.env = env
+        if self.memory_limit_mib is None:
+            self.memory_limit_mib = int(config.get("memory_limit_mib", DEFAULT_MEMORY_MIB))
+        moc = config.get("max_output_chars")
+        self.max_chars = moc if isinstance(moc, int) and not isinstance(moc, bool) else None
+        if self.max_line_bytes is None:
+            self.max_line_bytes = self.max_chars * 4 + 2 if self.max_chars else DEFAULT_MAX_LINE
+        self._spawn()
+
+    def _spawn(self) -> None:
+        self._out.clear()
+        self._err.clear()
+        try:
+            self.proc = sandbox.spawn(self.argv, memory_limit_mib=self.memory_limit_mib, network=self.network,
+                                      env=self.env)
+        except OSError as exc:
+            self.proc = None
+            raise AgentFailure("crash", f"cannot start {self.argv[0]}: {exc.strerror or exc}") from None
+        os.set_blocking(self.proc.stdin.fileno(), False)
+        self._sel = selectors.DefaultSelector()
+        self._sel.register(self.proc.stdout, selectors.EVENT_READ, "out")
+        self._sel.register(self.proc.stderr, selectors.EVENT_READ, "err")
+
+    def _drop(self) -> None:
+        """Kill the process (if any) and forget it; the next decision starts a fresh one."""
+        if self._sel is not None:
+            try:
+                self._sel.close()
+            except Exception:
+                pass
+            self._sel = None
+        if self.proc is not None:
+            sandbox.kill(self.proc)
+            self.proc = None
+            self.restarts += 1
+
+    def close(self) -> None:
+        """Close stdin, give the program a moment to exit, then kill its process group."""
+        if self.proc is not None:
+            try:
+                self.proc.stdin.close()
+            except OSError:
+                pass
+            try:
+                self.proc.wait(timeout=GRACE_S)
+            except Exception:
+                pass
+            self._drop()
+        if self._config_file:
+            try:
+                os.unlink(self._config_file)
+            except OSError:
+                pass
+            self._config_file = None
+
+    @property
+    def stderr_tail(self) -> str:
+        """The last few KiB the program wrote to stderr (decoded leniently)."""
+        return self._err.decode("utf-8", "replace")
+
+    # ---- one decision ----------------------------------------------------------------------
+    def act(self, view: Any, deadline_s: float | None) -> Any:
+        """Send ``view``, return the decoded JSON reply. Raises :class:`AgentFailure`."""
+        t0 = time.monotonic()
+        if self.env is None:
+            self.start("", "", {}, 0)
+        if self.proc is None:
+            self._spawn()
+        elif self.proc.poll() is not None:
+            self._pump(0)
+            failure = self._died("exited before this decision")
+            self._drop()
+            raise failure
+        self._pump(0)  # discard what it printed since its last reply
+        self._out.clear()
+        if self._sel is None or self.proc.stdout not in [k.fileobj for k in self._sel.get_map().values()]:
+            try:
+                self.proc.wait(timeout=0.5)
+            except Exception:
+                pass
+            failure = self._died("closed its output before this decision")
+            self._drop()
+            raise failure
+        data = (json.dumps(view, separators=(",", ":"), ensure_ascii=False) + "\n").encode("utf-8")
+        end = None if deadline_s is None else t0 + deadline_s
+        line = self._exchange(data, end, deadline_s)
+        return self._decode(line)
+
+    def _exchange(self, data: bytes, end: float | None, deadline_s: float | None) -> bytes:
+        proc = self.proc
+        assert proc is not None and self._sel is not None
+        view = memoryview(data)
+        writing = True
+        self._sel.register(proc.stdin, selectors.EVENT_WRITE, "in")
+        try:
+            while True:
+                nl = self._out.find(b"\n")
+                if nl >= 0:
+                    line = bytes(self._out[:nl])
+                    del self._out[:nl + 1]
+                    return line
+                if len(self._out) > self.max_line_bytes:
+                    self._drop()
+                    raise AgentFailure("malformed", f"reply line longer than {self.max_line_bytes} bytes")
+                timeout = None if end is None else end - time.monotonic()
+                if timeout is not None and timeout <= 0:
+                    self._drop()
+                    raise AgentFailure("timeout", f"no reply within {deadline_s:g} s")
+                if self._sel is None:
+                    break
+                for key, _ in self._sel.select(timeout):
+                    if key.data == "in":
+                        try:
+                            n = os.write(proc.stdin.fileno(), view)
+                        except BlockingIOError:
+                            n = 0
+                        except (BrokenPipeError, OSError):
+                            n = -1
+                        if n < 0:
+                            # it does not read its input: it has ended or will soon; keep reading stdout
+                            self._sel.unregister(proc.stdin)
+                            writing = False
+                        else:
+                            view = view[n:]
+                            if not view:
+                                self._sel.unregister(proc.stdin)
+                                writing = False
+                    elif not self._read(key.fileobj, key.data):
+                        if key.data == "out":
+                            # stdout closed: the program has ended (or closed it on purpose)
+                            self._pump(0.5)
+                            try:
+                                proc.wait(timeout=0.5)
+                            except Exception:
+                                pass
+                            failure = self._died("ended without replying")
+                            self._drop()
+                            raise failure
+            # unreachable: kept for type checkers
+            raise AgentFailure("crash", "lost the program")
+        finally:
+            if writing and self._sel is not None:
+                try:
+                    self._sel.unregister(proc.stdin)
+                except (KeyError, ValueError):
+                    pass
+
+    def _read(self, f, which: str) -> bool:
+        """Read what is available from stdout/stderr; False at end of file."""
+        try:
+            chunk = os.read(f.fileno(), 65536)
+        except OSError:
+            chunk = b""
+        if not chunk:
+            if self._sel is not None:
+                try:
+                    self._sel.unregister(f)
+                except (KeyError, ValueError):
+                    pass
+            return False
+        if which == "out":
+            self._out += chunk
+        else:
+            self._err += chunk
+            if len(self._err) > STDERR_TAIL:
+                del self._err[:len(self._err) - STDERR_TAIL]
+        return True
+
+    def _pump(self, wait_s: float) -> None:
+        """Read whatever stdout/stderr hold now (waiting up to ``wait_s`` for more)."""
+        if self._sel is None:
+            return
+        end = time.monotonic() + wait_s
+        while self._sel is not None and self._sel.get_map():
+            ready = self._sel.select(max(0.0, end - time.monotonic()))
+            if not ready:
+                return
+            for key, _ in ready:
+                if key.data in ("out", "err"):
+                    self._read(key.fileobj, key.data)
+            if len(self._out) > self.max_line_bytes * 4:
+                del self._out[:-self.max_line_bytes]
+            if time.monotonic() >= end:
+                return  # a program that never stops writing cannot hold the engine here
+
+    def _died(self, what: str) -> AgentFailure:
+        rc = self.proc.poll() if self.proc is not None else None
+        code, detail = sandbox.exit_failure(rc, self.stderr_tail)
+        return AgentFailure(code, f"{what}: {detail}")
+
+    def _decode(self, line: bytes) -> Any:
+        if line.endswith(b"\r"):
+            line = line[:-1]
+        try:
+            text = line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise AgentFailure("malformed", f"reply is not valid UTF-8 (byte {exc.start})") from None
+        if self.max_chars is not None and len(text) > self.max_chars:
+            raise AgentFailure("malformed", f"reply line longer than {self.max_chars} characters")
+        try:
+            obj = json.loads(text)
+        except ValueError as exc:
+            raise AgentFailure("malformed", f"reply is not JSON ({exc.msg} at column {exc.colno}): "
+                                            f"{_clip(text)}") from None
+        if isinstance(obj, dict) and "botwars_error" in obj and set(obj) <= {"botwars_error", "code"}:
+            code = obj.get("code") if obj.get("code") in ("crash", "malformed", "memory") else "crash"
+            raise AgentFailure(code, str(obj["botwars_error"])[:500])
+        return obj
+
+
+def _clip(text: str, n: int = 80) -> str:
+    return repr(text if len(text) <= n else text[:n] + "...")
+
+
+def read_config_from_env() -> dict[str, Any]:
+    """For bot programs and hosts: the match configuration the engine passed (``{}`` if none)."""
+    raw = os.environ.get("BOTWARS_CONFIG")
+    if raw is None and os.environ.get("BOTWARS_CONFIG_FILE"):
+        with open(os.environ["BOTWARS_CONFIG_FILE"], encoding="utf-8") as f:
+            raw = f.read()
+    return json.loads(raw) if raw else {}
+
+
+__all__ = ["JsonLinesAgent", "read_config_from_env"]

@@ -1,0 +1,149 @@
+"""RobotGame (rgkit) helpers computed on an arena map: importable as ``rg`` and ``rgkit.rg``.
+
+:mod:`botwars.games.arena.rgkit_host` installs this module under those names before it loads
+an rgkit bot, after :func:`configure` has set it up for the match's map and parameters.
+
+Coordinates are rgkit's: a location is a tuple ``(x, y)`` of ints with ``x = X - 1`` (column,
+0 at the west edge) and ``y = h - Y`` (row, 0 at the top/north edge, growing southwards), where
+``X:Y`` is the arena square (R1) and ``h`` the map height. So rgkit "up" (y - 1) is arena N.
+Walls are rgkit *obstacles*; both players' spawn points are rgkit *spawn* locations.
+
+Provided: ``dist``, ``wdist``, ``loc_types``, ``locs_around``, ``toward``, ``memoize``,
+``memodict``, ``CENTER_POINT``, ``settings`` (with ``board_size``, ``board_width``,
+``board_height``, ``spawn_every``, ``robot_hp``, ``attack_range``, ``collision_damage``,
+``suicide_damage``, ``max_turns``, ``spawn_coords``, ``obstacles``, ``player_count``, ...).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+Loc = tuple[int, int]
+
+
+class AttrDict(dict):
+    """A dict whose keys are also attributes (rgkit's ``AttrDict``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.__dict__ = self
+
+
+settings = AttrDict()
+CENTER_POINT: Loc = (0, 0)
+_width = 0
+_height = 0
+
+
+def configure(amap, config: dict[str, Any]) -> None:
+    """Set ``settings``, ``CENTER_POINT`` and the map for ``amap`` (an ArenaMap) and ``config``."""
+    global CENTER_POINT, _width, _height
+    _width, _height = amap.width, amap.height
+    dmg = config.get("attack_damage_enemy", 12)
+    settings.clear()
+    settings.update({
+        "spawn_every": config.get("spawn_interval", 10),
+        "spawn_per_player": min(len(v) for v in amap.spawns.values()) if amap.spawns else 0,
+        "board_size": max(amap.width, amap.height),
+        "board_width": amap.width,
+        "board_height": amap.height,
+        "robot_hp": config.get("initial_hp", 100),
+        "attack_range": (dmg, dmg),
+        "collision_damage": 0,
+        "suicide_damage": config.get("self_destruct_damage", 6),
+        "max_turns": config.get("max_turns", 100),
+        "player_count": 2,
+        "spawn_coords": sorted(to_rg(sq, amap.height) for sqs in amap.spawns.values() for sq in sqs),
+        "obstacles": sorted(to_rg(sq, amap.height) for sq in amap.walls),
+        "valid_commands": ("move", "attack", "guard", "suicide"),
+    })
+    settings["_spawn_set"] = frozenset(settings["spawn_coords"])
+    settings["_obstacle_set"] = frozenset(settings["obstacles"])
+    CENTER_POINT = (amap.width // 2, amap.height // 2)  # as rgkit: int(board_size / 2)
+    _cache.clear()
+
+
+def to_rg(sq: tuple[int, int], height: int) -> Loc:
+    """Arena square ``(X, Y)`` → rgkit location ``(x, y)``."""
+    return (sq[0] - 1, height - sq[1])
+
+
+def from_rg(loc: Loc, height: int) -> tuple[int, int]:
+    """rgkit location ``(x, y)`` → arena square ``(X, Y)``."""
+    return (loc[0] + 1, height - loc[1])
+
+
+def dist(p1, p2) -> float:
+    """Euclidean distance."""
+    return ((p2[0] - p1[0]) ** 2 + (p2[1] - p1[1]) ** 2) ** 0.5
+
+
+def wdist(p1, p2) -> int:
+    """Walking distance: |dx| + |dy|."""
+    return abs(p2[0] - p1[0]) + abs(p2[1] - p1[1])
+
+
+def memoize(f):
+    """Memoize a function of one hashable argument (as rgkit's ``rg.memoize``)."""
+    class _Memo(dict):
+        def __missing__(self, key):
+            val = self[key] = f(key)
+            return val
+    return _Memo().__getitem__
+
+
+memodict = memoize
+
+_cache: dict = {}
+
+
+def loc_types(loc) -> set[str]:
+    """``{'invalid'}`` off the board, else ``{'normal'}`` plus ``'spawn'`` and/or ``'obstacle'``."""
+    loc = tuple(loc)
+    hit = _cache.get(loc)
+    if hit is not None:
+        return set(hit)
+    x, y = loc
+    if not (0 <= x < _width and 0 <= y < _height):
+        types = {"invalid"}
+    else:
+        types = {"normal"}
+        if loc in settings.get("_spawn_set", ()):
+            types.add("spawn")
+        if loc in settings.get("_obstacle_set", ()):
+            types.add("obstacle")
+    _cache[loc] = frozenset(types)
+    return types
+
+
+def locs_around(loc, filter_out=None) -> list[Loc]:
+    """The 4 orthogonal neighbours (rgkit order: south, east, north, west in y-down terms:
+    ``(x, y+1), (x+1, y), (x, y-1), (x-1, y)``) minus those of a type in ``filter_out``."""
+    drop = set(filter_out or ())
+    x, y = loc
+    out = []
+    for dx, dy in ((0, 1), (1, 0), (0, -1), (-1, 0)):
+        n = (x + dx, y + dy)
+        if not drop & loc_types(n):
+            out.append(n)
+    return out
+
+
+def _sign(v: int) -> int:
+    return (v > 0) - (v < 0)
+
+
+def toward(curr, dest) -> Loc:
+    """One orthogonal step from ``curr`` toward ``dest``: along the axis with the larger
+    difference (x on a tie), or along the other axis if that step is an obstacle."""
+    curr = (int(curr[0]), int(curr[1]))
+    if curr == tuple(dest):
+        return curr
+    x0, y0 = curr
+    dx, dy = dest[0] - x0, dest[1] - y0
+    step_y = (x0, y0 + _sign(dy))
+    step_x = (x0 + _sign(dx), y0)
+    first, second = (step_y, step_x) if abs(dy) > abs(dx) else (step_x, step_y)
+    if first in settings.get("_obstacle_set", ()) or first == curr:
+        return second if second != curr else first
+    return first

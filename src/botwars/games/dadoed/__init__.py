@@ -1,0 +1,1 @@
+"""DADOED: Do Androids Dream of Electric Deathmatches? (shared/rules/dadoed.md)."""

@@ -1,0 +1,238 @@
+"""DADOED scenario files (``botwars scenario run``; format in docs/dadoed.md).
+
+A scenario gives a position (a D-2.6 text board plus rooted bots, supers, reserves, extra fire
+under bots, pool counts, the turn) and a list of orders, each with what must happen: the
+position after it, the exact events, the result, or that the order is refused (and the state
+left untouched).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from botwars.engine.errors import ConfigError, InvalidOrders
+from botwars.engine.ruleset import get_ruleset
+from botwars.games.dadoed.board import LABELS, parse_board, parse_tile, tile_str, tiles_sorted
+from botwars.games.dadoed.engine import PLAYERS, Bot, State, iter_legal, order_text
+from botwars.games.dadoed.pool import load_pool
+
+KNOWN = {"game", "name", "description", "rules", "config", "board", "turn", "rooted", "supers", "reserves", "fire",
+         "holes", "boulders", "pool", "gold_refreshes", "orders", "phase"}
+ENTRY = {"order", "expect", "reject", "note", "setup"}
+EXPECT = {"board", "bots", "holes", "fire", "boulders", "pool", "gold_refreshes", "events", "events_include",
+          "result", "rooted", "active", "turn", "legal", "not_legal", "reserves", "log_order"}
+
+
+def _err(source: str, msg: str) -> ConfigError:
+    return ConfigError(msg, source=source)
+
+
+def _tiles(v: Any, source: str, what: str) -> set:
+    if v is None:
+        return set()
+    if isinstance(v, str):
+        v = [x for x in v.replace(",", " ").split() if x]
+    try:
+        return {parse_tile(x) for x in v}
+    except (ValueError, TypeError) as exc:
+        raise _err(source, f"{what}: {exc}") from None
+
+
+def build_state(doc: dict[str, Any], source: str) -> State:
+    """The scenario's starting position; raises :class:`ConfigError` for a malformed one."""
+    rs = get_ruleset("dadoed")
+    overrides = dict(doc.get("config") or {})
+    pool_name = overrides.get("pool")
+    if isinstance(pool_name, str) and pool_name not in ("", "default") and not os.path.isabs(pool_name):
+        overrides["pool"] = os.path.join(os.path.dirname(os.path.abspath(source)), pool_name)  # beside the file
+    config = rs.validate_config(overrides, source=source)
+    pool = load_pool(config["pool"])
+    if "board" not in doc:
+        raise _err(source, "missing key 'board' (a D-2.6 text board)")
+    bt = parse_board(doc["board"], source)
+    holes = bt.holes | _tiles(doc.get("holes"), source, "holes")
+    fire = bt.fire | _tiles(doc.get("fire"), source, "fire")
+    boulders = bt.boulders | _tiles(doc.get("boulders"), source, "boulders")
+    if fire & (boulders | holes):
+        raise _err(source, "fire on a boulder or a hole (D-2.3)")
+    rooted = [str(x).upper() for x in (doc.get("rooted") or [])]
+    supers = {str(k).upper(): v for k, v in (doc.get("supers") or {}).items()}
+    bots: dict[str, Bot] = {}
+    for lb, (owner, t) in bt.bots.items():
+        bots[lb] = Bot(owner, t)
+    for player, labels in (doc.get("reserves") or {}).items():
+        if player not in PLAYERS:
+            raise _err(source, f"reserves: unknown player {player!r} (blue or orange)")
+        for lb in labels or []:
+            lb = str(lb).upper()
+            if lb not in LABELS or lb in bots:
+                raise _err(source, f"reserves: {lb} is not a free bot label")
+            bots[lb] = Bot(player, None)
+    for lb in rooted:
+        if lb not in bots or bots[lb].tile is None:
+            raise _err(source, f"rooted: no bot {lb} on the board")
+        bots[lb] = Bot(bots[lb].owner, bots[lb].tile, True)
+    for lb, pair in supers.items():
+        if lb not in bots:
+            raise _err(source, f"supers: no bot {lb}")
+        if not isinstance(pair, list) or len(pair) != 2 or any(pool.get(x) is None for x in pair):
+            raise _err(source, f"supers: {lb} needs [first, second] command ids of the pool")
+        bots[lb] = Bot(bots[lb].owner, bots[lb].tile, bots[lb].rooted, (pair[0], pair[1]))
+    left = pool.initial_left()
+    for cid, n in (doc.get("pool") or {}).items():
+        if cid not in left:
+            raise _err(source, f"pool: unknown command {cid!r}")
+        left[cid] = n
+    turn = int(doc.get("turn", 1))
+    if turn < 1:
+        raise _err(source, "turn must be 1 or more")
+    phase = doc.get("phase", "play")
+    if phase not in ("play", "setup"):
+        raise _err(source, "phase must be play or setup")
+    return State(("blue", "orange"), config, pool, phase, turn - 1 if phase == "play" else 0, holes, fire, boulders,
+                 bots, left, int(doc.get("gold_refreshes", 0)))
+
+
+def _bot_desc(st: State, lb: str) -> str:
+    b = st.bots.get(lb)
+    if b is None:
+        return "absent"
+    return f"reserve {b.owner}" if b.tile is None else f"{tile_str(b.tile)} {b.owner}"
+
+
+def _check(rs, st: State, events, exp: dict[str, Any], where: str, source: str) -> list[str]:
+    fails: list[str] = []
+    unknown = set(exp) - EXPECT
+    if unknown:
+        raise _err(source, f"{where}: unknown expectation(s) {', '.join(sorted(unknown))} "
+                           f"(known: {', '.join(sorted(EXPECT))})")
+    if "board" in exp:
+        want = [ln.rstrip() for ln in str(exp["board"]).splitlines() if ln.strip()]
+        got = st.board_lines()
+        if want and want[0].strip() != "ABCDEFGH":
+            got = got[1:]
+        if want != got:
+            fails.append(f"{where}: board differs:\n    expected:\n      " + "\n      ".join(want)
+                         + "\n    got:\n      " + "\n      ".join(got))
+    for lb, want in (exp.get("bots") or {}).items():
+        lb = str(lb).upper()
+        got = _bot_desc(st, lb)
+        w = str(want).strip()
+        if w.startswith("reserve") or len(w.split()) > 1 or w == "absent":
+            ok = got == w
+        else:
+            ok = got.split()[0] == w.upper()
+        if not ok:
+            fails.append(f"{where}: bot {lb}: expected {w}, got {got}")
+    for key, have in (("holes", st.holes), ("fire", st.fire), ("boulders", st.boulders)):
+        if key in exp:
+            want = tiles_sorted(_tiles(exp[key], source, key))
+            if tiles_sorted(have) != want:
+                fails.append(f"{where}: {key}: expected {want}, got {tiles_sorted(have)}")
+    for cid, want in (exp.get("pool") or {}).items():
+        if st.left.get(cid) != want:
+            fails.append(f"{where}: pool {cid}: expected {want} left, got {st.left.get(cid)}")
+    if "gold_refreshes" in exp and st.gold_refreshes != exp["gold_refreshes"]:
+        fails.append(f"{where}: gold_refreshes: expected {exp['gold_refreshes']}, got {st.gold_refreshes}")
+    if "rooted" in exp:
+        got = sorted(lb for lb, b in st.bots.items() if b.rooted)
+        want = sorted(str(x).upper() for x in exp["rooted"] or [])
+        if got != want:
+            fails.append(f"{where}: rooted: expected {want}, got {got}")
+    if "reserves" in exp:
+        for p, want in (exp["reserves"] or {}).items():
+            got = st.reserve(p)
+            if got != sorted(str(x).upper() for x in want or []):
+                fails.append(f"{where}: {p} reserve: expected {want}, got {got}")
+    evs = [{"type": e.kind, **e.data} for e in events]
+    if "events" in exp:
+        want = exp["events"] or []
+        if evs != want:
+            fails.append(f"{where}: events differ:\n    expected: {want}\n    got:      {evs}")
+    for w in exp.get("events_include") or []:
+        if w not in evs:
+            fails.append(f"{where}: expected event {w} among {evs}")
+    if "result" in exp:
+        want = exp["result"]
+        got = {"winner": st.result[0], "reason": st.result[1]} if st.result else None
+        if want != got:
+            fails.append(f"{where}: result: expected {want}, got {got}")
+    if "active" in exp:
+        got = st.active if st.phase == "play" else None
+        if got != exp["active"]:
+            fails.append(f"{where}: active: expected {exp['active']}, got {got}")
+    if "turn" in exp and st.turn + 1 != exp["turn"]:
+        fails.append(f"{where}: turn to play: expected {exp['turn']}, got {st.turn + 1}")
+    if "legal" in exp or "not_legal" in exp:
+        texts = {order_text(st, o) for o in iter_legal(st, st.active)}
+        for t in exp.get("legal") or []:
+            if t not in texts:
+                fails.append(f"{where}: expected {t!r} to be legal for {st.active}")
+        for t in exp.get("not_legal") or []:
+            if t in texts:
+                fails.append(f"{where}: expected {t!r} not to be legal for {st.active}")
+    if "log_order" in exp:
+        got = st.log[-1]["order"] if st.log else None
+        if got != exp["log_order"]:
+            fails.append(f"{where}: logged order: expected {exp['log_order']!r}, got {got!r}")
+    return fails
+
+
+def run_scenario(doc: dict[str, Any], source: str) -> list[str]:
+    """Run one DADOED scenario document; returns failure lines (empty = pass)."""
+    rs = get_ruleset("dadoed")
+    unknown = set(doc) - KNOWN
+    if unknown:
+        raise _err(source, f"unknown key(s) {', '.join(sorted(unknown))} (known: {', '.join(sorted(KNOWN))})")
+    st = build_state(doc, source)
+    entries = doc.get("orders")
+    if not isinstance(entries, list) or not entries:
+        raise _err(source, "'orders' must be a non-empty list")
+    fails: list[str] = []
+    for i, entry in enumerate(entries, 1):
+        if not isinstance(entry, dict) or not (set(entry) & {"order", "setup"}):
+            raise _err(source, f"order entry {i}: needs 'order' (or 'setup')")
+        extra = set(entry) - ENTRY
+        if extra:
+            raise _err(source, f"order entry {i}: unknown key(s) {', '.join(sorted(extra))}")
+        where = f"entry {i} (turn {st.turn + 1}, {entry.get('order', 'setup')!r})"
+        if "setup" in entry:
+            orders = {}
+            for seat, payload in (entry["setup"] or {}).items():
+                try:
+                    orders[seat] = rs.parse_orders(st, seat, payload)
+                except InvalidOrders as exc:
+                    want = (entry.get("reject") or {}).get(seat) if isinstance(entry.get("reject"), dict) else None
+                    if want is None or str(want) not in exc.message:
+                        fails.append(f"{where}: setup of {seat} refused: {exc.message}")
+                    orders[seat] = rs.default_orders(st, seat)
+            st, events = rs.resolve(st, orders)
+            fails += _check(rs, st, events, entry.get("expect") or {}, where, source)
+            continue
+        if st.phase != "play":
+            fails.append(f"{where}: the game is over ({st.result}); no more orders")
+            break
+        seat = st.seat_of(st.active)
+        before = rs.state_json(st)
+        try:
+            order = rs.parse_orders(st, seat, entry["order"])
+        except InvalidOrders as exc:
+            if "reject" not in entry:
+                fails.append(f"{where}: refused: {exc.message}")
+                break
+            if str(entry["reject"]) not in exc.message and str(entry["reject"]) != exc.code:
+                fails.append(f"{where}: refused with {exc.message!r} ({exc.code}), expected {entry['reject']!r}")
+            if rs.state_json(st) != before:
+                fails.append(f"{where}: a refused order changed the state")
+            fails += _check(rs, st, [], entry.get("expect") or {}, where, source)
+            continue
+        if "reject" in entry:
+            fails.append(f"{where}: expected a refusal ({entry['reject']!r}), but the order was accepted")
+            break
+        st, events = rs.resolve(st, {seat: order})
+        if st.phase == "ending":  # the decision point that applies D-8.4 / D-5.2 after the clock
+            st, more = rs.resolve(st, {})
+            events = events + more
+        fails += _check(rs, st, events, entry.get("expect") or {}, where, source)
+    return fails

@@ -1,0 +1,156 @@
+"""The DADOED arena as SVG (issue 8, item 1): tiles named A1..H8 (D-2.1), holes, fire, boulders,
+bots with owner colour, label and a rooted marker, highlights for the last command's events, and
+a side panel with the turn, supers, reserves and the pool's remaining copies.
+
+Drawn from the seat's observation (:meth:`DadoedRuleset.view`, D-12.2), so the only thing that
+differs between seats (the opponent's supers during setup, D-12.1) is hidden exactly as the view
+hides it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from botwars.engine.events import Event
+from botwars.games.dadoed.board import COLS, SIZE, parse_tile
+from botwars.render.svg import PLAYER_COLOURS, Svg
+
+#: Owner colours: Blue and Orange (D-1.1).
+COLOURS = {"blue": PLAYER_COLOURS[1], "orange": PLAYER_COLOURS[3]}
+HIGHLIGHT = "#e6007e"  # magenta: what happened in the last command
+FIRE = "#ff5a1f"
+
+
+def _cr(name: str) -> tuple[int, int]:
+    """Tile name (``"C5"``) → screen column/row (row 8 at the top, D-2.1)."""
+    col, row = parse_tile(name)
+    return col, SIZE - 1 - row
+
+
+def _flame(svg: Svg, c: int, r: int, title: str) -> None:
+    x, y = svg.xy(c, r)
+    k = svg.cell
+    # a simple flame: a teardrop in orange with a yellow core
+    svg.add(f'<g class="fire" data-tile="{title.split()[-1]}"><title>{title}</title>'
+            f'<path d="M{x + k * .5:g},{y + k * .12:g} C{x + k * .78:g},{y + k * .42:g} {x + k * .86:g},{y + k * .62:g} '
+            f'{x + k * .72:g},{y + k * .8:g} C{x + k * .6:g},{y + k * .92:g} {x + k * .4:g},{y + k * .92:g} '
+            f'{x + k * .28:g},{y + k * .8:g} C{x + k * .14:g},{y + k * .62:g} {x + k * .22:g},{y + k * .42:g} '
+            f'{x + k * .5:g},{y + k * .12:g} Z" fill="{FIRE}" fill-opacity="0.85"/>'
+            f'<circle cx="{x + k * .5:g}" cy="{y + k * .7:g}" r="{k * .12:g}" fill="#ffd23f"/></g>')
+
+
+def dadoed_svg(view: dict[str, Any], events: list[Event] | None = None, seat: str | None = None) -> str:
+    """SVG document (a string) of a D-12.2 observation ``view``.
+
+    ``events``: the events of the last decision point (D-12.3), highlighted: moves as arrows,
+    new holes, falls, burns, blasts, fire lit or put out, patches, placed boulders, roots and
+    drops. ``None``: the events of the last log entry of the view. Raises ``ValueError`` for a
+    malformed tile name in the view or the events.
+    """
+    svg = Svg(SIZE, SIZE, cell=44, margin=22, side=230, min_height=2 * 22 + 8 * 44,
+              title=f"dadoed turn {view['turn']}" + (f", {view['active']} to move" if view.get("active") else ""))
+    holes = set(view["holes"])
+    fire = set(view["fire"])
+    hole_fill = svg.hatch("dadoed-hole", "#333", "#111")
+    for row in range(SIZE, 0, -1):
+        for ci, col in enumerate(COLS):
+            name = f"{col}{row}"
+            c, r = ci, SIZE - row
+            if name in holes:
+                svg.rect(c, r, hole_fill, "#000", cls="hole", title=f"hole {name}")
+            else:
+                svg.rect(c, r, "#efe9dc" if (c + r) % 2 else "#f7f3ea", "#b5ab98", cls="tile", title=name)
+    svg.labels(list(COLS), [str(r) for r in range(SIZE, 0, -1)])
+    for name in sorted(fire):
+        c, r = _cr(name)
+        _flame(svg, c, r, f"fire {name}")
+    for name in sorted(view["boulders"]):
+        c, r = _cr(name)
+        svg.open_group("boulder", f"boulder {name}", tile=name)
+        svg.circle(c, r, "#8c8c8c", 0.34, "#444")
+        svg.close_group()
+
+    evs = list(events) if events is not None else [
+        Event(e["type"], {k: v for k, v in e.items() if k != "type"}) for e in (view["log"][-1]["events"] if view["log"] else [])]
+    _highlights(svg, evs)
+
+    for lb, b in view["bots"].items():
+        if b["tile"] is None:
+            continue
+        c, r = _cr(b["tile"])
+        colour = COLOURS[b["owner"]]
+        desc = f"bot {lb} of {b['owner']} on {b['tile']}" + (", rooted" if b["rooted"] else "") + \
+            (", on fire" if b["tile"] in fire else "") + (f", super {' + '.join(b['super'])}" if b["super"] else "")
+        svg.open_group("bot", desc, bot=lb, owner=b["owner"], tile=b["tile"], rooted=str(b["rooted"]).lower())
+        svg.circle(c, r, colour, 0.36, "#000")
+        x, y = svg.centre(c, r)
+        if b["rooted"]:  # rooted: a thick brown ring and a root mark under the bot (D-6.11)
+            svg.add(f'<circle cx="{x:g}" cy="{y:g}" r="{svg.cell * 0.44:g}" fill="none" stroke="#6b3d12" '
+                    f'stroke-width="3" class="rooted"/>')
+            svg.text(x + svg.cell * 0.33, y + svg.cell * 0.33, "R", 9, "#6b3d12", weight="bold")
+        svg.text(x, y, lb, 15, "#fff", weight="bold")
+        svg.close_group()
+    _panel(svg, view)
+    return svg.to_string()
+
+
+def _highlights(svg: Svg, events: list[Event]) -> None:
+    """Draw the last command's events (D-12.3) over the board, under the bots."""
+    for e in events:
+        d = e.data
+        try:
+            if e.kind == "move":
+                a, b = _cr(d["from"]), _cr(d["to"])
+                svg.arrow(a[0], a[1], b[0], b[1], HIGHLIGHT, 3, "5 3", cls="hl-move", shorten=0.42,
+                          title=f"{d['object']} moved {d['from']} to {d['to']}")
+            elif e.kind in ("hole", "patch", "boulder_placed", "fire_on", "fire_off", "drop"):
+                c, r = _cr(d["tile"])
+                label = {"hole": "new hole", "patch": "patched", "boulder_placed": "boulder placed",
+                         "fire_on": "caught fire", "fire_off": "fire out", "drop": f"{d.get('bot')} dropped"}[e.kind]
+                svg.rect(c, r, "none", HIGHLIGHT, cls=f"hl-{e.kind}", inset=2, stroke_width=2.5,
+                         dash="" if e.kind in ("hole", "drop") else "4 2", title=f"{label} {d['tile']}")
+            elif e.kind in ("fall", "burn", "blasted"):
+                if d.get("tile") in (None, "off"):
+                    continue  # fell off the board: the move arrow ends on the edge tile
+                c, r = _cr(d["tile"])
+                who = d.get("object") or d.get("bot")
+                svg.open_group(f"hl-{e.kind}", f"{who} {e.kind} on {d['tile']}", tile=d["tile"])
+                svg.cross(c, r, HIGHLIGHT, 3)
+                svg.close_group()
+            elif e.kind == "blast":
+                cs = [_cr(t) for t in d["tiles"]]
+                svg.area(min(c for c, _ in cs), min(r for _, r in cs), max(c for c, _ in cs), max(r for _, r in cs),
+                         "#fd8d3c", HIGHLIGHT, 0.3, cls="hl-blast", title=f"blast at {d['centre']}")
+        except (KeyError, ValueError, TypeError) as exc:
+            raise ValueError(f"dadoed svg: malformed {e.kind} event {d!r}: {exc}") from None
+
+
+def _panel(svg: Svg, view: dict[str, Any]) -> None:
+    lines: list[tuple[str, str]] = []
+    if view.get("phase") == "setup":
+        lines.append(("# setup: supers being chosen", ""))
+    elif view.get("result"):
+        res = view["result"]
+        lines.append((f"# {'draw' if res['winner'] == 'draw' else res['winner'] + ' wins'} ({res['reason']})", ""))
+    else:
+        lines.append((f"# turn {view['turn']}: {view['active']} to move", COLOURS.get(view.get("active"), "")))
+        if not view.get("super_allowed", True):
+            lines.append(("no supers this turn", "#666"))
+    if view.get("log"):
+        last = view["log"][-1]
+        lines.append((f"last: {last['player']} {last['order']}", HIGHLIGHT))
+    lines.append(("", ""))
+    lines.append(("# bots", ""))
+    for lb, b in view["bots"].items():
+        where = b["tile"] or "reserve"
+        sup = "+".join(b["super"]) if b["super"] else "?"
+        lines.append((f"{lb} {b['owner']} {where}{' rooted' if b['rooted'] else ''}  {sup}", COLOURS[b["owner"]]))
+    for p in ("blue", "orange"):
+        lines.append((f"{p} reserve: {' '.join(view['reserves'][p]) or '-'}", COLOURS[p]))
+    lines.append(("", ""))
+    lines.append((f"# pool (gold refreshes {view.get('gold_refreshes', 0)})", ""))
+    for cid, c in view["pool"].items():
+        left = "inf" if c["left"] is None else c["left"]
+        lines.append((f"{cid} {left}/{'inf' if c['copies'] is None else c['copies']}",
+                      "#aaa" if c["left"] == 0 else "#222"))
+    svg.panel(lines, size=10, line_height=13)

@@ -1,0 +1,339 @@
+"""Geeko scenario files (docs/geeko.md, "Scenario files").
+
+A scenario is a YAML mapping with a room (``room: k`` of the standard set, or ``grid`` row
+lines with a two-square ``start``), robots ``A`` and ``B`` and either
+
+* ``play``: stages to play with the registers given (``[1, 2]`` or ``turn`` for the stages
+  1..N and the end of turn), ``length`` L (default: the longest program), ``expect`` keyed
+  ``stage N`` / ``end`` / ``stages_played``; or
+* ``turns``: turns played through the order parser from a dealt hand (``seed``), each with
+  ``orders`` (the G-16.1 payload, or ``default``), optional ``hand`` (the hand before the
+  orders), ``invalid`` (a payload and the text its refusal must contain) and ``expect``.
+
+Robot keys: ``at``, ``facing``, ``hp``, ``place`` (``board``, ``parked``, ``exited``,
+``transit``), ``transit``, ``program`` (registers 1.., ``FWD1 500`` or ``null``),
+``fused`` (register → card), ``options``, ``stations`` (room → square), ``sets``,
+``rebooting``.  Robot expectations: ``"r1c2 E 10 real"`` (any prefix of square, facing, HP,
+MODE) or a mode word (``parked``, ``exited``, ``transit``, ``destroyed``); ``rows``:
+``{ROW: {A|B: cell}}``; ``contains``: lines of that report; ``room``; ``gates``
+``{rRcC: open}``; ``registers`` ``{A: {9: LF90 290}}``; ``hand_size``; ``finished``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from botwars.engine.errors import ConfigError, InvalidOrders
+from botwars.games.factory.board import DIRS, parse_sq, sq_str
+from botwars.games.factory.cards import card_str, parse_card
+from botwars.games.factory.rules import Ctx
+from botwars.games.geeko.board import parse_room
+from botwars.games.geeko.state import LETTERS
+
+KNOWN = {"game", "name", "rules", "description", "config", "room", "grid", "start", "seed", "turn", "robots",
+         "devices", "length", "play", "expect", "turns", "player"}
+ROBOT_KEYS = {"at", "facing", "hp", "place", "transit", "program", "fused", "options", "stations", "sets",
+              "rebooting"}
+
+
+def _err(source: str, msg: str) -> ConfigError:
+    return ConfigError(msg, source=source)
+
+
+def build(rs: Any, doc: dict[str, Any], source: str):
+    """The scenario's game state (one player) with the room and robots set up."""
+    unknown = set(doc) - KNOWN
+    if unknown:
+        raise _err(source, f"unknown key(s) {', '.join(sorted(unknown))} (known: {', '.join(sorted(KNOWN))})")
+    cfg = rs.validate_config(dict(doc.get("config") or {}), source=source)
+    name = str(doc.get("player", "Alice"))
+    gs = rs.setup(cfg, ["p1"], doc.get("seed", "scenario"), [name])
+    run = gs.runs[0]
+    if "grid" in doc:
+        rows = str(doc["grid"]).strip("\n").split("\n")
+        text = (f"board: scenario\nrows: {len(rows)}\ncols: {len(rows[0].split()) - 1}\n"
+                f"start: {doc.get('start', 'r1c3 N, r1c5 N')}\ngrid:\n" + "\n".join(rows) + "\nend\n")
+        board = parse_room(text, source, check=False)
+        real = [p for p in board.problems if not p[0].startswith(("G-2.1: a room", "G-2.2"))]
+        if real:
+            raise _err(source, real[0][0])
+        k = int(doc.get("room", 1))  # the room number the grid stands for (reports, stations)
+        run.board = board
+        run.room = k
+        fresh = rs.empty_state(cfg, ["p1"], run.seed, board, [name])
+        for attr in ("switches", "trapdoors", "bridges", "teleporters", "eyes", "blasers"):
+            setattr(run, attr, getattr(fresh, attr))
+        run.gates = {sq: board.kind[sq][2] for sq in board.gates()}
+        for b in run.bots:
+            sq, f = board.starts[b.slot]
+            b.sq, b.facing = sq, f
+    elif "room" in doc:
+        k = doc["room"]
+        if not isinstance(k, int) or not 1 <= k <= 5:
+            raise _err(source, f"room must be 1 to 5, got {k!r}")
+        rs.enter_room(run, k)
+    turn = int(doc.get("turn", 1 if "turns" in doc else 2))
+    gs.turn = run.turn = turn - 1
+    for letter, spec in (doc.get("robots") or {}).items():
+        if letter not in LETTERS:
+            raise _err(source, f"robots are A and B, got {letter!r}")
+        bad = set(spec or {}) - ROBOT_KEYS
+        if bad:
+            raise _err(source, f"robot {letter}: unknown key(s) {', '.join(sorted(bad))}")
+        set_robot(run, LETTERS.index(letter), spec or {}, source)
+    dev = doc.get("devices") or {}
+    for k, v in (dev.get("switches") or {}).items():
+        run.switches[parse_sq(k)] = bool(v)
+    for k, v in (dev.get("trapdoors") or {}).items():
+        run.trapdoors[parse_sq(k)] = bool(v)
+    for k, v in (dev.get("bridges") or {}).items():
+        run.bridges[parse_sq(k)] = v in (True, "lowered")
+    for k, v in (dev.get("teleporters") or {}).items():
+        run.teleporters[k] = bool(v)
+    for k, v in (dev.get("gates") or {}).items():
+        if parse_sq(k) not in run.gates:
+            raise _err(source, f"{k} is not a gate of the room")
+        run.gates[parse_sq(k)] = bool(v)
+    return gs
+
+
+def set_robot(run: Any, slot: int, spec: dict[str, Any], source: str) -> None:
+    b = run.bots[slot]
+    try:
+        if "at" in spec:
+            b.sq = parse_sq(spec["at"])
+        if "facing" in spec:
+            b.facing = DIRS.index(spec["facing"])
+        if "hp" in spec:
+            b.hp = int(spec["hp"])
+        for r, card in enumerate(spec.get("program") or []):
+            b.regs[r] = None if card is None else parse_card(str(card))
+        for r, card in (spec.get("fused") or {}).items():
+            b.regs[int(r) - 1] = parse_card(str(card))
+    except ValueError as exc:
+        raise _err(source, f"robot {LETTERS[slot]}: {exc}") from None
+    b.options = [{"code": o, "charges": 3 if o == "AA" else 0, "armoury": True} for o in spec.get("options", [])]
+    b.stations = {int(k): parse_sq(v) for k, v in (spec.get("stations") or {}).items()}
+    b.sets = list(spec.get("sets") or [])
+    b.rebooting = bool(spec.get("rebooting", False))
+    place = spec.get("place", "board")
+    b.place = place
+    b.alive = place == "board"
+    if place == "transit":
+        b.sq = None
+        b.transit = int(spec.get("transit", 1))
+    if place == "exited":
+        b.sq = None
+
+
+def bot_text(rs: Any, run: Any, i: int) -> str:
+    b = run.bots[i]
+    mode = rs.mode_text(run, i)
+    if b.alive or b.place == "parked":
+        return f"{sq_str(b.sq)} {DIRS[b.facing]} {b.hp} {mode}"
+    return mode
+
+
+def check(rs: Any, gs: Any, exp: dict[str, Any], ev: Any, where: str) -> list[str]:
+    """Compare expectations with the run and a report event (or ``None``)."""
+    run = gs.runs[0]
+    fails = []
+    for key, want in exp.items():
+        if key in LETTERS:
+            got = bot_text(rs, run, LETTERS.index(key))
+            if not got.startswith(str(want)):
+                fails.append(f"{where}: robot {key} is {got!r}, expected {want!r}")
+        elif key == "rows":
+            if ev is None:
+                fails.append(f"{where}: no report table")
+                continue
+            rows = {r[0]: r[1:] for r in ev.data["rows"]}
+            for label, cells in want.items():
+                if label not in rows:
+                    fails.append(f"{where}: no row {label}")
+                    continue
+                for letter, cell in cells.items():
+                    if letter not in LETTERS:
+                        raise ConfigError(f"{where}: row {label}: robots are A and B, got {letter!r}")
+                    got = rows[label][LETTERS.index(letter)]
+                    if got != str(cell):
+                        fails.append(f"{where}: {label} {letter} is {got!r}, expected {cell!r}")
+        elif key == "contains":
+            lines = ev.data["lines"] if ev is not None else []
+            for line in want:
+                if line not in lines:
+                    fails.append(f"{where}: line {line!r} not in the report:\n  " + "\n  ".join(lines))
+        elif key == "room":
+            if run.room != want:
+                fails.append(f"{where}: room is {run.room}, expected {want}")
+        elif key == "gates":
+            for sq, v in want.items():
+                if run.gates.get(parse_sq(sq)) != v:
+                    fails.append(f"{where}: gate {sq} open is {run.gates.get(parse_sq(sq))}, expected {v}")
+        elif key == "devices":
+            for sq, v in want.items():
+                s = parse_sq(sq)
+                got = run.switches.get(s, run.trapdoors.get(s, run.bridges.get(s)))
+                if got != v:
+                    fails.append(f"{where}: device {sq} is {got}, expected {v}")
+        elif key == "registers":
+            for letter, regs in want.items():
+                b = run.bots[LETTERS.index(letter)]
+                for r, card in regs.items():
+                    got = None if b.regs[int(r) - 1] is None else card_str(b.regs[int(r) - 1])
+                    if got != card:
+                        fails.append(f"{where}: {letter} register {r} holds {got}, expected {card}")
+        elif key == "hand_size":
+            if len(run.hand) != want:
+                fails.append(f"{where}: hand has {len(run.hand)} cards, expected {want}")
+        elif key == "hand":
+            got = [card_str(c) for c in run.hand]
+            if got != list(want):
+                fails.append(f"{where}: hand is {got}, expected {want}")
+        elif key == "hand_message":
+            got = run.hand_msgs.get("p1", [])
+            for line in want:
+                if line not in got:
+                    fails.append(f"{where}: hand message line {line!r} not in {got}")
+        elif key == "finished":
+            if run.finished != want:
+                fails.append(f"{where}: finished is {run.finished}, expected {want}")
+        elif key == "lost":
+            if run.lost != want:
+                fails.append(f"{where}: lost is {run.lost}, expected {want}")
+        elif key == "hp":
+            for letter, hp in want.items():
+                got = run.bots[LETTERS.index(letter)].hp
+                if got != hp:
+                    fails.append(f"{where}: {letter} HP is {got}, expected {hp}")
+        elif key == "sets":
+            for letter, sets in want.items():
+                got = run.bots[LETTERS.index(letter)].sets
+                if got != list(sets):
+                    fails.append(f"{where}: {letter} sets are {got}, expected {sets}")
+        elif key == "stages_played":
+            pass
+        else:
+            raise ConfigError(f"{where}: unknown expectation {key!r}")
+    return fails
+
+
+def run_scenario(rs: Any, doc: dict[str, Any], source: str) -> list[str]:
+    """Play a scenario; returns failure lines (``[]`` = pass).  Raises :class:`ConfigError` for a
+    malformed scenario."""
+    if not isinstance(doc, dict):
+        raise _err(source, "a scenario is a mapping")
+    if ("play" in doc) == ("turns" in doc):
+        raise _err(source, "give exactly one of 'play' and 'turns'")
+    gs = build(rs, doc, source)
+    if "play" in doc:
+        return play_stages(rs, gs, doc, source)
+    return play_turns(rs, gs, doc, source)
+
+
+def play_stages(rs: Any, gs: Any, doc: dict[str, Any], source: str) -> list[str]:
+    run = gs.runs[0]
+    t = gs.turn + 1
+    progs = {i: len([c for c in ((doc.get("robots") or {}).get(b.letter) or {}).get("program") or []])
+             for i, b in enumerate(run.bots)}
+    L = int(doc.get("length", max(progs.values() or [0])))
+    for i, b in enumerate(run.bots):
+        if not b.alive or b.rebooting:
+            b.run_len = 0
+        else:
+            free = rs.free_registers(run, i)
+            b.run_len = 9 if (free == 0 or L == free) else L
+    run.length = L
+    c = Ctx(run, t)
+    play = doc["play"]
+    exp = doc.get("expect") or {}
+    bad = [k for k in exp if not (k.startswith("stage ") or k in ("end", "stages_played"))]
+    if bad:
+        raise _err(source, f"unknown expectation key {bad[0]!r} (stage N, end, stages_played)")
+    fails: list[str] = []
+    played: list[int] = []
+
+    def one(s: int) -> None:
+        rs.stage(c, s)
+        played.append(s)
+        want = exp.get(f"stage {s}")
+        if want is not None:
+            ev = next(e for e in reversed(c.events) if e.kind == "stage")
+            fails.extend(check(rs, gs, want, ev, f"{source}: stage {s}"))
+
+    if play == "turn":  # as GeekoRuleset.play_turn, checking each stage as it ends
+        n = max([b.run_len for b in run.bots if b.alive] or [0])
+        for s in range(1, n + 1):
+            if not rs.on_board(run):
+                break
+            one(s)
+        rs.end_of_turn(c)
+    elif isinstance(play, list) and all(isinstance(s, int) and 1 <= s <= 9 for s in play):
+        for s in play:
+            one(s)
+    else:
+        raise _err(source, f"play must be 'turn' or a list of stages 1-9, got {play!r}")
+    for key in exp:
+        if key.startswith("stage ") and int(key.split()[1]) not in played:
+            fails.append(f"{source}: {key} was not played")
+    if "end" in exp:
+        end = next((e for e in c.events if e.kind == "end"), None)
+        fails += check(rs, gs, exp["end"], end, f"{source}: end")
+    if "stages_played" in exp and len(played) != exp["stages_played"]:
+        fails.append(f"{source}: {len(played)} stages played, expected {exp['stages_played']}")
+    return fails
+
+
+def play_turns(rs: Any, gs: Any, doc: dict[str, Any], source: str) -> list[str]:
+    run = gs.runs[0]
+    rs.deal(run, gs.turn + 1, [])
+    fails: list[str] = []
+    for n, spec in enumerate(doc["turns"], 1):
+        where = f"{source}: turn {gs.turn + 1}"
+        run = gs.runs[0]
+        if "hand" in spec:
+            got = [card_str(c) for c in run.hand]
+            if got != list(spec["hand"]):
+                fails.append(f"{where}: hand is {got}, expected {spec['hand']}")
+        for k in ("hand_size", "hand_message"):
+            if k in spec:
+                fails += check(rs, gs, {k: spec[k]}, None, where)
+        for bad in spec.get("invalid") or []:
+            try:
+                rs.parse_orders(gs, "p1", bad["orders"])
+                fails.append(f"{where}: order {bad['orders']} was accepted, expected refusal with {bad['error']!r}")
+            except InvalidOrders as exc:
+                if bad["error"] not in str(exc):
+                    fails.append(f"{where}: refusal {str(exc)!r} does not contain {bad['error']!r}")
+        raw = spec.get("orders", "default")
+        if raw == "default":
+            o = rs.default_orders(gs, "p1")
+        else:
+            try:
+                o = rs.parse_orders(gs, "p1", raw)
+            except InvalidOrders as exc:
+                fails.append(f"{where}: order refused: {exc}")
+                return fails
+        if "program" in spec:
+            got = o.to_json()
+            for k, v in spec["program"].items():
+                if got.get(k) != v:
+                    fails.append(f"{where}: program {k} is {got.get(k)}, expected {v}")
+        gs, events = rs.resolve(gs, {"p1": o})
+        stages = {e.data["stage"]: e for e in events if e.kind == "stage"}
+        end = next((e for e in events if e.kind == "end"), None)
+        for key, want in (spec.get("expect") or {}).items():
+            if key.startswith("stage "):
+                k = int(key.split()[1])
+                if k not in stages:
+                    fails.append(f"{where}: stage {k} was not played")
+                    continue
+                fails += check(rs, gs, want, stages[k], f"{where} {key}")
+            elif key == "end":
+                fails += check(rs, gs, want, end, f"{where} end")
+            elif key == "stages_played":
+                if len(stages) != want:
+                    fails.append(f"{where}: {len(stages)} stages played, expected {want}")
+            else:
+                fails += check(rs, gs, {key: want}, None, where)
+    return fails

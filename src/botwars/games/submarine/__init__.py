@@ -1,0 +1,1 @@
+"""Submarine Warfare (ruleset id ``submarine``): shared/rules/submarine.md."""

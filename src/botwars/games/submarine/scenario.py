@@ -1,0 +1,265 @@
+"""Submarine scenario files (``botwars scenario run``; format in docs/submarine.md).
+
+A scenario places subs and mines, starts a turn (S-4.2 runs for the player to move, so passives
+and AP apply), plays one or more orders and checks the subs, scores, result and — the point of
+this game — exactly which events each player and a spectator receive, in which form.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from botwars.engine.errors import ConfigError, InvalidOrders
+from botwars.engine.ruleset import get_ruleset
+from botwars.games.submarine.board import ALL_SUBS, name, owner_of, parse_space
+from botwars.games.submarine.engine import Resolver
+from botwars.games.submarine.state import SPECIALS, Sub, SubState
+from botwars.games.submarine.view import observation, seat_events
+
+KNOWN = {"game", "name", "rules", "description", "config", "start", "subs", "turns", "clock", "sees", "setups",
+         "seed"}
+ROUTINE = {"turn_start", "turn_end", "ap", "passive", "score"}
+RECIPIENTS = ("p1", "p2", "spectator")
+
+
+def _err(source: str, msg: str) -> ConfigError:
+    return ConfigError(msg, source=source)
+
+
+def _space(v: Any, source: str, what: str):
+    sp = parse_space(str(v))
+    if sp is None:
+        raise _err(source, f"{what}: {v!r} is not a space A1..G7")
+    return sp
+
+
+def build_state(doc: dict[str, Any], source: str) -> SubState:
+    """The scenario's starting state (its ``config``, ``start`` and ``subs``), with S-4.2 applied
+    for the player to move. Raises :class:`ConfigError` for a malformed scenario."""
+    rs = get_ruleset("submarine")
+    cfg = rs.validate_config({k: (str(v) if k == "p1_home_row" else v) for k, v in (doc.get("config") or {}).items()},
+                             source=source)
+    start = doc.get("start") or {}
+    if not isinstance(start, dict):
+        raise _err(source, "'start' must be a mapping")
+    home = start.get("home_rows") or {"p1": 1, "p2": 7}
+    first = str(start.get("first_player", "p1"))
+    turn = int(start.get("turn", 1))
+    active = str(start.get("active") or (first if turn % 2 == 1 else ("p2" if first == "p1" else "p1")))
+    st = SubState(("p1", "p2"), cfg, "play", {"p1": int(home["p1"]), "p2": int(home["p2"])}, first)
+    for letter, spec in (doc.get("subs") or {}).items():
+        letter = str(letter)
+        if letter not in ALL_SUBS:
+            raise _err(source, f"unknown sub {letter!r} (a-e for p1, v-z for p2)")
+        if not isinstance(spec, dict) or "at" not in spec or "special" not in spec:
+            raise _err(source, f"sub {letter}: give at least 'at' and 'special'")
+        if spec["special"] not in SPECIALS:
+            raise _err(source, f"sub {letter}: unknown special {spec['special']!r}")
+        sp = _space(spec["at"], source, f"sub {letter}")
+        if st.sub_at(sp) is not None:
+            raise _err(source, f"sub {letter}: {name(sp)} already holds a sub")
+        st.subs[letter] = Sub(letter, owner_of(letter), sp, int(spec.get("hp", cfg["hp_max"])),
+                              bool(spec.get("surfaced", True)), str(spec["special"]), bool(spec.get("plate", False)))
+    for seat in ("p1", "p2"):
+        specials = [s.special for s in st.living(seat)]
+        if len(set(specials)) != len(specials):
+            raise _err(source, f"{seat}'s subs hold the same special twice (S-6.1)")
+        if not st.living(seat):
+            raise _err(source, f"{seat} has no sub")
+    st.destroyed = {s: sorted(k for k in ALL_SUBS if owner_of(k) == s and k not in st.subs) for s in ("p1", "p2")}
+    for sp, owner in (start.get("mines") or {}).items():
+        st.mines[_space(sp, source, "mine")] = str(owner)
+    st.scores.update({str(k): int(v) for k, v in (start.get("scores") or {}).items()})
+    st.announced.update({str(k): bool(v) for k, v in (start.get("announced") or {}).items()})
+    st.rings = int(start.get("rings", 0))
+    for seat, wins in (start.get("suppressed") or {}).items():
+        st.suppressed[str(seat)] = [[str(w[0]), int(w[1])] for w in wins]
+    r = Resolver(st)
+    r.start_turn(turn, active)
+    st.last = tuple(r.evs)
+    if "ap" in start:
+        st.ap = int(start["ap"])
+    return st
+
+
+def _fmt_sub(st: SubState, letter: str) -> str:
+    s = st.subs.get(letter)
+    if s is None:
+        return "destroyed"
+    return f"{name(s.space)} {s.hp} {'surfaced' if s.surfaced else 'submerged'}"
+
+
+def run_scenario(doc: dict[str, Any], source: str) -> list[str]:
+    """Run one scenario document; returns failure lines (empty: pass)."""
+    unknown = set(doc) - KNOWN
+    if unknown:
+        raise _err(source, f"unknown key(s) {', '.join(sorted(unknown))} (known: {', '.join(sorted(KNOWN))})")
+    if "clock" in doc:
+        return _run_clock(doc, source)
+    rs = get_ruleset("submarine")
+    failures: list[str] = []
+    if "setups" in doc:
+        st, failures = _run_setups(doc, source)
+        if st.phase != "play":
+            return failures
+        if not doc.get("turns"):
+            return failures
+    else:
+        st = build_state(doc, source)
+    turns = doc.get("turns") or []
+    if not turns:
+        raise _err(source, "no turns given")
+    for ti, entry in enumerate(turns, 1):
+        if not isinstance(entry, dict):
+            raise _err(source, f"turn entry {ti} must be a mapping")
+        where = f"turn {st.turn} (entry {ti})"
+        seat = st.active
+        if seat is None:
+            raise _err(source, f"{where}: the game is already over")
+        if "player" in entry and entry["player"] != seat:
+            failures.append(f"{where}: expected {entry['player']} to move, got {seat}")
+        exp = entry.get("expect") or {}
+        payload = entry.get("orders", "")
+        try:
+            orders = rs.parse_orders(st, seat, payload)
+        except InvalidOrders as exc:
+            if "rejected" not in exp:
+                failures.append(f"{where}: order refused: {exc.message}")
+            elif str(exp["rejected"]) not in exc.message:
+                failures.append(f"{where}: refusal {exc.message!r} does not contain {exp['rejected']!r}")
+            orders = rs.rejected_orders(st, seat, exc)
+        else:
+            if "rejected" in exp:
+                failures.append(f"{where}: expected a refusal containing {exp['rejected']!r}, the order was accepted")
+        spent = _ap_spent(st, orders)
+        st, _ = rs.resolve(st, {seat: orders})
+        failures += _check(st, exp, where, spent)
+    return failures
+
+
+def _check(st: SubState, exp: dict[str, Any], where: str, spent: int | None) -> list[str]:
+    out: list[str] = []
+    for letter, want in (exp.get("subs") or {}).items():
+        got = _fmt_sub(st, str(letter))
+        want_s = str(want).strip()
+        if want_s != "destroyed" and got != "destroyed" and len(want_s.split()) < 3:
+            got = " ".join(got.split()[:len(want_s.split())])
+        if got != want_s:
+            out.append(f"{where}: sub {letter}: expected {want_s}, got {got}")
+    for letter, want in (exp.get("sub_fields") or {}).items():
+        s = st.subs.get(str(letter))
+        for k, v in (want or {}).items():
+            got = getattr(s, k, None) if s else None
+            if k == "space" and got is not None:
+                got = name(got)
+            if got != v:
+                out.append(f"{where}: sub {letter} {k}: expected {v!r}, got {got!r}")
+    if "mines" in exp:
+        got_m = {name(k): v for k, v in sorted(st.mines.items())}
+        want_m = {str(k): str(v) for k, v in (exp["mines"] or {}).items()}
+        if got_m != want_m:
+            out.append(f"{where}: mines: expected {want_m}, got {got_m}")
+    if "scores" in exp:
+        for s, v in exp["scores"].items():
+            if st.scores[s] != v:
+                out.append(f"{where}: score of {s}: expected {v}, got {st.scores[s]}")
+    if "result" in exp:
+        want = exp["result"]
+        if want is None and st.result is not None:
+            out.append(f"{where}: expected no result, got {st.result}")
+        elif want is not None:
+            if st.result is None:
+                out.append(f"{where}: expected a result {want}, the game goes on")
+            else:
+                for k, v in want.items():
+                    if st.result.get(k) != v:
+                        out.append(f"{where}: result {k}: expected {v!r}, got {st.result.get(k)!r}")
+    if "ap_spent" in exp and exp["ap_spent"] != spent:
+        out.append(f"{where}: AP spent: expected {exp['ap_spent']}, got {spent}")
+    for who, want in (exp.get("events") or {}).items():
+        if who not in RECIPIENTS:
+            raise ConfigError(f"{where}: events for unknown recipient {who!r} ({', '.join(RECIPIENTS)})")
+        seat = None if who == "spectator" else who
+        got_all = seat_events(st.last, seat)
+        got = got_all if exp.get("all_events") else [e for e in got_all if e["type"] not in ROUTINE]
+        want_l = list(want or [])
+        if got != want_l:
+            out.append(f"{where}: events of {who}:\n    expected {want_l}\n    got      {got}")
+    for who, want in (exp.get("view") or {}).items():
+        seat = None if who == "spectator" else who
+        v = observation(st, seat)
+        for k, wv in (want or {}).items():
+            if v.get(k) != wv:
+                out.append(f"{where}: view of {who}, {k}: expected {wv!r}, got {v.get(k)!r}")
+    return out
+
+
+def _ap_spent(st: SubState, orders: Any) -> int | None:
+    """AP the order's actions spend (S-4.5), by running them on a scratch copy."""
+    from botwars.games.submarine.engine import GameEnded
+    from botwars.games.submarine.state import TurnOrders
+    if not isinstance(orders, TurnOrders) or orders.resign:
+        return None
+    scratch = st.clone()
+    try:
+        Resolver(scratch).run_actions(orders.actions)
+    except GameEnded:
+        pass
+    return st.ap - scratch.ap if scratch.phase != "over" else None
+
+
+def _run_setups(doc: dict[str, Any], source: str) -> tuple[SubState, list[str]]:
+    """``setups``: a list of decision points of the setup phase, each ``{p1: payload, p2: payload,
+    expect: {...}}`` (a seat left out submits nothing: its default, the forfeit, applies only
+    with ``timeout: [seat]``). ``expect`` may hold ``rejected: {seat: text}``, ``pending``,
+    ``result``, ``events`` and ``view`` as for turns."""
+    rs = get_ruleset("submarine")
+    cfg = rs.validate_config({k: (str(v) if k == "p1_home_row" else v) for k, v in (doc.get("config") or {}).items()},
+                             source=source)
+    st = rs.setup(cfg, ["p1", "p2"], int(doc.get("seed", 0)))
+    out: list[str] = []
+    for i, entry in enumerate(doc["setups"] or [], 1):
+        where = f"setup decision {i}"
+        exp = entry.get("expect") or {}
+        orders: dict[str, Any] = {}
+        for seat in rs.pending(st):
+            if seat in (entry.get("timeout") or []):
+                orders[seat] = rs.default_orders(st, seat)
+                continue
+            if seat not in entry:
+                raise _err(source, f"{where}: no setup for pending seat {seat}")
+            try:
+                orders[seat] = rs.parse_orders(st, seat, entry[seat])
+            except InvalidOrders as exc:
+                want = (exp.get("rejected") or {}).get(seat)
+                if want is None or str(want) not in exc.message:
+                    out.append(f"{where}: {seat}'s setup refused: {exc.message!r} (expected: {want!r})")
+                orders[seat] = rs.rejected_orders(st, seat, exc)
+            else:
+                if seat in (exp.get("rejected") or {}):
+                    out.append(f"{where}: {seat}'s setup was accepted, expected a refusal")
+        st, _ = rs.resolve(st, orders)
+        if "pending" in exp and rs.pending(st) != list(exp["pending"] or []):
+            out.append(f"{where}: pending: expected {exp['pending']}, got {rs.pending(st)}")
+        out += _check(st, {k: v for k, v in exp.items() if k not in ("rejected", "pending")}, where, None)
+    return st, out
+
+
+def _run_clock(doc: dict[str, Any], source: str) -> list[str]:
+    """``clock`` scenarios (S-7.8): ``clock: {turns_s: [...], expect: [{status, p1_reserve_s}]}``
+    charged to p1 with the rule set's time control."""
+    from botwars.engine.timecontrol import Clock
+    rs = get_ruleset("submarine")
+    cfg = rs.validate_config(doc.get("config") or {}, source=source)
+    spec = doc["clock"] or {}
+    clock = Clock.start(rs.time_control(cfg), ["p1", "p2"])
+    out = []
+    for i, (t, want) in enumerate(zip(spec.get("turns_s") or [], spec.get("expect") or []), 1):
+        status = clock.spend("p1", float(t))
+        if status != want.get("status", "ok"):
+            out.append(f"clock step {i}: status expected {want.get('status', 'ok')}, got {status}")
+        if "p1_reserve_s" in want and abs(clock.bank_left["p1"] - float(want["p1_reserve_s"])) > 1e-6:
+            out.append(f"clock step {i}: reserve expected {want['p1_reserve_s']}, got {clock.bank_left['p1']}")
+        if status == "expired" and rs.time_control(cfg).on_expiry != "loss":
+            out.append(f"clock step {i}: expiry must lose the game (S-7.8)")
+    return out

@@ -1,0 +1,6 @@
+class Bot:
+    def act(self, view):
+        if view["turn"] == 2:
+            raise ValueError("no plan for turn 2")
+        return {"orders": [{"x": r["x"], "y": r["y"], "action": "M", "dir": "E"}
+                           for r in view["robots"] if r["side"] == "F"]}

@@ -1,0 +1,98 @@
+"""The BotWars.io V2 text transport (P1a, P2-P7, P10, P14) through :class:`BotwarsIoAgent`."""
+
+import pytest
+
+from botwars.games.arena.protocol import BotwarsIoAgent
+from botwars.agents import AgentFailure
+
+from agent_helpers import PY, accepted, all_defend, bot, errors_of, example, play
+
+
+def test_P2_example_bot_keeps_its_state_in_user_data(tmp_path):
+    res, rec = play(tmp_path, f"botwars-io:{PY} {example('mybot.py')}", "builtin:hunter", max_turns=6)
+    assert errors_of(res, "p1") == []
+    assert res.turns == 6
+    users = [d["orders"]["p1"].partition("#")[2] for d in rec.decisions]
+    assert users[0] == "v1;h=200;q=0;m=hold"
+    assert all(u.startswith("v1;h=") for u in users)
+
+
+def test_P2_first_line_only_with_trailing_CR_removed_and_P7_user_data_round_trip(tmp_path):
+    res, rec = play(tmp_path, f"botwars-io:{PY} {bot('io_faulty.py')} none", "builtin:defender", max_turns=3)
+    assert errors_of(res, "p1") == []
+    # the response is the first line only; user data "n<len of the previous user data>"
+    assert [d["orders"]["p1"] for d in rec.decisions] == [
+        "5:5-M-E,5:12-M-E#n0", "6:5-M-E,6:12-M-E#n2", "7:5-M-E,7:12-M-E#n2"]
+
+
+def test_P2_response_without_LF_is_all_of_stdout(tmp_path):
+    res, rec = play(tmp_path, f"botwars-io:{PY} {bot('io_faulty.py')} nolf", "builtin:defender", max_turns=3)
+    assert errors_of(res, "p1") == []
+    assert rec.decisions[1]["orders"]["p1"] == "6:5-M-E,6:12-M-E#n2"
+
+
+@pytest.mark.parametrize("mode,code,detail", [
+    ("exit", "crash", "exit status 4: boom: giving up on turn 2"),
+    ("badutf8", "malformed", "not valid UTF-8"),
+    ("garbage", "malformed", "bad token '5:5-M-Q'"),
+    ("long", "malformed", "longer than 8192"),
+])
+def test_P3_P6_P10_failed_response_defends_and_keeps_user_data(tmp_path, mode, code, detail):
+    res, rec = play(tmp_path, f"botwars-io:{PY} {bot('io_faulty.py')} {mode}", "builtin:defender")
+    assert errors_of(res, "p1") == [(2, code)]
+    err = [e for e in res.errors if e["seat"] == "p1"][0]
+    assert detail in err["detail"]
+    assert rec.decisions[1]["errors"]["p1"][0]["code"] == code
+    assert all_defend(accepted(rec, 2, "p1"))
+    # H18: the user data is unchanged by the failed turn ("n0" stored after turn 1 is 2 long)
+    assert rec.decisions[2]["orders"]["p1"].endswith("#n2")
+    assert "-M-E" in accepted(rec, 3, "p1")
+
+
+def test_P3_memory_limit_is_reported_as_memory(tmp_path):
+    res, rec = play(tmp_path, f"botwars-io:{PY} {bot('io_faulty.py')} memory", "builtin:defender",
+                    memory_limit_mib=256)
+    assert errors_of(res, "p1") == [(2, "memory")]
+    assert "MemoryError" in res.errors[0]["detail"]
+    assert all_defend(accepted(rec, 2, "p1"))
+
+
+def test_P3_hang_is_a_timeout_and_the_whole_process_group_is_killed(tmp_path):
+    res, rec = play(tmp_path, f"botwars-io:{PY} {bot('io_faulty.py')} hang", "builtin:defender",
+                    turn_time_limit_s=1.0)
+    assert errors_of(res, "p1") == [(2, "timeout")]
+    assert all_defend(accepted(rec, 2, "p1"))
+    assert "-M-E" in accepted(rec, 3, "p1")
+
+
+def test_P3_timeout_kills_grandchildren_too(tmp_path):
+    marker = tmp_path / "alive"
+    child = tmp_path / "child.py"
+    child.write_text(f"import time, pathlib\ntime.sleep(1.5)\npathlib.Path({str(marker)!r}).write_text('x')\n")
+    parent = tmp_path / "parent.py"
+    parent.write_text(f"import subprocess, sys, time\nsubprocess.Popen([sys.executable, {str(child)!r}])\n"
+                      "time.sleep(30)\n")
+    agent = BotwarsIoAgent([PY, str(parent)])
+    view = {"turn": 1, "max_turns": 1, "player": 1, "robots": [], "user_data": ""}
+    with pytest.raises(AgentFailure) as info:
+        agent.act(view, 0.5)
+    assert info.value.code == "timeout", info.value.detail
+    import time
+    time.sleep(1.6)
+    assert not marker.exists()
+
+
+def test_P4_observation_line_is_sent_with_LF_then_EOF():
+    agent = BotwarsIoAgent([PY, "-c", "import sys; d=sys.stdin.buffer.read(); sys.stdout.write(repr(d))"])
+    view = {"turn": 1, "max_turns": 100, "player": 1,
+            "robots": [{"side": "F", "x": 5, "y": 5, "hp": 100}, {"side": "E", "x": 12, "y": 5, "hp": 100}],
+            "user_data": "a#b"}
+    assert agent.act(view, 5.0) == repr(b"1,100,1#F-5:5-100,E-12:5-100#a#b\n")
+
+
+def test_P3_program_that_cannot_start_is_a_crash():
+    agent = BotwarsIoAgent(["/nonexistent/bot"])
+    with pytest.raises(AgentFailure) as info:
+        agent.act({"turn": 1, "max_turns": 1, "player": 1, "robots": [], "user_data": ""}, 1.0)
+    assert info.value.code == "crash"
+    assert "cannot start /nonexistent/bot" in info.value.detail

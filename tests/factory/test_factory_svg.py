@@ -1,0 +1,37 @@
+"""SVG drawing of factory states (render hook) and `botwars replay --svg`."""
+
+import xml.etree.ElementTree as ET
+
+from typer.testing import CliRunner
+
+from botwars.cli import app
+from botwars.engine.ruleset import get_ruleset
+from botwars.render import render_svg
+
+NS = "{http://www.w3.org/2000/svg}"
+RS = get_ruleset("factory")
+
+
+def test_svg_draws_every_square_and_robot():
+    st = RS.setup(RS.validate_config({}), ["p1", "p2", "p3"], 1)
+    st, events = RS.resolve(st, {s: RS.default_orders(st, s) for s in RS.pending(st)})
+    doc = ET.fromstring(render_svg(RS, st, None, events))
+    rects = doc.findall(f".//{NS}rect")
+    assert len(rects) >= 144
+    robots = [c for c in doc.findall(f".//{NS}circle") if c.find(f"{NS}title") is not None
+              and " HP " in c.find(f"{NS}title").text]
+    assert len(robots) == 3
+    # every seat sees the same public picture
+    assert render_svg(RS, st, "p1", events) == render_svg(RS, st, "p2", events)
+
+
+def test_replay_svg_writes_a_file(tmp_path):
+    runner = CliRunner()
+    rec = tmp_path / "r.jsonl"
+    res = runner.invoke(app, ["match", "factory", "builtin:random", "builtin:random", "--seed", "3",
+                              "--set", "turn_limit=2", "--replay", str(rec)])
+    assert res.exit_code == 0, res.output
+    out = tmp_path / "b.svg"
+    res = runner.invoke(app, ["replay", str(rec), "--turn", "1", "--svg", str(out)])
+    assert res.exit_code == 0, res.output
+    ET.fromstring(out.read_text())

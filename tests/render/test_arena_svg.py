@@ -1,0 +1,44 @@
+"""SVG rendering of arena states (issue 8, item 1) and `botwars replay --svg`."""
+
+import xml.etree.ElementTree as ET
+
+from typer.testing import CliRunner
+
+from botwars.cli import app
+from botwars.engine.ruleset import get_ruleset
+from botwars.games.arena.protocol import ArenaOrders
+from botwars.render import render_svg
+
+NS = "{http://www.w3.org/2000/svg}"
+
+
+def test_svg_draws_every_robot_with_its_hp_and_walls():
+    rs = get_ruleset("arena")
+    cfg = rs.validate_config({})
+    st = rs.setup(cfg, ["p1", "p2"], 0)
+    st, events = rs.resolve(st, {"p1": ArenaOrders({(5, 5): ("M", "E")}, ""), "p2": ArenaOrders({}, "")})
+    doc = ET.fromstring(render_svg(rs, st, None, events))
+    circles = doc.findall(f".//{NS}circle")
+    assert len(circles) == 4
+    titles = sorted(c.find(f"{NS}title").text for c in circles)
+    assert any("6:5" in t and "player 1" in t for t in titles)
+    # walls: the default map has 256 - 192 = 64 wall squares drawn dark
+    walls = [r for r in doc.findall(f".//{NS}rect") if r.get("fill") == "#444"]
+    assert len(walls) == 64
+    # the move of this turn is highlighted as a dashed line
+    assert any(l.get("stroke-dasharray") for l in doc.findall(f".//{NS}line"))
+
+
+def test_replay_svg_command_writes_a_file(tmp_path):
+    runner = CliRunner()
+    rec = tmp_path / "r.jsonl"
+    res = runner.invoke(app, ["match", "arena", "builtin:hunter", "builtin:defender", "--seed", "2",
+                              "--set", "max_turns=12", "--replay", str(rec)])
+    assert res.exit_code == 0, res.output
+    out = tmp_path / "b.svg"
+    res = runner.invoke(app, ["replay", str(rec), "--turn", "10", "--svg", str(out)])
+    assert res.exit_code == 0, res.output
+    assert ET.parse(out).getroot().tag == f"{NS}svg"
+    res = runner.invoke(app, ["replay", str(rec), "--turn", "99", "--svg", str(out)])
+    assert res.exit_code == 2
+    assert "no turn 99" in res.output
