@@ -117,6 +117,7 @@ class Accepted:
     time_used: float
     clock_status: str
     key: str = ""
+    rejected: Any = None
 
 
 @dataclass
@@ -518,6 +519,10 @@ class MatchManager:
         acc = self._parse(sess, seat, payload, failure, used)
         acc.key = key
         resolved = self._accept(sess, seat, acc, now)
+        if acc.rejected is not None:
+            exc = acc.rejected
+            raise ApiError(422, "invalid_orders", exc.message, rule_code=exc.code,
+                           part=None if exc.part is None else str(exc.part), counted=True)
         return {**base, "accepted": True, "duplicate": False, "resolved": resolved, "errors": acc.errors}
 
     def _parse(self, sess: MatchSession, seat: str, payload: Any, failure: dict[str, str] | None,
@@ -541,6 +546,13 @@ class MatchManager:
         try:
             orders = rs.parse_orders(state, seat, payload)
         except InvalidOrders as exc:
+            if type(rs).rejected_orders is not Ruleset.rejected_orders:
+                # the rules count a refused submission (submarine S-4.3, S-7.10): it is recorded
+                # and resolved like any order, and the seat is told it was refused
+                acc = Accepted(payload, rs.rejected_orders(state, seat, exc),
+                               [{"code": exc.code, "detail": exc.message}], used, status)
+                acc.rejected = exc
+                return acc
             raise ApiError(422, "invalid_orders", exc.message, rule_code=exc.code,
                            part=None if exc.part is None else str(exc.part)) from None
         except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:
@@ -604,6 +616,8 @@ class MatchManager:
                 st = clock.spend(seat, acc.time_used)
                 if st != "ok":
                     statuses[seat] = st
+        refused = [s for s in pending if s in sess.accepted and sess.accepted[s].rejected is not None]
+        carry = False
         if expired_loss:
             outcome = rs.timeout_outcome(state, expired_loss[0], "time")
             new_state, events, dig = state, [], None
@@ -614,9 +628,20 @@ class MatchManager:
                 if st == "depleted" and outcome is None:
                     outcome = rs.timeout_outcome(new_state, seat, "time")
             dig = decision_digest(rs, new_state, events)
+            if charged and refused and outcome is None:
+                # a refused submission does not stop the seat's clock (as Match): when the same
+                # seats are to move again in the same turn, the decision point keeps its start
+                # and the refused attempt's time is charged with the next one
+                again = rs.pending(new_state)
+                if again and all(x in refused for x in again) and rs.turn_number(new_state) == rs.turn_number(state):
+                    carry = True
         line = {"type": "decision", "n": n, "turn": rs.turn_number(state), "orders": payloads, "errors": errors,
                 "time_s": used, "clock": statuses, "digest": dig}
         bank = dict(clock.bank_left)
+        if carry:
+            for x in refused:
+                bank[x] = sess.bank_left[x]
+            now = sess.opened_at
         with self.store.write_core() as c:
             if extra is not None:
                 c.execute(_INSERT_ORDER, extra)
