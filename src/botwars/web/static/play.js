@@ -133,7 +133,7 @@
   async function buildEntry(s) {
     const entry = $("entry");
     entry.innerHTML = "";
-    say("", false);
+    if (msg.classList.contains("error")) say("", false);  // a refusal is about the old decision point
     if (!s.your_turn) return;
     const h = await (await fetch(`/web/matches/${M}/helpers${q}`)).json();
     const build = {arena: arenaEntry, factory: factoryEntry, geeko: geekoEntry, dadoed: dadoedEntry,
