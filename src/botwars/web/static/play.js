@@ -23,17 +23,32 @@
     const r = await fetch(`/web/matches/${M}/board.svg${q}`);
     if (r.ok) $("board").innerHTML = await r.text();
   }
+  // A view value as a readable node: tables for lists of records and maps of records.
+  const isObj = v => v !== null && typeof v === "object" && !Array.isArray(v);
+  const cell = v => v === null || v === undefined ? "–" : (typeof v === "object" ? JSON.stringify(v) : String(v));
+  function table(rows, keyName) {
+    const cols = [...new Set(rows.flatMap(([, r]) => Object.keys(r)))];
+    const t = el("table", {class: "vt"});
+    t.append(el("tr", {}, ...(keyName ? [el("th", {}, keyName)] : []), ...cols.map(c => el("th", {}, c))));
+    rows.forEach(([k, r]) => t.append(el("tr", {}, ...(keyName ? [el("th", {}, k)] : []), ...cols.map(c => el("td", {}, cell(r[c]))))));
+    return el("div", {class: "scroll"}, t);
+  }
+  function valueNode(k, v) {
+    if (k === "reports" && Array.isArray(v)) return el("details", {class: "reports"}, el("summary", {}, `${v.length} report lines`), el("pre", {}, v.join("\n")));
+    if (!isObj(v) && !Array.isArray(v)) return el("span", {}, cell(v));
+    if (Array.isArray(v) && v.every(x => !isObj(x) && !Array.isArray(x))) return el("span", {}, v.length ? v.join(", ") : "none");
+    if (Array.isArray(v) && v.every(isObj) && v.length <= 40 && !["log", "events"].includes(k)) return table(v.map((r, i) => [i, r]), null);
+    if (isObj(v) && Object.values(v).length && Object.values(v).every(isObj)) return table(Object.entries(v), "");
+    if (isObj(v) && Object.values(v).every(x => !isObj(x))) return el("span", {}, Object.entries(v).map(([a, b]) => `${a}: ${cell(b)}`).join(" · ") || "none");
+    return el("details", {}, el("summary", {}, Array.isArray(v) ? `${v.length} entries` : "details"), el("code", {}, JSON.stringify(v)));
+  }
   function renderInfo(view) {
     const box = $("info");
     box.innerHTML = "";
     const dl = el("dl", {class: "info"});
     for (const [k, v] of Object.entries(view || {})) {
       if (k === "board" || k === "ruleset" || k === "config") continue;
-      let dd;
-      if (Array.isArray(v) && v.every(x => typeof x === "string") && k === "reports") dd = el("pre", {}, v.join("\n"));
-      else if (v !== null && typeof v === "object") dd = el("code", {}, JSON.stringify(v));
-      else dd = el("span", {}, String(v));
-      dl.append(el("dt", {}, k), el("dd", {dataset: {key: k}}, dd));
+      dl.append(el("dt", {}, k), el("dd", {dataset: {key: k}}, valueNode(k, v)));
     }
     box.append(dl);
   }
@@ -114,7 +129,7 @@
       return;
     }
     const notes = (j.errors || []).map(e => e.detail || e.code).join("; ");
-    say(j.duplicate ? "Already accepted." : `Accepted${notes ? ` with notes: ${notes}` : ""}.`, false);
+    say(j.duplicate ? "Already accepted." : `Accepted for decision ${j.decision}${notes ? ` with notes: ${notes}` : ""}.`, false);
   }
   $("submit").addEventListener("click", submit);
   $("resign").addEventListener("click", async () => {
