@@ -29,8 +29,8 @@
   function table(rows, keyName) {
     const cols = [...new Set(rows.flatMap(([, r]) => Object.keys(r)))];
     const t = el("table", {class: "vt"});
-    t.append(el("tr", {}, ...(keyName ? [el("th", {}, keyName)] : []), ...cols.map(c => el("th", {}, c))));
-    rows.forEach(([k, r]) => t.append(el("tr", {}, ...(keyName ? [el("th", {}, k)] : []), ...cols.map(c => el("td", {}, cell(r[c]))))));
+    t.append(el("tr", {}, ...(keyName !== null ? [el("th", {}, keyName)] : []), ...cols.map(c => el("th", {}, c))));
+    rows.forEach(([k, r]) => t.append(el("tr", {}, ...(keyName !== null ? [el("th", {}, String(k))] : []), ...cols.map(c => el("td", {}, cell(r[c]))))));
     return el("div", {class: "scroll"}, t);
   }
   function valueNode(k, v) {
