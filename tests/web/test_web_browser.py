@@ -125,14 +125,17 @@ def play_geeko(p1, p2) -> None:
 
 
 def whose_turn(pages, selector: str):
-    """The page whose order entry shows ``selector`` (the seat the game waits for)."""
-    deadline = time.monotonic() + WAIT_MS / 1000
-    while time.monotonic() < deadline:
-        for page in pages:
-            if page.locator(selector).count():
-                return page
-        pages[0].wait_for_timeout(50)
-    raise AssertionError(f"no page shows {selector}")
+    """The page of the seat the game waits for, once it shows the open decision point and
+    ``selector`` in its order entry (an alternating game: one seat at a time)."""
+    page = pages[0]
+    url = page.url.split("/play/")[0]
+    mid = page.get_attribute("#page", "data-match")
+    summary = httpx.get(f"{url}/api/matches/{mid}").json()
+    seat = summary["pending"][0]
+    page = next(p for p in pages if p.get_attribute("#page", "data-seat") == seat)
+    wait_decision(page, summary["decision"])
+    page.wait_for_selector(selector, timeout=WAIT_MS)
+    return page
 
 
 def play_dadoed(p1, p2) -> None:
