@@ -27,6 +27,7 @@
     ul.innerHTML = "";
     j.seats.forEach(s => {
       const li = document.createElement("li");
+      if (s.agent !== "remote") { li.textContent = `${s.seat}: ${s.agent} (played by the server)`; ul.appendChild(li); return; }
       const a = document.createElement("a");
       a.href = `/play/${j.match}?token=${encodeURIComponent(s.token)}`;
       a.textContent = `${s.seat} (${s.agent})`;
