@@ -215,6 +215,9 @@
     const prog = Object.fromEntries(robots.map(r => [r, []]));
     let cur = robots[0];
     const handBox = el("div", {class: "cards"}), regs = el("div", {class: "registers-multi"});
+    const reboot = el("select", {id: "reboot", "aria-label": "reboot"}, el("option", {value: ""}, "no reboot"),
+      ...Object.keys(view.robots || {}).map(r => el("option", {value: r}, `reboot robot ${r}`)));
+    reboot.addEventListener("change", () => redraw());
     function used() { return Object.values(prog).flat(); }
     function redraw() {
       handBox.innerHTML = ""; regs.innerHTML = "";
@@ -227,12 +230,12 @@
         regs.append(row);
       });
       const L = robots.length ? Math.min(...robots.map(r => prog[r].length)) : 0;
-      const p = {type: "program", length: L, reboot: null};
+      const p = {type: "program", length: L, reboot: reboot.value || null};
       robots.forEach(r => { p[r] = prog[r].slice(0, L).map(cardId); });
       setOrders(p);
     }
     entry.append(el("p", {class: "hint"}, "Pick a robot, then click cards into its registers; every robot gets the same number of cards."),
-      el("h3", {}, "Hand"), handBox, el("h3", {}, "Registers"), regs);
+      el("h3", {}, "Hand"), handBox, el("h3", {}, "Registers"), regs, el("label", {}, "Reboot (G-8.1) ", reboot));
     redraw();
   }
 
