@@ -90,3 +90,39 @@ class OneBot:
     def act(self, view):
         self.asked += 1
         return {"add": 1}
+
+
+@dataclass(frozen=True)
+class CountingState(ToyState):
+    refused: int = 0
+
+
+class CountingToy(ToyRuleset):
+    """The toy where refused orders count (like submarine S-7.10): the seat moves again in the
+    same turn, and a second refusal in one turn loses the game for it."""
+
+    id = "servertoy-counting"
+
+    def setup(self, config, seats, seed):
+        return CountingState(tuple(seats), config, 0, (0,) * len(seats), 0, 0)
+
+    def rejected_orders(self, state, seat, error):
+        return "refused"
+
+    def resolve(self, state, orders):
+        seat = state.seats[state.to_move]
+        if orders[seat] == "refused":
+            return CountingState(state.seats, state.config, state.turn, state.totals, state.to_move,
+                                 state.refused + 1), [Event("refused", {"seat": seat}, frozenset({seat}))]
+        new, events = super().resolve(state, orders)
+        return CountingState(new.seats, new.config, new.turn, new.totals, new.to_move, 0), events
+
+    def outcome(self, state):
+        if getattr(state, "refused", 0) >= 2:
+            loser = state.seats[state.to_move]
+            winner = [s for s in state.seats if s != loser][0]
+            return Outcome(winner, {s: float(s == winner) for s in state.seats}, "rejections", [[winner], [loser]])
+        return super().outcome(state)
+
+    def state_json(self, state):
+        return {**super().state_json(state), "refused": state.refused}

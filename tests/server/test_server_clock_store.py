@@ -196,3 +196,32 @@ def test_ended_matches_load_from_the_database_on_demand(db_url, clock):
         assert mid not in api.app.state.manager.sessions
         assert api.get(f"/api/matches/{mid}/record").text == full
         assert view(api, mid) == v
+
+
+def test_S_7_10_style_counted_rejections_are_recorded_and_do_not_stop_the_clock(api, clock, tmp_path):
+    from botwars.engine import ruleset as R
+    from server_toygame import CountingToy
+    R.register(CountingToy)
+    try:
+        mid, toks, _ = create(api, game="servertoy-counting", config={"move_s": 10, "bank_s": 5})
+        clock.advance(4)
+        b = err(order(api, mid, toks[0], 1, {"add": 9}), 422, "invalid_orders")
+        assert b["counted"] is True
+        v = view(api, mid, toks[0])
+        assert v["decision"] == 2 and v["your_turn"] and v["turn"] == 0
+        assert v["clock"]["time_left_s"]["p1"] == 11.0  # 15 s in all for the turn, 4 already gone
+        clock.advance(3)
+        assert order(api, mid, toks[0], 2, {"add": 1}).json()["resolved"]
+        line = records_or_seat(api, mid, toks[0])[2]
+        assert line["time_s"]["p1"] == 7.0 and line["clock"] == {}
+        assert view(api, mid)["clock"]["bank_left_s"]["p1"] == 5.0  # 7 s < 10 s per move
+        err(order(api, mid, toks[1], 3, {"add": 0}), 422, "invalid_orders")
+        err(order(api, mid, toks[1], 4, "nonsense"), 422, "invalid_orders")
+        v = view(api, mid)
+        assert v["status"] == "ended" and v["outcome"]["winner"] == "p1" and v["outcome"]["reason"] == "rejections"
+        p = tmp_path / "r.jsonl"
+        p.write_text(api.get(f"/api/matches/{mid}/record").text)
+        assert verify_record(read_record(str(p)))[0]
+    finally:
+        R._REGISTRY.pop(CountingToy.id, None)
+        R._INSTANCES.pop(CountingToy.id, None)

@@ -403,7 +403,7 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, backgro
         """Which match and seat a token belongs to, with what its agent needs to start."""
         sess, seat = manager.find_seat(token)
         return {"match": sess.id, "seat": seat, "game": sess.rs.id, "config": sess.config, "seats": sess.seats,
-                "agent_seed": agent_seed(sess.seed, seat), "status": sess.status}
+                "agent_seed": agent_seed(sess.rs, sess.seed, seat), "status": sess.status}
 
     @app.websocket("/api/matches/{match_id}/ws")
     async def ws(websocket: WebSocket, match_id: str, token: Optional[str] = None):

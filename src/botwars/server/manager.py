@@ -30,6 +30,7 @@ One server process per database: two processes on one database would both drive 
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import hmac
 import json
@@ -91,9 +92,13 @@ def new_token() -> str:
             return t
 
 
-def agent_seed(seed: int, seat: str) -> int:
-    """The seed a remote seat's agent gets: derived from the match seed, which it never sees
-    (in games with hidden information the match seed would reveal the deal)."""
+def agent_seed(rs: Ruleset, seed: int, seat: str) -> int:
+    """The seed a remote seat's agent gets: the rule set's :meth:`Ruleset.agent_seed` where it
+    overrides it (submarine S-8.1), else a one-way derivation of the match seed. The server
+    never hands the match seed itself to a player before the end (in games with hidden
+    information it would reveal deals and seeded bots)."""
+    if type(rs).agent_seed is not Ruleset.agent_seed:
+        return rs.agent_seed(seed, seat)
     return int.from_bytes(hashlib.sha256(f"{seed}:{seat}".encode()).digest()[:4], "big")
 
 
@@ -112,6 +117,7 @@ class Accepted:
     time_used: float
     clock_status: str
     key: str = ""
+    rejected: Any = None
 
 
 @dataclass
@@ -160,10 +166,18 @@ class MatchSession:
     def clock(self) -> Clock:
         return Clock(self.control, dict(self.bank_left))
 
+    def exempt(self) -> float | None:
+        """Seconds allowed for the open decision point when it is not charged to the clock
+        (:meth:`Ruleset.clock_exempt`, e.g. a setup phase), else ``None``."""
+        return None if self.ended or not self.clock_enabled else self.rs.clock_exempt(self.state)
+
     def deadline(self, seat: str) -> float | None:
         """Server time by which ``seat``'s order must be accepted (``None``: no clock)."""
         if not self.clock_enabled:
             return None
+        ex = self.exempt()
+        if ex is not None:
+            return self.opened_at + ex
         d = self.control.deadline(self.bank_left[seat])
         return None if d is None else self.opened_at + d
 
@@ -439,7 +453,7 @@ class MatchManager:
             if spec.startswith("builtin:"):
                 agent = CallableAgent(bots[spec[len("builtin:"):]](), spec)
                 try:
-                    agent.start(sess.rs.id, seat, sess.config, sess.seed)
+                    agent.start(sess.rs.id, seat, copy.deepcopy(sess.config), sess.rs.agent_seed(sess.seed, seat))
                 except AgentFailure as exc:
                     log.warning("match %s: bot %s failed to start: %s", sess.id, spec, exc)
                 sess.bots[seat] = agent
@@ -505,13 +519,17 @@ class MatchManager:
         acc = self._parse(sess, seat, payload, failure, used)
         acc.key = key
         resolved = self._accept(sess, seat, acc, now)
+        if acc.rejected is not None:
+            exc = acc.rejected
+            raise ApiError(422, "invalid_orders", exc.message, rule_code=exc.code,
+                           part=None if exc.part is None else str(exc.part), counted=True)
         return {**base, "accepted": True, "duplicate": False, "resolved": resolved, "errors": acc.errors}
 
     def _parse(self, sess: MatchSession, seat: str, payload: Any, failure: dict[str, str] | None,
                used: float) -> Accepted:
         rs, state = sess.rs, sess.state
         status = ""
-        if sess.clock_enabled:
+        if sess.clock_enabled and sess.exempt() is None:
             status = sess.clock().spend(seat, used)
             status = "" if status == "ok" else status
         if failure is not None:
@@ -528,6 +546,13 @@ class MatchManager:
         try:
             orders = rs.parse_orders(state, seat, payload)
         except InvalidOrders as exc:
+            if type(rs).rejected_orders is not Ruleset.rejected_orders:
+                # the rules count a refused submission (submarine S-4.3, S-7.10): it is recorded
+                # and resolved like any order, and the seat is told it was refused
+                acc = Accepted(payload, rs.rejected_orders(state, seat, exc),
+                               [{"code": exc.code, "detail": exc.message}], used, status)
+                acc.rejected = exc
+                return acc
             raise ApiError(422, "invalid_orders", exc.message, rule_code=exc.code,
                            part=None if exc.part is None else str(exc.part)) from None
         except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:
@@ -572,6 +597,7 @@ class MatchManager:
         n = sess.n + 1
         state = sess.state
         clock = sess.clock()
+        charged = sess.clock_enabled and sess.exempt() is None
         payloads: dict[str, Any] = {}
         errors: dict[str, list] = {}
         used: dict[str, float] = {}
@@ -586,10 +612,12 @@ class MatchManager:
                 errors[seat] = acc.errors
             used[seat] = round(acc.time_used, 6)
             orders[seat] = acc.orders
-            if sess.clock_enabled:
+            if charged:
                 st = clock.spend(seat, acc.time_used)
                 if st != "ok":
                     statuses[seat] = st
+        refused = [s for s in pending if s in sess.accepted and sess.accepted[s].rejected is not None]
+        carry = False
         if expired_loss:
             outcome = rs.timeout_outcome(state, expired_loss[0], "time")
             new_state, events, dig = state, [], None
@@ -600,9 +628,20 @@ class MatchManager:
                 if st == "depleted" and outcome is None:
                     outcome = rs.timeout_outcome(new_state, seat, "time")
             dig = decision_digest(rs, new_state, events)
+            if charged and refused and outcome is None:
+                # a refused submission does not stop the seat's clock (as Match): when the same
+                # seats are to move again in the same turn, the decision point keeps its start
+                # and the refused attempt's time is charged with the next one
+                again = rs.pending(new_state)
+                if again and all(x in refused for x in again) and rs.turn_number(new_state) == rs.turn_number(state):
+                    carry = True
         line = {"type": "decision", "n": n, "turn": rs.turn_number(state), "orders": payloads, "errors": errors,
                 "time_s": used, "clock": statuses, "digest": dig}
         bank = dict(clock.bank_left)
+        if carry:
+            for x in refused:
+                bank[x] = sess.bank_left[x]
+            now = sess.opened_at
         with self.store.write_core() as c:
             if extra is not None:
                 c.execute(_INSERT_ORDER, extra)
@@ -625,11 +664,12 @@ class MatchManager:
         """``seat`` ran out of time: its default orders apply (or it loses, per ``on_expiry``)."""
         if seat in sess.accepted or seat not in sess.pending():
             return
-        allowed = sess.control.deadline(sess.bank_left[seat]) or 0.0
+        ex = sess.exempt()
+        allowed = ex if ex is not None else (sess.control.deadline(sess.bank_left[seat]) or 0.0)
         used = max(allowed + 1e-6, now - sess.opened_at)
         err = {"code": "timeout", "detail": f"no orders in time ({used:.3f} s)"}
-        acc = Accepted(None, sess.rs.default_orders(sess.state, seat), [err], used, "expired",
-                       canonical_json([None, _failure_of([err])]))
+        acc = Accepted(None, sess.rs.default_orders(sess.state, seat), [err], used,
+                       "" if ex is not None else "expired", canonical_json([None, _failure_of([err])]))
         self._accept(sess, seat, acc, now)
 
     def resign(self, match_id: str, seat: str) -> dict[str, Any]:
@@ -691,9 +731,10 @@ class MatchManager:
                     break
                 seat = todo[0]
                 state = sess.state
-                view = sess.rs.view(state, seat)
+                view = self._seat_view(sess, seat)
                 bank = sess.bank_left[seat]
-                limit = sess.control.deadline(bank) if sess.clock_enabled else None
+                ex = sess.exempt()
+                limit = ex if ex is not None else (sess.control.deadline(bank) if sess.clock_enabled else None)
                 t0 = time.perf_counter()
                 payload, failure = None, None
                 try:
@@ -733,9 +774,17 @@ class MatchManager:
                 "decision": n if sess.ended else n + 1, "turn": rs.turn_number(sess.state),
                 "pending": pending, "submitted": [s for s in pending if s in sess.accepted],
                 "your_turn": seat is not None and seat in pending and seat not in sess.accepted,
-                "view": rs.view(sess.state, seat), "events": events, "clock": self._clock_json(sess),
+                "view": self._seat_view(sess, seat), "events": events, "clock": self._clock_json(sess),
                 "outcome": sess.outcome.to_json() if sess.outcome else None,
             }
+
+    @staticmethod
+    def _seat_view(sess: MatchSession, seat: str | None) -> dict[str, Any]:
+        """``Ruleset.view`` plus the live clock where the rule set shows it (``clock_view``)."""
+        view = sess.rs.view(sess.state, seat)
+        if sess.clock_enabled:
+            view = sess.rs.clock_view(view, dict(sess.bank_left))
+        return view
 
     def summary(self, sess: MatchSession) -> dict[str, Any]:
         """Public facts about a match (no view)."""
