@@ -26,6 +26,7 @@ once the match has ended (its full record is public then).
 
 from __future__ import annotations
 
+import copy
 import os
 import threading
 from collections import OrderedDict
@@ -184,7 +185,7 @@ def install_web(app: FastAPI, manager: MatchManager) -> None:
             view = sess.rs.view(sess.state, seat)
         agent = CallableAgent(bots[bot](), f"builtin:{bot}")
         try:
-            agent.start(sess.rs.id, seat, sess.config, agent_seed(sess.seed, seat) + sess.n)
+            agent.start(sess.rs.id, seat, copy.deepcopy(sess.config), agent_seed(sess.rs, sess.seed, seat) + sess.n)
             payload = agent.act(view, None)
         except AgentFailure as exc:
             raise ApiError(422, "bot_failed", f"bot {bot} failed: {exc}") from None
