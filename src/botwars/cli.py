@@ -313,6 +313,8 @@ def serve(
         _fail(f"cannot open database {url}: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}")
     err_console.print(f"botwars server on http://{host}:{port} (database {store.engine.url.render_as_string()})",
                       highlight=False, markup=False)
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    console.print(f"lobby: http://{shown}:{port}/", highlight=False, markup=False)  # the browser UI (issue 8)
     from uvicorn.config import WS_PROTOCOLS
     ws = "websockets-sansio" if "websockets-sansio" in WS_PROTOCOLS else "auto"
     uvicorn.run(app_, host=host, port=port, log_level=log_level, ws=ws)

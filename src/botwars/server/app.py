@@ -446,4 +446,6 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, backgro
             recv.cancel()
             hub.unsubscribe(sess.id, sub)
 
+    from botwars.web import install_web  # the browser pages (issue 8)
+    install_web(app, manager)
     return app

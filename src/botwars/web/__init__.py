@@ -1,0 +1,214 @@
+"""The browser UI of the game-master server (issue 8): lobby, seat pages, spectator page and
+replay viewer, rendered server-side with Jinja2 and driven by plain JavaScript (no build step).
+
+:func:`install_web` adds these routes to the server app made by
+:func:`botwars.server.app.create_app`:
+
+- ``GET /`` — the lobby: create a match (game, parameters, seats as human or built-in bot,
+  clock) and list running and ended matches;
+- ``GET /play/{id}?token=T`` — a seat's page: board, private information, order entry, clocks,
+  live updates over the WebSocket;
+- ``GET /watch/{id}`` — the spectator page;
+- ``GET /replay/{id}`` — the replay viewer of an ended match;
+- ``GET /web/matches/{id}/board.svg[?token=T]`` — the board as the seat (or a spectator) may
+  see it, with the last decision point's events highlighted;
+- ``GET /web/matches/{id}/helpers?token=T`` — what the order-entry controls need: legal orders
+  (``Ruleset.legal_orders``), legal single actions (submarine), built-in bot names;
+- ``GET /web/matches/{id}/suggest?token=T&bot=NAME`` — the orders a fresh built-in bot would
+  give for the seat's view (a starting point the player may edit);
+- ``GET /web/matches/{id}/replay.json`` and ``/web/matches/{id}/replay/{k}.svg`` — the
+  decision points of an ended match (orders, events, the rule set's report as HTML) and the
+  board after decision point ``k`` (``0``: the start).
+
+Secrecy is the API's: a token sees only its seat's view and events; the replay exists only
+once the match has ended (its full record is public then).
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import threading
+from collections import OrderedDict
+from typing import Any, Optional
+
+from fastapi import FastAPI, Query, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from jinja2 import Environment, PackageLoader, select_autoescape
+
+from botwars.engine.events import filter_events
+from botwars.engine.record import Record, resimulate
+from botwars.engine.ruleset import get_ruleset, ruleset_ids
+from botwars.server.manager import ApiError, MatchManager, agent_seed
+
+_HERE = os.path.dirname(__file__)
+_env = Environment(loader=PackageLoader("botwars.web", "templates"), autoescape=select_autoescape(["html"]))
+
+SVG_TYPE = "image/svg+xml"
+
+
+def report_html(rs: Any, before: Any, after: Any, events: list) -> str:
+    """The rule set's ``report`` hook output (a Rich renderable or text) as an HTML fragment
+    (``<pre>`` with inline styles); ``""`` for a game without reports."""
+    hook = getattr(rs, "report", None)
+    if hook is None:
+        return ""
+    from rich.console import Console
+    shown = hook(before, after, events)
+    if shown is None or shown == "":
+        return ""
+    con = Console(record=True, file=open(os.devnull, "w"), width=110, color_system="truecolor")
+    con.print(shown)
+    return con.export_html(inline_styles=True, code_format='<pre class="report">{code}</pre>')
+
+
+class ReplayCache:
+    """Re-simulated ended matches (a small LRU): per match the list of
+    ``(state_after, events, line)`` with index 0 the initial state."""
+
+    def __init__(self, size: int = 8):
+        self.size = size
+        self.items: OrderedDict[str, list[tuple[Any, list, dict]]] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, manager: MatchManager, match_id: str) -> tuple[Any, list[tuple[Any, list, dict]]]:
+        """The session and its steps; raises :class:`ApiError` 403 while the match runs."""
+        sess = manager.get(match_id)
+        lines = manager.record(sess, None)  # 403 match_running before the end
+        with self.lock:
+            if sess.id in self.items:
+                self.items.move_to_end(sess.id)
+                return sess, self.items[sess.id]
+        header, decisions = lines[0], [x for x in lines[1:] if x and x.get("type") == "decision"]
+        rec = Record(header, decisions, lines[-1], "", [s["seat"] for s in header["seats"]])
+        rs = sess.rs
+        steps: list[tuple[Any, list, dict]] = []
+        for r in resimulate(rec):
+            if not steps:
+                steps.append((r.before, [], {"n": 0, "turn": 0}))
+            steps.append((r.after, r.events, r.line))
+        if not steps:
+            steps.append((rs.setup(header["config"], rec.seats, header["seed"]), [], {"n": 0, "turn": 0}))
+        with self.lock:
+            self.items[sess.id] = steps
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+        return sess, steps
+
+
+def _action_cost(rs: Any, action: dict[str, Any]) -> int:
+    """Action points of one submarine action (S-4.3 table), for the page's AP counter."""
+    if rs.id == "submarine":
+        from botwars.games.submarine.state import ACTIONS
+        return ACTIONS.get(action.get("action"), (0, None))[0]
+    return 0
+
+
+def _games() -> list[dict[str, Any]]:
+    out = []
+    for gid in ruleset_ids():
+        rs = get_ruleset(gid)
+        out.append({"id": gid, "name": rs.name, "min_seats": rs.min_seats, "max_seats": min(rs.max_seats, 6),
+                    "seat_names": rs.seat_names(min(rs.max_seats, 6)),
+                    "params": [{"name": p.name, "type": p.type.__name__, "default": p.default, "doc": p.doc}
+                               for p in rs.params],
+                    "bots": sorted(rs.builtin_bots())})
+    return out
+
+
+def install_web(app: FastAPI, manager: MatchManager) -> None:
+    """Add the pages, the static files and the page helper endpoints to ``app``."""
+    app.mount("/static", StaticFiles(directory=os.path.join(_HERE, "static")), name="static")
+    replays = ReplayCache()
+
+    def page(name: str, **ctx: Any) -> HTMLResponse:
+        return HTMLResponse(_env.get_template(name).render(**ctx))
+
+    def seat_of(sess, token: Optional[str]) -> Optional[str]:
+        return manager.authenticate(sess, token) if token else None
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    def lobby() -> HTMLResponse:
+        return page("lobby.html", games=_games(), running=manager.list("running", 50, 0),
+                    ended=manager.list("ended", 50, 0))
+
+    @app.get("/play/{match_id}", response_class=HTMLResponse, include_in_schema=False)
+    def play(match_id: str, token: str = Query(..., max_length=200)) -> HTMLResponse:
+        sess = manager.get(match_id)
+        seat = manager.authenticate(sess, token)
+        return page("match.html", sess=sess, seat=seat, token=token, game=sess.rs.id,
+                    bots=sorted(sess.rs.builtin_bots()))
+
+    @app.get("/watch/{match_id}", response_class=HTMLResponse, include_in_schema=False)
+    def watch(match_id: str) -> HTMLResponse:
+        sess = manager.get(match_id)
+        return page("match.html", sess=sess, seat=None, token="", game=sess.rs.id, bots=[])
+
+    @app.get("/replay/{match_id}", response_class=HTMLResponse, include_in_schema=False)
+    def replay(match_id: str) -> HTMLResponse:
+        sess, steps = replays.get(manager, match_id)
+        return page("replay.html", sess=sess, count=len(steps))
+
+    @app.get("/web/matches/{match_id}/board.svg", include_in_schema=False)
+    def board(match_id: str, token: Optional[str] = Query(None, max_length=200)) -> Response:
+        sess = manager.get(match_id)
+        seat = seat_of(sess, token)
+        with sess.lock:
+            events = sess.events[-1] if sess.events else []
+            svg = sess.rs.svg(sess.state, seat, filter_events(events, seat))
+        return Response(svg, media_type=SVG_TYPE, headers={"Cache-Control": "no-store"})
+
+    @app.get("/web/matches/{match_id}/helpers", include_in_schema=False)
+    def helpers(match_id: str, token: str = Query(..., max_length=200)) -> JSONResponse:
+        sess = manager.get(match_id)
+        seat = manager.authenticate(sess, token)
+        rs = sess.rs
+        with sess.lock:
+            legal = actions = None
+            if not sess.ended and seat in sess.pending():
+                legal = rs.legal_orders(sess.state, seat)
+                if hasattr(rs, "legal_actions"):
+                    actions = [dict(a, cost=_action_cost(rs, a)) for a in rs.legal_actions(sess.state, seat, True)]
+        return JSONResponse({"legal": legal, "actions": actions, "bots": sorted(rs.builtin_bots())})
+
+    @app.get("/web/matches/{match_id}/suggest", include_in_schema=False)
+    def suggest(match_id: str, token: str = Query(..., max_length=200),
+                bot: str = Query(..., max_length=64)) -> JSONResponse:
+        from botwars.agents.base import AgentFailure, CallableAgent
+        sess = manager.get(match_id)
+        seat = manager.authenticate(sess, token)
+        bots = sess.rs.builtin_bots()
+        if bot not in bots:
+            raise ApiError(422, "unknown_bot", f"no built-in bot {bot!r} (known: {', '.join(sorted(bots))})")
+        with sess.lock:
+            view = sess.rs.view(sess.state, seat)
+        agent = CallableAgent(bots[bot](), f"builtin:{bot}")
+        try:
+            agent.start(sess.rs.id, seat, copy.deepcopy(sess.config), agent_seed(sess.rs, sess.seed, seat) + sess.n)
+            payload = agent.act(view, None)
+        except AgentFailure as exc:
+            raise ApiError(422, "bot_failed", f"bot {bot} failed: {exc}") from None
+        return JSONResponse({"orders": payload})
+
+    @app.get("/web/matches/{match_id}/replay.json", include_in_schema=False)
+    def replay_json(match_id: str) -> JSONResponse:
+        sess, steps = replays.get(manager, match_id)
+        rs = sess.rs
+        out = []
+        for k, (after, events, line) in enumerate(steps):
+            before = steps[k - 1][0] if k else after
+            out.append({"k": k, "n": line.get("n", 0), "turn": rs.turn_number(after),
+                        "orders": line.get("orders", {}), "errors": line.get("errors", {}),
+                        "events": [e.to_json() for e in events],
+                        "report": report_html(rs, before, after, events) if k else ""})
+        o = sess.outcome.to_json() if sess.outcome else None
+        return JSONResponse({"match": sess.id, "game": rs.id, "steps": out, "outcome": o})
+
+    @app.get("/web/matches/{match_id}/replay/{k}.svg", include_in_schema=False)
+    def replay_svg(match_id: str, k: int) -> Response:
+        sess, steps = replays.get(manager, match_id)
+        if not 0 <= k < len(steps):
+            raise ApiError(404, "not_found", f"no decision point {k} (0..{len(steps) - 1})")
+        after, events, _ = steps[k]
+        return Response(sess.rs.svg(after, None, filter_events(events, None)), media_type=SVG_TYPE)
