@@ -143,41 +143,13 @@ def fast_accept_json(obj: Any, robots: dict[Square, tuple[int, int, int]], playe
     the response is anything but plain (then the caller takes that general path, which also
     produces the error of a malformed response). May raise TypeError for unhashable values.
     """
-    if type(obj) is not dict or not obj.keys() <= _TOP_KEYS:
+    parsed = _fast_json(obj, max_chars)
+    if parsed is None:
         return None
-    orders = obj.get("orders")
-    if type(orders) is not list:
-        return None
-    user = obj.get("user_data")
-    if user is not None and (type(user) is not str or not (user.isascii() and user.isprintable())):
-        return None
-    if 13 + _ORDER_MAX * len(orders) + (17 if user is None else 17 + 2 * len(user)) > max_chars:
-        return None
-    actions = _ACTIONS
-    dirs = _DIRS
-    keys = _ORDER_KEYS
+    tokens, user = parsed
     accepted: dict[Square, tuple[str, str | None]] = {}
     errors: list[dict[str, Any]] = []
-    for o in orders:
-        if type(o) is not dict or not o.keys() <= keys:
-            return None
-        x = o.get("x")
-        y = o.get("y")
-        if type(x) is not int or type(y) is not int or not (0 <= x <= 999 and 0 <= y <= 999):
-            return None
-        a = actions.get(o.get("action"))
-        if a is None:
-            return None
-        d = o.get("dir")
-        if a == "M" or a == "A":
-            d = dirs.get(d)
-            if d is None:
-                return None
-        elif d is not None:
-            if dirs.get(d) is None:
-                return None
-            d = None  # H22, H27
-        sq = (x, y)
+    for _, sq, a, d in tokens:
         r = robots.get(sq)
         if r is None or r[1] != player:
             errors.append({"code": "no_robot", "detail": _raw(sq, a, d)})

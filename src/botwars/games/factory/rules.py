@@ -346,19 +346,8 @@ class FactoryRuleset(Ruleset):
         p = st.player_of(seat)
         if st.players[p].out:
             raise InvalidOrders("you are out of the game", code="illegal", part=seat)
-        if not isinstance(payload, dict):
-            raise InvalidOrders("orders must be a JSON object {\"type\": \"program\", ...}", code="malformed")
-        typ = payload.get("type")
-        if typ == "resign":
-            extra = sorted(set(payload) - {"type"})
-            if extra:
-                raise InvalidOrders(f"unknown key {extra[0]!r} in a resign order", code="malformed", part=extra[0])
+        if self.order_type(payload, {"type", "cards", "reboot", "standing"}) == "resign":
             return FactoryOrders("resign")
-        if typ != "program":
-            raise InvalidOrders(f"type must be 'program' or 'resign', got {typ!r}", code="malformed", part="type")
-        extra = sorted(set(payload) - {"type", "cards", "reboot", "standing"})
-        if extra:
-            raise InvalidOrders(f"unknown key {extra[0]!r}", code="malformed", part=extra[0])
         if "reboot" not in payload or not isinstance(payload["reboot"], bool):
             raise InvalidOrders("'reboot' (true or false) is required", code="malformed", part="reboot")
         standing = self.parse_standing(payload.get("standing"))
@@ -368,6 +357,29 @@ class FactoryRuleset(Ruleset):
         i = self.order_robot(st, p)
         chosen = self.assign_cards(st, i, cards)
         return FactoryOrders("program", tuple(chosen), payload["reboot"], standing)
+
+    @staticmethod
+    def order_type(payload: Any, program_keys: set[str], keys_hint: str = "") -> str:
+        """The F-15.1 order envelope (shared with geeko's G-16.1): ``"program"`` or ``"resign"``.
+
+        Raises :class:`InvalidOrders` (``malformed``) for a non-object, an unknown ``type``, or a
+        key outside ``program_keys`` (``{"type"}`` for a resignation); ``keys_hint`` is appended
+        to the unknown-key message.
+        """
+        if not isinstance(payload, dict):
+            raise InvalidOrders("orders must be a JSON object {\"type\": \"program\", ...}", code="malformed")
+        typ = payload.get("type")
+        if typ == "resign":
+            extra = sorted(set(payload) - {"type"})
+            if extra:
+                raise InvalidOrders(f"unknown key {extra[0]!r} in a resign order", code="malformed", part=extra[0])
+            return "resign"
+        if typ != "program":
+            raise InvalidOrders(f"type must be 'program' or 'resign', got {typ!r}", code="malformed", part="type")
+        extra = sorted(set(payload) - program_keys)
+        if extra:
+            raise InvalidOrders(f"unknown key {extra[0]!r}{keys_hint}", code="malformed", part=extra[0])
+        return "program"
 
     def parse_standing(self, raw: Any) -> dict[str, Any]:
         """F-5.7 standing orders (any subset); raises :class:`InvalidOrders` naming the key."""

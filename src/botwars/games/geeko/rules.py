@@ -259,20 +259,9 @@ class GeekoRuleset(FactoryRuleset):
         run = gs.runs[gs.player_of(seat)]
         if not run.active:
             raise InvalidOrders("you have finished or are out of the game", code="illegal", part=seat)
-        if not isinstance(payload, dict):
-            raise InvalidOrders("orders must be a JSON object {\"type\": \"program\", ...}", code="malformed")
-        typ = payload.get("type")
-        if typ == "resign":
-            extra = sorted(set(payload) - {"type"})
-            if extra:
-                raise InvalidOrders(f"unknown key {extra[0]!r} in a resign order", code="malformed", part=extra[0])
+        if self.order_type(payload, {"type", "length", "A", "B", "reboot"},
+                           " (G-16.1: type, length, A, B, reboot)") == "resign":
             return GeekoOrders("resign")
-        if typ != "program":
-            raise InvalidOrders(f"type must be 'program' or 'resign', got {typ!r}", code="malformed", part="type")
-        extra = sorted(set(payload) - {"type", "length", "A", "B", "reboot"})
-        if extra:
-            raise InvalidOrders(f"unknown key {extra[0]!r} (G-16.1: type, length, A, B, reboot)", code="malformed",
-                                part=extra[0])
         L = payload.get("length")
         if isinstance(L, bool) or not isinstance(L, int):
             raise InvalidOrders(f"'length' must be a whole number, got {L!r}", code="malformed", part="length")
