@@ -98,13 +98,16 @@ class CountingState(ToyState):
 
 
 class CountingToy(ToyRuleset):
-    """The toy where refused orders count (like submarine S-7.10): the seat moves again in the
-    same turn, and a second refusal in one turn loses the game for it."""
+    """The toy where refused orders count (like submarine S-7.10): the seat may submit again at
+    the same decision point, and its second refusal there loses the game for it."""
 
     id = "servertoy-counting"
 
     def setup(self, config, seats, seed):
         return CountingState(tuple(seats), config, 0, (0,) * len(seats), 0, 0)
+
+    def refusal_limit(self, state, seat):
+        return 2
 
     def rejected_orders(self, state, seat, error):
         return "refused"
@@ -112,13 +115,12 @@ class CountingToy(ToyRuleset):
     def resolve(self, state, orders):
         seat = state.seats[state.to_move]
         if orders[seat] == "refused":
-            return CountingState(state.seats, state.config, state.turn, state.totals, state.to_move,
-                                 state.refused + 1), [Event("refused", {"seat": seat}, frozenset({seat}))]
+            return CountingState(state.seats, state.config, state.turn, state.totals, state.to_move, 1), []
         new, events = super().resolve(state, orders)
         return CountingState(new.seats, new.config, new.turn, new.totals, new.to_move, 0), events
 
     def outcome(self, state):
-        if getattr(state, "refused", 0) >= 2:
+        if state.refused:
             loser = state.seats[state.to_move]
             winner = [s for s in state.seats if s != loser][0]
             return Outcome(winner, {s: float(s == winner) for s in state.seats}, "rejections", [[winner], [loser]])

@@ -41,7 +41,7 @@ def state_of(api, mid):
     s = m.get(mid)
     with m.store.read() as db:
         orders = db.query(OrderRow).filter_by(match_id=mid).count()
-    return (s.n, sorted(s.accepted), s.status, orders, json.dumps(s.rs.state_json(s.state), sort_keys=True))
+    return (s.n, sorted(s.submitted()), s.status, orders, json.dumps(s.rs.state_json(s.state), sort_keys=True))
 
 
 def err(r, status, code=None):

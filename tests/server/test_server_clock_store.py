@@ -207,16 +207,21 @@ def test_S_7_10_style_counted_rejections_are_recorded_and_do_not_stop_the_clock(
         clock.advance(4)
         b = err(order(api, mid, toks[0], 1, {"add": 9}), 422, "invalid_orders")
         assert b["counted"] is True
+        # the refusal keeps the decision point open: same number, same turn, clock running
         v = view(api, mid, toks[0])
-        assert v["decision"] == 2 and v["your_turn"] and v["turn"] == 0
+        assert v["decision"] == 1 and v["your_turn"] and v["turn"] == 0
         assert v["clock"]["time_left_s"]["p1"] == 11.0  # 15 s in all for the turn, 4 already gone
+        # S-8.6: the other seat sees nothing of it
+        v2 = view(api, mid, toks[1])
+        assert v2["decision"] == 1 and v2["events"] == []
+        assert len(records_or_seat(api, mid, toks[1])) == 1
         clock.advance(3)
-        assert order(api, mid, toks[0], 2, {"add": 1}).json()["resolved"]
-        line = records_or_seat(api, mid, toks[0])[2]
-        assert line["time_s"]["p1"] == 7.0 and line["clock"] == {}
+        assert order(api, mid, toks[0], 1, {"add": 1}).json()["resolved"]
+        line = records_or_seat(api, mid, toks[0])[1]
+        assert line["time_s"]["p1"] == 7.0 and line["clock"] == {} and line["refused"] == {"p1": [{"add": 9}]}
         assert view(api, mid)["clock"]["bank_left_s"]["p1"] == 5.0  # 7 s < 10 s per move
-        err(order(api, mid, toks[1], 3, {"add": 0}), 422, "invalid_orders")
-        err(order(api, mid, toks[1], 4, "nonsense"), 422, "invalid_orders")
+        err(order(api, mid, toks[1], 2, {"add": 0}), 422, "invalid_orders")
+        err(order(api, mid, toks[1], 2, "nonsense"), 422, "invalid_orders")
         v = view(api, mid)
         assert v["status"] == "ended" and v["outcome"]["winner"] == "p1" and v["outcome"]["reason"] == "rejections"
         p = tmp_path / "r.jsonl"

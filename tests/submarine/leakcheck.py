@@ -11,7 +11,8 @@ import random
 from typing import Any
 
 from botwars.engine.errors import InvalidOrders
-from botwars.engine.record import RecordWriter, decision_digest
+from botwars.engine.record import RecordWriter
+from botwars.engine.referee import Referee
 from botwars.engine.ruleset import get_ruleset
 from botwars.games.submarine.board import ALL_SPACES, SUBS_OF, other
 from botwars.games.submarine.bots import HunterBot, RandomBot
@@ -90,7 +91,6 @@ class Game:
                  inject: float = 0.04):
         self.seed = seed
         self.cfg = RS.validate_config(overrides)
-        self.st = RS.setup(self.cfg, ["p1", "p2"], seed)
         self.rng = random.Random(f"leak:{seed}")
         self.agents = {}
         for seat, cls in zip(("p1", "p2"), bots):
@@ -100,10 +100,16 @@ class Game:
         self.oracle = Oracle()
         self.problems: list[str] = []
         self.record_path = record_path
-        self.writer = RecordWriter(record_path, RS, self.cfg, [("p1", "x"), ("p2", "y")], seed) if record_path else None
+        # the decision points are played through the one referee (as Match and the server do)
+        self.ref = Referee(RS, self.cfg, ["p1", "p2"], seed, clock=False, agents={"p1": "x", "p2": "y"})
+        self.writer = RecordWriter(record_path, self.ref.header()) if record_path else None
         self.inject = inject
         self.n = 0
         self.own_orders: dict[str, list[Any]] = {"p1": [], "p2": []}
+
+    @property
+    def st(self) -> Any:
+        return self.ref.state
 
     def fail(self, msg: str) -> None:
         if len(self.problems) < 20:
@@ -171,7 +177,8 @@ class Game:
             for ln in lines[1:]:
                 if ln["type"] == "decision":
                     evs += ln["events"]
-                    if "orders" in ln:
+                    mine += ln.get("refused", [])
+                    if ln.get("orders") is not None:
                         mine.append(ln["orders"])
                 elif ln["type"] == "outcome" and self.st.result is None:
                     self.fail(f"record of {r} has an outcome line before the end")
@@ -192,24 +199,20 @@ class Game:
         st = self.st
         self.n += 1
         self.check_views()
-        orders: dict[str, Any] = {}
-        payloads: dict[str, Any] = {}
-        errors: dict[str, Any] = {}
         for seat in RS.pending(st):
-            if self.rng.random() < self.inject:
-                payload = self.rng.choice(bogus_orders(st, seat))
-            else:
-                payload = self.agents[seat].act(RS.view(st, seat))
-            payloads[seat] = payload
-            self.own_orders[seat].append(payload)
-            try:
-                orders[seat] = RS.parse_orders(st, seat, payload)
-            except InvalidOrders as exc:
-                errors[seat] = [{"code": exc.code, "detail": exc.message}]
-                orders[seat] = RS.rejected_orders(st, seat, exc)
+            # a refused order leaves the seat to move again at the same decision point (S-4.3),
+            # up to max_rejections (S-7.10); nothing of it reaches the other seat (S-8.6)
+            while seat in self.ref.awaited():
+                if self.rng.random() < self.inject:
+                    payload = self.rng.choice(bogus_orders(st, seat))
+                else:
+                    payload = self.agents[seat].act(RS.view(st, seat))
+                self.own_orders[seat].append(payload)
+                self.ref.submit(seat, payload, 0.0)
         actor = st.active
         before = RS.state_json(st)
-        new_st, events = RS.resolve(st, orders)
+        events = self.ref.resolve()
+        new_st = self.ref.state
         if RS.state_json(st) != before:
             self.fail("resolve changed the state it was given")
         self.oracle.absorb(list(new_st.history[len(st.history):]), actor)
@@ -218,9 +221,7 @@ class Game:
         elif events:
             self.fail("events without history")
         if self.writer:
-            self.writer.decision(self.n, RS.turn_number(st), payloads, errors, {s: 0.0 for s in payloads}, {},
-                                 decision_digest(RS, new_st, events))
-        self.st = new_st
+            self.writer.line(self.ref.last_line)
 
     def play(self, record_checks: int = 0) -> list[str]:
         check_at = set()
@@ -240,7 +241,7 @@ class Game:
             elif v["history"] != [json.loads(json.dumps(e)) for e in self.st.history]:
                 self.fail("final history incomplete")
         if self.writer:
-            self.writer.finish(RS.outcome(self.st), RS.turn_number(self.st))
+            self.writer.finish(self.ref.outcome_line())
             self.check_record()
             os.remove(self.record_path)
         return self.problems

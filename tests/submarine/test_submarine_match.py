@@ -170,7 +170,9 @@ def test_S_7_10_rejected_orders_through_the_match_count_and_refuse(tmp_path):
     assert [e["type"] for e in p2[2]["events"]] == ["result"]
     assert p2[-1]["reason"] == "refused"
     p1 = filter_record_for_seat(res.replay, "p1")
-    assert sum(1 for ln in p1 if ln.get("errors")) == 3
+    # the three refusals belong to one decision point (S-4.3: same turn), told to p1 alone
+    mine = [ln for ln in p1 if ln.get("errors")]
+    assert len(mine) == 1 and len(mine[0]["errors"]) == 3 and len(mine[0]["refused"]) == 3
 
 
 def test_S_8_6_god_view_only_for_finished_games(tmp_path):
@@ -234,11 +236,10 @@ def test_S_7_8_refusals_do_not_stop_the_clock():
     m = Match(RS, RS.validate_config({"first_player": "p1"}), agents, 7, clock=True, time_source=ft)
     m.start_agents()
     m.step()  # setup
-    m.step()  # p1 refused after 50 s: nothing charged yet, the turn goes on
-    assert m.clock.bank_left["p1"] == 300.0 and m.state.turn == 1
-    m.step()  # p1 accepted after 50 s more
-    assert m.state.turn == 2
+    m.step()  # p1 refused after 50 s (asked again at the same decision point), accepted after 50 s more
+    assert m.decisions == 2 and m.state.turn == 2
     assert m.clock.bank_left["p1"] == pytest.approx(290.0)
+    assert [e["code"] for e in m.errors if e["seat"] == "p1"] == ["illegal"]
 
 
 def test_S_3_3_no_setup_by_setup_time_s_forfeits():

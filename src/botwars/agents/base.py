@@ -5,17 +5,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from botwars.engine.errors import AgentFailure
 
-class AgentFailure(Exception):
-    """A bot failed this decision: ``code`` is ``timeout``, ``crash``, ``memory`` or ``malformed``.
-
-    ``detail`` says what happened (an exception line, the garbage printed, ...).
-    """
-
-    def __init__(self, code: str, detail: str = ""):
-        self.code = code
-        self.detail = detail
-        super().__init__(f"{code}: {detail}" if detail else code)
+__all__ = ["AgentFailure", "Agent", "CallableAgent"]
 
 
 class Agent:

@@ -59,3 +59,15 @@ class RecordError(BotwarsError):
     def __init__(self, message: str, *, decision: int | None = None):
         self.decision = decision
         super().__init__(message)
+
+
+class AgentFailure(BotwarsError):
+    """A bot failed this decision: ``code`` is ``timeout``, ``crash``, ``memory`` or ``malformed``
+    (:class:`botwars.engine.codes.FailureCode`); ``detail`` says what happened (an exception
+    line, the garbage printed, ...). Agents raise it from ``start`` and ``act``; the referee
+    then applies the seat's default orders and records the error."""
+
+    def __init__(self, code: str, detail: str = ""):
+        self.code = str(code)
+        self.detail = detail
+        super().__init__(f"{code}: {detail}" if detail else str(code))

@@ -1,10 +1,15 @@
 """Records (replays): JSON Lines files that let a match be re-simulated and verified.
 
-Line 1 is the header ``{"type": "header", "format": 1, "ruleset", "rules_version", "config",
-"seats": [{"seat", "agent"}], "seed"}``; then one ``{"type": "decision", "n", "turn", "orders",
-"errors", "time_s", "clock", "digest"}`` line per decision point (``orders[seat]`` is the payload
-the seat submitted, ``null`` when its default orders applied); the last line is
-``{"type": "outcome", ...}``.
+Line 1 is the header ``{"type": "header", "format": 2, "ruleset", "rules_version", "config",
+"seats": [{"seat", "agent"}], "seed", "clock"}``; then one line per decision point as the
+:class:`~botwars.engine.referee.Referee` writes it — ``{"type": "decision", "n", "turn",
+"orders", "errors", "time_s", "clock", "digest"}`` plus ``"refused"`` (refused payloads by
+seat, in order) when there were refusals and ``"resign"`` on a resignation line;
+``orders[seat]`` is the accepted payload, ``null`` when the seat's default orders applied —
+and last ``{"type": "outcome", "turns", "winner", "scores", "reason", "ranking", "details"}``.
+A record without its outcome line is incomplete (a match still running, or cut short).
+
+Re-simulation goes through :meth:`Referee.replay`, the code that played the match.
 """
 
 from __future__ import annotations
@@ -14,47 +19,50 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-from botwars.engine.errors import InvalidOrders, RecordError
-from botwars.engine.events import Event, Outcome
-from botwars.engine.ruleset import Ruleset, canonical_json, digest, get_ruleset
+from botwars.engine.errors import BotwarsError, ConfigError, RecordError
+from botwars.engine.events import Event
+from botwars.engine.referee import RECORD_FORMAT, Referee, decision_digest
+from botwars.engine.ruleset import Ruleset, canonical_json, get_ruleset
 
-FORMAT_VERSION = 1
-
-
-def decision_digest(ruleset: Ruleset, state: Any, events: list[Event]) -> str:
-    """Digest of the state after a decision point and of its events."""
-    return digest({"state": ruleset.state_json(state), "events": [e.to_json() for e in events]})
+FORMAT_VERSION = RECORD_FORMAT
+__all__ = ["FORMAT_VERSION", "Record", "RecordWriter", "Replayed", "decision_digest", "read_record",
+           "referee_for", "resimulate", "verify_record"]
 
 
 class RecordWriter:
-    """Writes a record as the match goes (flushed after every line)."""
+    """Writes a record as the match goes (flushed after every line).
 
-    def __init__(self, path: str, ruleset: Ruleset, config: dict[str, Any], seats: list[tuple[str, str]],
-                 seed: int):
-        d = os.path.dirname(os.path.abspath(path))
-        os.makedirs(d, exist_ok=True)
-        self.f = open(path, "w", encoding="utf-8", newline="\n")
-        self._write({"type": "header", "format": FORMAT_VERSION, "ruleset": ruleset.id,
-                     "rules_version": ruleset.rules_version, "config": config,
-                     "seats": [{"seat": s, "agent": a} for s, a in seats], "seed": seed})
+    Raises :class:`~botwars.engine.ConfigError` naming ``path`` when it cannot be written (a
+    folder, a missing parent that cannot be made, no permission)."""
+
+    def __init__(self, path: str, header: dict[str, Any]):
+        if os.path.isdir(path):
+            raise ConfigError("is a folder; name a file for the record", source=path)
+        try:
+            d = os.path.dirname(os.path.abspath(path))
+            os.makedirs(d, exist_ok=True)
+            self.f = open(path, "w", encoding="utf-8", newline="\n")
+        except OSError as exc:
+            raise ConfigError(f"cannot write the record: {exc.strerror or exc}", source=path) from None
+        self._write(header)
 
     def _write(self, obj: dict[str, Any]) -> None:
         self.f.write(canonical_json(obj) + "\n")
         self.f.flush()
 
-    def decision(self, n: int, turn: int, orders: dict[str, Any], errors: dict[str, list], time_s: dict[str, float],
-                 clock: dict[str, str], dig: str | None) -> None:
-        self._write({"type": "decision", "n": n, "turn": turn, "orders": orders, "errors": errors,
-                     "time_s": time_s, "clock": clock, "digest": dig})
+    def line(self, line: dict[str, Any]) -> None:
+        """Append one decision line."""
+        self._write(line)
 
-    def finish(self, outcome: Outcome, turns: int) -> None:
-        self._write({"type": "outcome", "turns": turns, **outcome.to_json()})
+    def finish(self, outcome_line: dict[str, Any]) -> None:
+        """Append the outcome line and close the file."""
+        self._write(outcome_line)
         self.f.close()
 
 
 @dataclass
 class Record:
-    """A parsed record file."""
+    """A parsed record file: its header, decision lines, outcome line (``None``: incomplete)."""
 
     header: dict[str, Any]
     decisions: list[dict[str, Any]]
@@ -64,11 +72,44 @@ class Record:
 
     @property
     def ruleset(self) -> Ruleset:
+        """The rule set the record was played under."""
         return get_ruleset(self.header["ruleset"])
 
 
+def _check_header(header: Any, path: str) -> list[str]:
+    where = f"{path}:1"
+    if header.get("format") != FORMAT_VERSION:
+        raise RecordError(f"{where}: unsupported record format {header.get('format')!r} (this botwars reads "
+                          f"format {FORMAT_VERSION}; older records must be played again)")
+    rs_id = header.get("ruleset")
+    if not isinstance(rs_id, str):
+        raise RecordError(f"{where}: 'ruleset' must be a game id, got {rs_id!r}")
+    try:
+        get_ruleset(rs_id)
+    except BotwarsError as exc:
+        raise RecordError(f"{where}: {exc}") from None
+    seats = header.get("seats")
+    if not isinstance(seats, list) or not seats or not all(
+            isinstance(s, dict) and isinstance(s.get("seat"), str) for s in seats):
+        raise RecordError(f"{where}: 'seats' must be a list of {{\"seat\": NAME, \"agent\": SPEC}}")
+    names = [s["seat"] for s in seats]
+    if len(set(names)) != len(names):
+        raise RecordError(f"{where}: seat names repeat: {names}")
+    seed = header.get("seed")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise RecordError(f"{where}: 'seed' must be an integer, got {seed!r}")
+    if not isinstance(header.get("config"), dict):
+        raise RecordError(f"{where}: 'config' must be an object")
+    if not isinstance(header.get("clock", False), bool):
+        raise RecordError(f"{where}: 'clock' must be true or false")
+    return names
+
+
 def read_record(path: str) -> Record:
-    """Parse a record file; raises :class:`RecordError` naming the line at fault."""
+    """Parse a record file; raises :class:`RecordError` naming the file and line at fault
+    (unreadable, not JSON, unknown line type, bad header, decision lines out of order)."""
+    if os.path.isdir(path):
+        raise RecordError(f"{path}: is a folder, not a record")
     try:
         f = open(path, encoding="utf-8")
     except OSError as exc:
@@ -77,30 +118,51 @@ def read_record(path: str) -> Record:
     decisions: list[dict[str, Any]] = []
     outcome = None
     with f:
-        for i, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise RecordError(f"{path}:{i}: not JSON: {exc.msg}") from None
-            kind = obj.get("type") if isinstance(obj, dict) else None
-            if i == 1:
-                if kind != "header":
-                    raise RecordError(f"{path}:1: first line must be the header")
-                if obj.get("format") != FORMAT_VERSION:
-                    raise RecordError(f"{path}:1: unsupported record format {obj.get('format')!r}")
-                header = obj
-            elif kind == "decision":
-                decisions.append(obj)
-            elif kind == "outcome":
-                outcome = obj
-            else:
-                raise RecordError(f"{path}:{i}: unknown line type {kind!r}")
+        try:
+            for i, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
+                    obj = json.loads(line)
+                except (json.JSONDecodeError, RecursionError) as exc:
+                    raise RecordError(f"{path}:{i}: not JSON: {getattr(exc, 'msg', 'nested too deeply')}") from None
+                kind = obj.get("type") if isinstance(obj, dict) else None
+                if header is None:
+                    if kind != "header":
+                        raise RecordError(f"{path}:{i}: first line must be the header")
+                    header = obj
+                    continue
+                if outcome is not None:
+                    raise RecordError(f"{path}:{i}: a line after the outcome line")
+                if kind == "decision":
+                    want = len(decisions) + 1
+                    if obj.get("n") != want:
+                        raise RecordError(f"{path}:{i}: decision line numbered {obj.get('n')!r}, expected {want}")
+                    decisions.append(obj)
+                elif kind == "outcome":
+                    outcome = obj
+                else:
+                    raise RecordError(f"{path}:{i}: unknown line type {kind!r}")
+        except UnicodeDecodeError:
+            raise RecordError(f"{path}: not UTF-8 text") from None
     if header is None:
         raise RecordError(f"{path}: empty record")
-    seats = [s["seat"] for s in header.get("seats", [])]
+    seats = _check_header(header, path)
     return Record(header, decisions, outcome, path, seats)
+
+
+def referee_for(rec: Record) -> Referee:
+    """A referee at the start of ``rec``'s match (header config validated again).
+    Raises :class:`RecordError` naming the header when the config is not valid."""
+    rs = rec.ruleset
+    try:
+        table = rs.param_table()
+        config = rs.validate_config({k: v for k, v in rec.header["config"].items() if k in table},
+                                    source=f"{rec.path}:1: config")
+        return Referee(rs, config, rec.seats, rec.header["seed"], clock=bool(rec.header.get("clock", False)),
+                       agents={s["seat"]: str(s.get("agent", "")) for s in rec.header["seats"]})
+    except ConfigError as exc:
+        raise RecordError(exc.one_line()) from None
 
 
 @dataclass
@@ -115,55 +177,32 @@ class Replayed:
     line: dict[str, Any]
 
 
-def resimulate(rec: Record) -> Iterator[Replayed]:
-    """Re-simulate a record decision by decision (no clocks: the record says who timed out)."""
-    rs = rec.ruleset
-    state = rs.setup(rec.header["config"], rec.seats, rec.header["seed"])
+def resimulate(rec: Record, referee: Referee | None = None) -> Iterator[Replayed]:
+    """Re-simulate a record decision by decision through :meth:`Referee.replay` (digests are
+    checked as it goes). Raises :class:`RecordError` naming the first decision point that does
+    not replay."""
+    ref = referee or referee_for(rec)
     for line in rec.decisions:
-        orders = {}
-        forced = False
-        for seat in rs.pending(state):
-            payload = line.get("orders", {}).get(seat)
-            errs = line.get("errors", {}).get(seat) or []
-            fatal = any(e.get("code") in ("timeout", "crash", "memory") for e in errs)
-            if line.get("clock", {}).get(seat) == "expired" and rs.time_control(rec.header["config"]).on_expiry == "loss":
-                forced = True
-            if payload is None and (fatal or seat not in line.get("orders", {})):
-                orders[seat] = rs.default_orders(state, seat)
-                continue
-            try:
-                orders[seat] = rs.parse_orders(state, seat, payload)
-            except InvalidOrders as exc:
-                orders[seat] = rs.rejected_orders(state, seat, exc)
-        if forced:
-            yield Replayed(line["n"], line.get("turn", 0), state, state, [], line)
-            return
-        new_state, events = rs.resolve(state, orders)
-        yield Replayed(line["n"], line.get("turn", 0), state, new_state, events, line)
-        state = new_state
+        before = ref.state
+        events = ref.replay(line)
+        yield Replayed(line.get("n", ref.n), int(line.get("turn", 0) or 0), before, ref.state, events, line)
 
 
 def verify_record(rec: Record) -> tuple[bool, str]:
-    """Re-simulate and compare digests; returns (ok, message naming the first divergence)."""
-    rs = rec.ruleset
-    last = None
-    count = 0
-    for step in resimulate(rec):
-        count += 1
-        want = step.line.get("digest")
-        if want is None:
-            continue
-        got = decision_digest(rs, step.after, step.events)
-        if got != want:
-            return False, (f"diverges at decision point {step.n} (turn {step.turn}): "
-                           f"recorded digest {want}, re-simulated {got}")
-        last = step
-    if count != len(rec.decisions):
-        return False, f"diverges at decision point {count + 1}: the game had already ended"
-    if rec.outcome is not None and last is not None:
-        out = rs.outcome(last.after)
-        if out is not None:
-            if out.winner != rec.outcome.get("winner") or out.reason != rec.outcome.get("reason"):
-                return False, (f"outcome differs: recorded {rec.outcome.get('winner')!r} ({rec.outcome.get('reason')}), "
-                               f"re-simulated {out.winner!r} ({out.reason})")
+    """Re-simulate and check every digest and the outcome.
+
+    Returns ``(ok, message)``; the message names the first diverging decision point, or says
+    the record is incomplete (no outcome line: ``ok`` is False).
+    """
+    ref = referee_for(rec)
+    try:
+        for _ in resimulate(rec, ref):
+            pass
+        if rec.outcome is None:
+            state = "the game is over" if ref.over else "the game is not over"
+            return False, (f"incomplete: {len(rec.decisions)} decision points verified but the record has no "
+                           f"outcome line ({state})")
+        ref.check_outcome(rec.outcome)
+    except RecordError as exc:
+        return False, str(exc)
     return True, f"{len(rec.decisions)} decision points verified"

@@ -108,6 +108,11 @@ def canonical_json(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+def derived_seed(seed: int, seat: str) -> int:
+    """A one-way per-seat seed (32 bits) from the match seed (SHA-256 of ``seed:seat``)."""
+    return int.from_bytes(hashlib.sha256(f"botwars-agent:{seed}:{seat}".encode()).digest()[:4], "big")
+
+
 def digest(obj: Any) -> str:
     """A short SHA-256 digest of the canonical JSON of ``obj``."""
     return hashlib.sha256(canonical_json(obj).encode()).hexdigest()[:16]
@@ -127,6 +132,9 @@ class Ruleset:
     params: ClassVar[tuple[Param, ...]] = ()
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 2
+    replaces_submissions: ClassVar[bool] = False
+    """True when a later valid submission replaces a seat's earlier one until the decision point
+    resolves (factory F-5.5, geeko G-16.1); False: the first accepted orders stand."""
 
     # ---- configuration -------------------------------------------------------------
     def param_table(self) -> dict[str, Param]:
@@ -183,18 +191,23 @@ class Ruleset:
         """
         raise NotImplementedError
 
+    def refusal_limit(self, state: Any, seat: str) -> int | None:
+        """Refused submissions of ``seat`` at one decision point after which its orders become
+        :meth:`rejected_orders` (submarine S-7.10: ``max_rejections``), or ``None`` (the
+        default): refusals are not counted, the seat may submit again until its deadline."""
+        return None
+
     def rejected_orders(self, state: Any, seat: str, error: Any) -> Any:
-        """The orders applied when ``seat``'s payload was refused with ``error`` (an
-        :class:`InvalidOrders`). Default: :meth:`default_orders`. A rule set that lets a player
-        resubmit after a rejection (submarine S-4.3, S-7.10) returns a marker its
-        :meth:`resolve` treats as "count the rejection, same seat to move again"."""
+        """The orders a seat gets when it reaches :meth:`refusal_limit` (``error``: the last
+        :class:`InvalidOrders`). Default: :meth:`default_orders`. Submarine returns a marker its
+        :meth:`resolve` treats as the S-7.10 loss (or, in set-up, a forfeit, S-3.3)."""
         return self.default_orders(state, seat)
 
     def agent_seed(self, seed: int, seat: str) -> int:
-        """The seed a seat's agent is started with. Default: the match seed. A rule set whose
-        match seed is secret (submarine S-8.1: knowing it, a player could re-run the opponent's
-        seeded bot) returns a value derived from it per seat instead."""
-        return seed
+        """The seed a seat's agent is started with: a one-way derivation of the match seed per
+        seat (:func:`derived_seed`), never the match seed itself (it would reveal deals and
+        hidden facts). A rule set may derive it otherwise, but never return ``seed``."""
+        return derived_seed(seed, seat)
 
     def legal_orders(self, state: Any, seat: str) -> list[Any] | None:
         """Every legal orders payload for ``seat`` where that set is finite, else ``None``."""

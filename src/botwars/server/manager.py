@@ -44,27 +44,28 @@ from typing import Any, Callable
 
 from sqlalchemy import bindparam, select, update
 
-from botwars.engine.errors import BotwarsError, ConfigError, InvalidOrders
-from botwars.engine.events import Event, Outcome, filter_events
-from botwars.engine.record import FORMAT_VERSION, Record, decision_digest, resimulate
+from botwars.engine.codes import ClockStatus, FailureCode, OnExpiry, Receipt
+from botwars.engine.errors import BotwarsError, ConfigError, RecordError
+from botwars.engine.events import Event, Outcome
+from botwars.engine.referee import NotAwaited, Referee, Ticket
 from botwars.engine.ruleset import Ruleset, canonical_json, get_ruleset
-from botwars.engine.timecontrol import Clock, TimeControl
+from botwars.engine.timecontrol import TimeControl
 from botwars.store import Store
-from botwars.store.models import DecisionRow, MatchRow, OrderRow, SeatRow
+from botwars.store.models import DecisionRow, MatchRow, OrderRow, RefusalRow, SeatRow
 
 log = logging.getLogger("botwars.server")
-
-FAILURE_CODES = ("timeout", "crash", "memory", "malformed")
 
 # The hot path's statements, built once (SQLAlchemy Core: a fraction of the ORM's cost per order)
 _INSERT_ORDER = OrderRow.__table__.insert()
 _INSERT_DECISION = DecisionRow.__table__.insert()
+_INSERT_REFUSAL = RefusalRow.__table__.insert()
+_O = OrderRow.__table__
+_DELETE_ORDER = _O.delete().where(_O.c.match_id == bindparam("mid"), _O.c.n == bindparam("dn"),
+                                  _O.c.seat == bindparam("dseat"))
 _M = MatchRow.__table__
 _UPDATE_MATCH = (_M.update().where(_M.c.id == bindparam("mid"))
                  .values(decisions=bindparam("decisions"), turns=bindparam("turns"), opened_at=bindparam("opened_at"),
                          bank_left=bindparam("bank_left"), status=bindparam("status"), outcome=bindparam("outcome")))
-_END_MATCH = _M.update().where(_M.c.id == bindparam("mid")).values(status="ended", outcome=bindparam("outcome"))
-_FATAL = ("timeout", "crash", "memory")
 
 
 class ApiError(Exception):
@@ -93,63 +94,87 @@ def new_token() -> str:
 
 
 def agent_seed(rs: Ruleset, seed: int, seat: str) -> int:
-    """The seed a remote seat's agent gets: the rule set's :meth:`Ruleset.agent_seed` where it
-    overrides it (submarine S-8.1), else a one-way derivation of the match seed. The server
-    never hands the match seed itself to a player before the end (in games with hidden
-    information it would reveal deals and seeded bots)."""
-    if type(rs).agent_seed is not Ruleset.agent_seed:
-        return rs.agent_seed(seed, seat)
-    return int.from_bytes(hashlib.sha256(f"{seed}:{seat}".encode()).digest()[:4], "big")
+    """The seed a seat's agent gets: :meth:`Ruleset.agent_seed`, a one-way derivation of the
+    match seed (the server never hands the match seed itself to a player before the end)."""
+    return rs.agent_seed(seed, seat)
 
 
-@dataclass
-class Accepted:
-    """An order accepted for the open decision point (or a default applied for a seat).
-
-    ``payload`` is what the seat sent (``None`` when its default orders apply), ``orders`` the
-    parsed orders, ``errors`` what the record lists for the seat, ``time_used`` seconds from the
-    opening of the decision point, ``clock_status`` ``""``, ``"expired"`` or ``"depleted"``.
-    """
-
-    payload: Any
-    orders: Any
-    errors: list[dict[str, Any]]
-    time_used: float
-    clock_status: str
-    key: str = ""
-    rejected: Any = None
+MAX_RECORDED_REFUSALS = 16
+"""Refused submissions kept per seat and decision point (in the record and the store); later
+ones are still answered and counted towards a rule set's refusal limit only if recorded, so a
+rule set's ``refusal_limit`` must not exceed it."""
 
 
 @dataclass
 class MatchSession:
-    """One match in memory. Every field is changed only under ``lock`` and only after the
-    change is committed to the store."""
+    """One match in memory: its :class:`~botwars.engine.referee.Referee` (the only place a
+    decision point is played) plus what the server adds: tokens, the server time the open point
+    opened, request keys, built-in bots. Changed only under ``lock`` and only after the change is
+    committed to the store (the referee rolls back when a commit fails)."""
 
     id: str
     rs: Ruleset
-    config: dict[str, Any]
-    seed: int
-    seats: list[str]
-    agents: dict[str, str]
+    ref: Referee
     token_hashes: dict[str, str]
-    clock_enabled: bool
-    control: TimeControl
-    bank_left: dict[str, float]
     created_at: float
-    state: Any = None
-    n: int = 0
     opened_at: float = 0.0
-    accepted: dict[str, Accepted] = field(default_factory=dict)
-    outcome: Outcome | None = None
-    events: list[list[Event]] = field(default_factory=list)
-    lines: list[dict[str, Any]] = field(default_factory=list)
+    keys: dict[str, str] = field(default_factory=dict)
     bots: dict[str, Any] = field(default_factory=dict)
     next_deadline: float | None = None
     lock: threading.RLock = field(default_factory=threading.RLock)
 
+    # the referee's facts, under the names the pages use
+    @property
+    def config(self) -> dict[str, Any]:
+        return self.ref.config
+
+    @property
+    def seed(self) -> int:
+        return self.ref.seed
+
+    @property
+    def seats(self) -> list[str]:
+        return self.ref.seats
+
+    @property
+    def agents(self) -> dict[str, str]:
+        return self.ref.agents
+
+    @property
+    def state(self) -> Any:
+        return self.ref.state
+
+    @property
+    def n(self) -> int:
+        return self.ref.n
+
+    @property
+    def events(self) -> list[list[Event]]:
+        return self.ref.events
+
+    @property
+    def lines(self) -> list[dict[str, Any]]:
+        return self.ref.lines
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self.ref.outcome
+
+    @property
+    def clock_enabled(self) -> bool:
+        return self.ref.clock_enabled
+
+    @property
+    def control(self) -> TimeControl:
+        return self.ref.control
+
+    @property
+    def bank_left(self) -> dict[str, float]:
+        return self.ref.bank
+
     @property
     def ended(self) -> bool:
-        return self.outcome is not None
+        return self.ref.over
 
     @property
     def status(self) -> str:
@@ -157,39 +182,30 @@ class MatchSession:
 
     def pending(self) -> list[str]:
         """Seats whose orders the open decision point needs (empty once ended)."""
-        return [] if self.ended else list(self.rs.pending(self.state))
+        return list(self.ref.pending())
 
     def awaited(self) -> list[str]:
-        """Pending seats that have not been accepted yet."""
-        return [s for s in self.pending() if s not in self.accepted]
+        """Pending seats whose orders are not settled yet."""
+        return self.ref.awaited()
 
-    def clock(self) -> Clock:
-        return Clock(self.control, dict(self.bank_left))
+    def submitted(self) -> list[str]:
+        """Pending seats whose orders are settled."""
+        return [s for s in self.ref.pending() if self.ref.settled(s) is not None]
 
     def exempt(self) -> float | None:
-        """Seconds allowed for the open decision point when it is not charged to the clock
-        (:meth:`Ruleset.clock_exempt`, e.g. a setup phase), else ``None``."""
-        return None if self.ended or not self.clock_enabled else self.rs.clock_exempt(self.state)
+        """Seconds allowed for the open point when it is not charged (:meth:`Ruleset.clock_exempt`)."""
+        return self.ref.exempt()
 
     def deadline(self, seat: str) -> float | None:
         """Server time by which ``seat``'s order must be accepted (``None``: no clock)."""
-        if not self.clock_enabled:
-            return None
-        ex = self.exempt()
-        if ex is not None:
-            return self.opened_at + ex
-        d = self.control.deadline(self.bank_left[seat])
+        d = self.ref.deadline(seat)
         return None if d is None else self.opened_at + d
 
     def header(self) -> dict[str, Any]:
-        return {"type": "header", "format": FORMAT_VERSION, "ruleset": self.rs.id,
-                "rules_version": self.rs.rules_version, "config": self.config,
-                "seats": [{"seat": s, "agent": self.agents[s]} for s in self.seats], "seed": self.seed}
+        return self.ref.header()
 
     def outcome_line(self) -> dict[str, Any] | None:
-        if self.outcome is None:
-            return None
-        return {"type": "outcome", "turns": self.rs.turn_number(self.state), **self.outcome.to_json()}
+        return self.ref.outcome_line()
 
 
 class MatchManager:
@@ -307,25 +323,21 @@ class MatchManager:
             state = rs.setup(cfg, names, seed)
         except ConfigError as exc:
             raise ApiError(422, "bad_config", exc.one_line()) from None
-        control = rs.time_control(cfg)
         tokens = {s: new_token() for s in names}
         now = self.now()
-        sess = MatchSession(id=secrets.token_hex(6), rs=rs, config=cfg, seed=seed, seats=names,
-                            agents=dict(zip(names, specs)), token_hashes={s: token_hash(t) for s, t in tokens.items()},
-                            clock_enabled=clock and control.move_limit_s is not None, control=control,
-                            bank_left={s: float(control.bank_s) for s in names}, created_at=now,
-                            state=state, opened_at=now)
+        ref = Referee(rs, cfg, names, seed, clock=clock, state=state, agents=dict(zip(names, specs)))
+        sess = MatchSession(id=secrets.token_hex(6), rs=rs, ref=ref,
+                            token_hashes={s: token_hash(t) for s, t in tokens.items()}, created_at=now, opened_at=now)
         self._make_bots(sess)
         with self.store.write() as s:
             s.add(MatchRow(id=sess.id, ruleset=rs.id, rules_version=rs.rules_version, config=canonical_json(cfg),
-                           seed=seed, clock_enabled=sess.clock_enabled, status="running", created_at=now,
+                           seed=seed, clock_enabled=sess.clock_enabled, status=sess.status, created_at=now,
                            decisions=0, turns=rs.turn_number(state), opened_at=now,
-                           bank_left=canonical_json(sess.bank_left), outcome=None))
+                           bank_left=canonical_json(sess.bank_left),
+                           outcome=canonical_json(sess.outcome.to_json()) if sess.outcome else None))
             s.flush()
             for i, name in enumerate(names):
                 s.add(SeatRow(match_id=sess.id, seat=name, idx=i, agent=specs[i], token_hash=sess.token_hashes[name]))
-        if rs.outcome(state) is not None:  # a game over before it starts (degenerate config)
-            self._end(sess, rs.outcome(state))
         with self._lock:
             self.sessions[sess.id] = sess
         self._after_change(sess)
@@ -388,6 +400,8 @@ class MatchManager:
 
     # ---- loading ----------------------------------------------------------------------------
     def _load(self, match_id: str) -> MatchSession:
+        """Rebuild a match from the store by replaying its record lines through the referee
+        (digests checked), then its open decision point's stored refusals and orders."""
         with self.store.read() as s:
             row = s.get(MatchRow, match_id)
             if row is None:
@@ -398,52 +412,47 @@ class MatchManager:
             order_rows = list(s.scalars(select(OrderRow).where(OrderRow.match_id == match_id,
                                                                OrderRow.n == row.decisions + 1)
                                         .order_by(OrderRow.seat)))
+            refusal_rows = list(s.scalars(select(RefusalRow).where(RefusalRow.match_id == match_id,
+                                                                   RefusalRow.n == row.decisions + 1)
+                                          .order_by(RefusalRow.seat, RefusalRow.k)))
         rs = get_ruleset(row.ruleset)
         if row.rules_version != rs.rules_version:
             log.warning("match %s was created under %s rules version %s, now %s", match_id, rs.id,
                         row.rules_version, rs.rules_version)
         config = json.loads(row.config)
         seats = [r.seat for r in seat_rows]
-        control = rs.time_control(config)
-        sess = MatchSession(id=row.id, rs=rs, config=config, seed=row.seed, seats=seats,
-                            agents={r.seat: r.agent for r in seat_rows},
-                            token_hashes={r.seat: r.token_hash for r in seat_rows},
-                            clock_enabled=row.clock_enabled, control=control,
-                            bank_left={k: float(v) for k, v in json.loads(row.bank_left).items()},
+        ref = Referee(rs, config, seats, row.seed, clock=row.clock_enabled,
+                      agents={r.seat: r.agent for r in seat_rows})
+        sess = MatchSession(id=row.id, rs=rs, ref=ref, token_hashes={r.seat: r.token_hash for r in seat_rows},
                             created_at=row.created_at, opened_at=row.opened_at)
         if not row.outcome:
             self._make_bots(sess)
-        rec = Record(sess.header(), lines, None, f"match {match_id}", seats)
-        state = rs.setup(config, seats, row.seed)
-        for step in resimulate(rec):
-            want = step.line.get("digest")
-            if want is not None and decision_digest(rs, step.after, step.events) != want:
-                raise BotwarsError(f"match {match_id} diverges at decision point {step.n} when re-simulated")
-            self._replay_bots(sess, step.before, set(rs.pending(step.before)))
-            sess.events.append(list(step.events))
-            sess.lines.append(step.line)
-            state = step.after
-        sess.state = state
-        sess.n = len(lines)
-        if row.outcome:
-            sess.outcome = Outcome.from_json(json.loads(row.outcome))
-            return sess
-        for o in order_rows:
-            if o.seat not in seats:
-                continue
-            payload = json.loads(o.payload)
-            errors = json.loads(o.errors)
-            if payload is None or any(e.get("code") in _FATAL for e in errors):
-                orders = rs.default_orders(state, o.seat)
-            else:
-                try:
-                    orders = rs.parse_orders(state, o.seat, payload)
-                except InvalidOrders:
-                    orders = rs.default_orders(state, o.seat)
-            sess.accepted[o.seat] = Accepted(payload, orders, errors, o.time_used, o.clock_status, o.request_key)
-        self._replay_bots(sess, state, set(sess.accepted))
-        with sess.lock:
-            self._maybe_resolve(sess)
+        try:
+            for line in lines:
+                before = ref.state
+                pend = set(ref.pending())
+                ref.replay(line)
+                self._replay_bots(sess, before, pend)
+            if row.outcome:
+                return sess
+            for r in refusal_rows:
+                if r.seat in seats and ref.settled(r.seat) is None:
+                    ref.apply_refusal(r.seat, json.loads(r.payload))
+            for o in order_rows:
+                if o.seat not in seats or not ref.pending() or o.seat not in ref.pending():
+                    continue
+                ref.apply_entry(o.seat, json.loads(o.payload), json.loads(o.errors), o.time_used,
+                                o.clock_status == ClockStatus.EXPIRED)
+                sess.keys[o.seat] = o.request_key
+        except (RecordError, NotAwaited) as exc:
+            raise ApiError(409, "match_unreadable", f"match {match_id} cannot be re-simulated: {exc}") from None
+        self._replay_bots(sess, ref.state, {s for s in ref.pending() if ref.settled(s) is not None})
+        if ref.ready() or (ref.over and not row.outcome):
+            with sess.lock:
+                cp = ref.checkpoint()
+                if ref.ready():
+                    ref.resolve()
+                self._commit(sess, cp, now=self.now())
         return sess
 
     def _make_bots(self, sess: MatchSession) -> None:
@@ -468,6 +477,84 @@ class MatchManager:
                 except AgentFailure:
                     pass
 
+    # ---- committing what the referee did ------------------------------------------------------
+    def _commit(self, sess: MatchSession, cp: Any, *, now: float, orders: list[dict[str, Any]] = (),
+                refusals: list[dict[str, Any]] = (), replace: list[tuple[int, str]] = ()) -> None:
+        """Commit, in one transaction, the order and refusal rows of a change and every record
+        line the referee wrote since ``cp`` (with the match row); on failure the referee is
+        rolled back to ``cp`` and the error raised."""
+        ref = sess.ref
+        new_lines = ref.lines[cp.lines:]
+        try:
+            with self.store.write_core() as c:
+                for n, seat in replace:
+                    c.execute(_DELETE_ORDER, {"mid": sess.id, "dn": n, "dseat": seat})
+                for row in orders:
+                    c.execute(_INSERT_ORDER, row)
+                for row in refusals:
+                    c.execute(_INSERT_REFUSAL, row)
+                for line in new_lines:
+                    c.execute(_INSERT_DECISION, {"match_id": sess.id, "n": line["n"], "line": canonical_json(line)})
+                if new_lines:
+                    out = ref.outcome
+                    c.execute(_UPDATE_MATCH, {"mid": sess.id, "decisions": ref.n, "turns": ref.turn(),
+                                              "opened_at": now, "bank_left": canonical_json(ref.bank),
+                                              "status": "ended" if out else "running",
+                                              "outcome": canonical_json(out.to_json()) if out else None})
+        except BaseException:
+            ref.rollback(cp)
+            raise
+        if new_lines:
+            sess.opened_at = now
+            sess.keys = {}
+
+    def _settle(self, sess: MatchSession, seat: str, key: str, now: float, elapsed: float, payload: Any,
+                failure: dict[str, str] | None) -> Ticket:
+        """Hand one submission (or an agent failure) to the referee, resolve when the point is
+        complete, and commit it all; returns the referee's ticket."""
+        ref = sess.ref
+        n = ref.n + 1
+        cp = ref.checkpoint()
+        had = ref.settled(seat) is not None
+        before = ref.refusals(seat)
+        try:
+            if failure is not None:
+                tk = ref.default(seat, failure, elapsed)
+            else:
+                tk = ref.submit(seat, payload, elapsed)
+        except NotAwaited as exc:
+            raise ApiError(409, exc.code, str(exc)) from None
+        orders: list[dict[str, Any]] = []
+        refusals: list[dict[str, Any]] = []
+        if ref.refusals(seat) > before and before < MAX_RECORDED_REFUSALS:
+            refusals.append({"match_id": sess.id, "n": n, "seat": seat, "k": before + 1,
+                             "payload": canonical_json(payload), "received_at": now})
+        closed = ref.n >= n
+        if closed:
+            # the point closed (a loss on time): the seat's part is in the line; store it too
+            line = ref.lines[-1] if ref.lines else {}
+            if seat in line.get("orders", {}):
+                orders.append({"match_id": sess.id, "n": n, "seat": seat,
+                               "payload": canonical_json(line["orders"][seat]),
+                               "errors": canonical_json(line.get("errors", {}).get(seat, [])),
+                               "time_used": line.get("time_s", {}).get(seat, 0.0),
+                               "clock_status": line.get("clock", {}).get(seat, ""), "received_at": now,
+                               "request_key": key})
+        else:
+            st = ref.settled(seat)
+            if st is not None and (not had or tk.receipt == Receipt.REPLACED):
+                orders.append({"match_id": sess.id, "n": n, "seat": seat, "payload": canonical_json(st.payload),
+                               "errors": canonical_json(st.errors), "time_used": st.time_s,
+                               "clock_status": ClockStatus.EXPIRED.value if st.expired else "",
+                               "received_at": now, "request_key": key})
+        if not closed and ref.ready():
+            ref.resolve()
+        self._commit(sess, cp, now=now, orders=orders, refusals=refusals,
+                     replace=[(n, seat)] if had and orders else [])
+        if orders and ref.n + 1 == n:
+            sess.keys[seat] = key
+        return tk
+
     # ---- orders ------------------------------------------------------------------------------
     def submit(self, match_id: str, seat: str, decision: int, payload: Any,
                failure: dict[str, str] | None = None) -> dict[str, Any]:
@@ -475,9 +562,11 @@ class MatchManager:
 
         ``failure`` (``{"code", "detail"}``, code in ``timeout crash memory malformed``) reports
         that the seat's agent failed: its default orders apply and the error is recorded, as in
-        a local match. Raises :class:`ApiError`: 409 when the match has ended, the decision
-        point is not open, the seat is not awaited or already sent different orders, or its time
-        ran out; 422 when the orders are invalid (nothing is stored; the clock keeps running).
+        a local match. A later valid submission replaces an earlier one where the rules allow it
+        (factory F-5.5, geeko G-16.1). Raises :class:`ApiError`: 409 when the match has ended,
+        the decision point is not open, the seat is not awaited or already gave orders the rules
+        do not let it replace, or its time ran out; 422 when the orders are invalid (the seat
+        alone is told; it may submit again; the clock keeps running).
         """
         sess = self.get(match_id)
         with sess.lock:
@@ -487,206 +576,98 @@ class MatchManager:
 
     def _submit_locked(self, sess: MatchSession, seat: str, decision: int, payload: Any,
                        failure: dict[str, str] | None) -> dict[str, Any]:
+        ref = sess.ref
         key = canonical_json([payload, failure])
         base = {"match": sess.id, "seat": seat, "decision": decision}
-        if decision <= sess.n or (sess.ended and decision == sess.n + 1):
+        if decision <= ref.n or (sess.ended and decision == ref.n + 1):
             old = self._stored_order(sess.id, decision, seat)
             if old is not None and old == key:
-                return {**base, "accepted": True, "duplicate": True, "resolved": decision <= sess.n, "errors": []}
+                return {**base, "accepted": True, "duplicate": True, "resolved": decision <= ref.n, "errors": []}
             if sess.ended:
                 raise ApiError(409, "match_ended", f"match {sess.id} has ended")
-            raise ApiError(409, "wrong_decision", f"decision point {decision} is closed; the open one is {sess.n + 1}")
+            raise ApiError(409, "wrong_decision", f"decision point {decision} is closed; the open one is {ref.n + 1}")
         if sess.ended:
             raise ApiError(409, "match_ended", f"match {sess.id} has ended")
-        if decision != sess.n + 1:
-            raise ApiError(409, "wrong_decision", f"decision point {decision} is not open; the open one is {sess.n + 1}")
-        if seat not in sess.pending():
+        if decision != ref.n + 1:
+            raise ApiError(409, "wrong_decision", f"decision point {decision} is not open; the open one is {ref.n + 1}")
+        if seat not in ref.pending():
             raise ApiError(409, "not_your_turn", f"seat {seat} has no orders to give at decision point {decision} "
-                                                 f"(awaited: {', '.join(sess.pending())})")
-        if seat in sess.accepted:
-            if sess.accepted[seat].key == key:
-                return {**base, "accepted": True, "duplicate": True, "resolved": False,
-                        "errors": sess.accepted[seat].errors}
-            raise ApiError(409, "already_submitted", f"seat {seat} already gave orders for decision point {decision}")
-        now = self.now()
-        used = max(0.0, now - sess.opened_at)
-        dl = sess.deadline(seat)
-        if dl is not None and now > dl + 1e-9:
-            self._expire(sess, seat, now)
-            raise ApiError(409, "too_late", f"seat {seat} ran out of time at decision point {decision}; "
-                                            + ("it lost on time" if sess.control.on_expiry == "loss"
-                                               else "its default orders applied"))
-        acc = self._parse(sess, seat, payload, failure, used)
-        acc.key = key
-        resolved = self._accept(sess, seat, acc, now)
-        if acc.rejected is not None:
-            exc = acc.rejected
-            raise ApiError(422, "invalid_orders", exc.message, rule_code=exc.code,
-                           part=None if exc.part is None else str(exc.part), counted=True)
-        return {**base, "accepted": True, "duplicate": False, "resolved": resolved, "errors": acc.errors}
-
-    def _parse(self, sess: MatchSession, seat: str, payload: Any, failure: dict[str, str] | None,
-               used: float) -> Accepted:
-        rs, state = sess.rs, sess.state
-        status = ""
-        if sess.clock_enabled and sess.exempt() is None:
-            status = sess.clock().spend(seat, used)
-            status = "" if status == "ok" else status
+                                                 f"(awaited: {', '.join(ref.pending())})")
+        st = ref.settled(seat)
+        if st is not None:
+            if sess.keys.get(seat) == key:
+                return {**base, "accepted": True, "duplicate": True, "resolved": False, "errors": st.errors}
+            if not (sess.rs.replaces_submissions and st.payload is not None):
+                raise ApiError(409, "already_submitted", f"seat {seat} already gave orders for decision point "
+                                                         f"{decision}")
         if failure is not None:
-            err = {"code": failure["code"], "detail": failure.get("detail", "")}
-            stored = None
-            if failure["code"] == "malformed" and payload is not None:
-                try:  # keep a malformed payload in the record only if it really is malformed
-                    rs.parse_orders(state, seat, payload)
-                except InvalidOrders:
-                    stored = payload
-                except Exception:
-                    stored = None
-            return Accepted(stored, rs.default_orders(state, seat), [err], used, status)
-        try:
-            orders = rs.parse_orders(state, seat, payload)
-        except InvalidOrders as exc:
-            if type(rs).rejected_orders is not Ruleset.rejected_orders:
-                # the rules count a refused submission (submarine S-4.3, S-7.10): it is recorded
-                # and resolved like any order, and the seat is told it was refused
-                acc = Accepted(payload, rs.rejected_orders(state, seat, exc),
-                               [{"code": exc.code, "detail": exc.message}], used, status)
-                acc.rejected = exc
-                return acc
-            raise ApiError(422, "invalid_orders", exc.message, rule_code=exc.code,
-                           part=None if exc.part is None else str(exc.part)) from None
-        except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:
-            raise ApiError(422, "invalid_orders", f"orders could not be read ({type(exc).__name__})",
-                           rule_code="malformed") from None
-        warn = getattr(orders, "errors", None)
-        return Accepted(payload, orders, list(warn) if warn else [], used, status)
+            try:
+                code = FailureCode.parse(failure.get("code"))
+            except ValueError as exc:
+                raise ApiError(422, "bad_failure", str(exc)) from None
+            failure = {"code": code.value, "detail": str(failure.get("detail", ""))[:500]}
+        counted = sess.rs.refusal_limit(ref.state, seat) is not None
+        now = self.now()
+        elapsed = max(0.0, now - sess.opened_at)
+        tk = self._settle(sess, seat, key, now, elapsed, payload, failure)
+        if tk.receipt == Receipt.TOO_LATE:
+            raise ApiError(409, "too_late", f"seat {seat} ran out of time at decision point {decision}; "
+                                            + ("it lost on time" if sess.control.on_expiry == OnExpiry.LOSS
+                                               else "its default orders applied"))
+        if tk.receipt == Receipt.REFUSED:
+            exc = tk.error
+            assert exc is not None
+            extra: dict[str, Any] = {"rule_code": exc.code, "part": None if exc.part is None else str(exc.part)}
+            if counted:
+                extra["counted"] = True
+            raise ApiError(422, "invalid_orders", exc.message, **extra)
+        resolved = ref.n >= decision
+        return {**base, "accepted": True, "duplicate": False, "resolved": resolved,
+                **({"replaced": True} if tk.receipt == Receipt.REPLACED else {}), "errors": tk.warnings}
 
     def _stored_order(self, match_id: str, n: int, seat: str) -> str | None:
         with self.store.read() as s:
             row = s.get(OrderRow, (match_id, n, seat))
         return None if row is None else row.request_key
 
-    def _accept(self, sess: MatchSession, seat: str, acc: Accepted, now: float) -> bool:
-        """Store an accepted order; resolve if it completes the decision point (one transaction).
-        Returns True if the decision point was resolved."""
-        n = sess.n + 1
-        row = dict(match_id=sess.id, n=n, seat=seat, payload=canonical_json(acc.payload),
-                   errors=canonical_json(acc.errors), time_used=acc.time_used, clock_status=acc.clock_status,
-                   received_at=now, request_key=acc.key)
-        sess.accepted[seat] = acc
-        try:
-            return self._maybe_resolve(sess, extra=row, now=now)
-        except BaseException:
-            sess.accepted.pop(seat, None)
-            raise
-
-    def _maybe_resolve(self, sess: MatchSession, extra: dict[str, Any] | None = None,
-                       now: float | None = None) -> bool:
-        """Resolve the open decision point if every pending seat has orders (commit first, then
-        update memory). ``extra`` is an order row to commit in the same transaction."""
-        rs = sess.rs
-        now = self.now() if now is None else now
-        pending = sess.pending()
-        expired_loss = [s for s in pending if s in sess.accepted and sess.accepted[s].clock_status == "expired"
-                        and sess.control.on_expiry == "loss"]
-        if not expired_loss and any(s not in sess.accepted for s in pending):
-            if extra is not None:
-                with self.store.write_core() as c:
-                    c.execute(_INSERT_ORDER, extra)
-            return False
-        n = sess.n + 1
-        state = sess.state
-        clock = sess.clock()
-        charged = sess.clock_enabled and sess.exempt() is None
-        payloads: dict[str, Any] = {}
-        errors: dict[str, list] = {}
-        used: dict[str, float] = {}
-        statuses: dict[str, str] = {}
-        orders: dict[str, Any] = {}
-        for seat in pending:
-            acc = sess.accepted.get(seat)
-            if acc is None:
-                continue
-            payloads[seat] = acc.payload
-            if acc.errors:
-                errors[seat] = acc.errors
-            used[seat] = round(acc.time_used, 6)
-            orders[seat] = acc.orders
-            if charged:
-                st = clock.spend(seat, acc.time_used)
-                if st != "ok":
-                    statuses[seat] = st
-        refused = [s for s in pending if s in sess.accepted and sess.accepted[s].rejected is not None]
-        carry = False
-        if expired_loss:
-            outcome = rs.timeout_outcome(state, expired_loss[0], "time")
-            new_state, events, dig = state, [], None
-        else:
-            new_state, events = rs.resolve(state, orders)
-            outcome = rs.outcome(new_state)
-            for seat, st in statuses.items():
-                if st == "depleted" and outcome is None:
-                    outcome = rs.timeout_outcome(new_state, seat, "time")
-            dig = decision_digest(rs, new_state, events)
-            if charged and refused and outcome is None:
-                # a refused submission does not stop the seat's clock (as Match): when the same
-                # seats are to move again in the same turn, the decision point keeps its start
-                # and the refused attempt's time is charged with the next one
-                again = rs.pending(new_state)
-                if again and all(x in refused for x in again) and rs.turn_number(new_state) == rs.turn_number(state):
-                    carry = True
-        line = {"type": "decision", "n": n, "turn": rs.turn_number(state), "orders": payloads, "errors": errors,
-                "time_s": used, "clock": statuses, "digest": dig}
-        bank = dict(clock.bank_left)
-        if carry:
-            for x in refused:
-                bank[x] = sess.bank_left[x]
-            now = sess.opened_at
-        with self.store.write_core() as c:
-            if extra is not None:
-                c.execute(_INSERT_ORDER, extra)
-            c.execute(_INSERT_DECISION, {"match_id": sess.id, "n": n, "line": canonical_json(line)})
-            c.execute(_UPDATE_MATCH, {"mid": sess.id, "decisions": n, "turns": rs.turn_number(new_state),
-                                      "opened_at": now, "bank_left": canonical_json(bank),
-                                      "status": "ended" if outcome else "running",
-                                      "outcome": canonical_json(outcome.to_json()) if outcome else None})
-        sess.state = new_state
-        sess.n = n
-        sess.bank_left = bank
-        sess.opened_at = now
-        sess.accepted = {}
-        sess.events.append(list(events))
-        sess.lines.append(line)
-        sess.outcome = outcome
-        return True
-
     def _expire(self, sess: MatchSession, seat: str, now: float) -> None:
-        """``seat`` ran out of time: its default orders apply (or it loses, per ``on_expiry``)."""
-        if seat in sess.accepted or seat not in sess.pending():
+        """``seat`` ran out of time: the referee applies its expiry (default orders, or a loss)."""
+        ref = sess.ref
+        if ref.over or seat not in ref.awaited():
             return
-        ex = sess.exempt()
-        allowed = ex if ex is not None else (sess.control.deadline(sess.bank_left[seat]) or 0.0)
-        used = max(allowed + 1e-6, now - sess.opened_at)
-        err = {"code": "timeout", "detail": f"no orders in time ({used:.3f} s)"}
-        acc = Accepted(None, sess.rs.default_orders(sess.state, seat), [err], used,
-                       "" if ex is not None else "expired", canonical_json([None, _failure_of([err])]))
-        self._accept(sess, seat, acc, now)
+        allowed = ref.deadline(seat) or 0.0
+        elapsed = max(allowed + 1e-6, now - sess.opened_at)
+        n = ref.n + 1
+        cp = ref.checkpoint()
+        ref.expire(seat, elapsed)
+        st = ref.settled(seat) if ref.n + 1 == n else None
+        if st is None:  # the point closed (loss on time): the line holds the seat's part
+            line = ref.lines[-1]
+            payload, errors = None, line.get("errors", {}).get(seat, [])
+            t, expired = line.get("time_s", {}).get(seat, elapsed), True
+        else:
+            payload, errors, t, expired = None, st.errors, st.time_s, st.expired
+        row = {"match_id": sess.id, "n": n, "seat": seat, "payload": canonical_json(payload),
+               "errors": canonical_json(errors), "time_used": t,
+               "clock_status": ClockStatus.EXPIRED.value if expired else "", "received_at": now,
+               "request_key": canonical_json([None, {"code": "timeout"}])}
+        if ref.ready():
+            ref.resolve()
+        self._commit(sess, cp, now=now, orders=[row])
 
     def resign(self, match_id: str, seat: str) -> dict[str, Any]:
-        """``seat`` resigns: the rule set's ``timeout_outcome(..., "resign")`` ends the match.
-        409 if it has already ended."""
+        """``seat`` resigns: the rule set's ``timeout_outcome(..., "resign")`` ends the match
+        (recorded as a line of its own). 409 if it has already ended."""
         sess = self.get(match_id)
         with sess.lock:
             if sess.ended:
                 raise ApiError(409, "match_ended", f"match {sess.id} has ended")
-            self._end(sess, sess.rs.timeout_outcome(sess.state, seat, "resign"))
+            cp = sess.ref.checkpoint()
+            sess.ref.resign(seat)
+            self._commit(sess, cp, now=self.now())
         self._after_change(sess)
+        assert sess.outcome is not None
         return {"match": sess.id, "seat": seat, "outcome": sess.outcome.to_json()}
-
-    def _end(self, sess: MatchSession, outcome: Outcome) -> None:
-        with self.store.write_core() as c:
-            c.execute(_END_MATCH, {"mid": sess.id, "outcome": canonical_json(outcome.to_json())})
-        sess.outcome = outcome
 
     # ---- clocks and bots ----------------------------------------------------------------------
     def tick(self) -> None:
@@ -722,19 +703,18 @@ class MatchManager:
                 self._play_bots(sess)
 
     def _play_bots(self, sess: MatchSession) -> None:
-        """Let built-in bots give their orders until no bot is awaited."""
+        """Let built-in bots give their orders until no bot is awaited. A bot's refused orders
+        get its default orders, except where the rules count refusals (it is asked again)."""
         from botwars.agents.base import AgentFailure
         while True:
             with sess.lock:
-                todo = [s for s in sess.awaited() if s in sess.bots]
+                ref = sess.ref
+                todo = [s for s in ref.awaited() if s in sess.bots]
                 if not todo:
                     break
                 seat = todo[0]
-                state = sess.state
-                view = self._seat_view(sess, seat)
-                bank = sess.bank_left[seat]
-                ex = sess.exempt()
-                limit = ex if ex is not None else (sess.control.deadline(bank) if sess.clock_enabled else None)
+                view = ref.view(seat)
+                limit = ref.deadline(seat)
                 t0 = time.perf_counter()
                 payload, failure = None, None
                 try:
@@ -742,57 +722,52 @@ class MatchManager:
                 except AgentFailure as exc:
                     failure = {"code": exc.code, "detail": exc.detail}
                 spent = time.perf_counter() - t0
-                acc = self._parse_bot(sess, seat, payload, failure, spent)
-                self._accept(sess, seat, acc, self.now())
+                now = self.now()
+                key = canonical_json([payload, failure])
+                tk = self._settle(sess, seat, key, now, spent, payload, failure)
+                if (tk.receipt == Receipt.REFUSED and seat in ref.awaited()
+                        and sess.rs.refusal_limit(ref.state, seat) is None):
+                    err = tk.error
+                    assert err is not None
+                    self._settle(sess, seat, canonical_json([payload, {"code": err.code}]), now, spent, None,
+                                 {"code": err.code, "detail": err.message})
             self._update_deadline(sess)
             self.notify(sess.id)
-
-    def _parse_bot(self, sess, seat, payload, failure, spent) -> Accepted:
-        try:
-            acc = self._parse(sess, seat, payload, failure, spent)
-        except ApiError as exc:  # malformed bot output: P10-style default orders, recorded
-            acc = self._parse(sess, seat, payload, {"code": "malformed", "detail": exc.message}, spent)
-        acc.key = canonical_json([acc.payload, failure])
-        return acc
 
     # ---- what a seat may see --------------------------------------------------------------------
     def snapshot(self, sess: MatchSession, seat: str | None, since: int | None = None) -> dict[str, Any]:
         """The state of the match as ``seat`` (``None`` = spectator) may see it.
 
         ``events`` are the events of decision points ``since + 1 .. n`` visible to the seat
-        (default: the last one), each with its ``decision`` number.
+        (default: the last one), each with its ``decision`` number. Nothing here depends on
+        another seat's refusals or hidden facts (S-8.6).
         """
         with sess.lock:
-            rs = sess.rs
-            n = sess.n
+            ref = sess.ref
+            n = ref.n
             start = max(0, n - 1 if since is None else min(max(since, 0), n))
-            events = [{"decision": k + 1, **e.to_json()} for k in range(start, n)
-                      for e in filter_events(sess.events[k], seat)]
             pending = sess.pending()
             return {
-                "match": sess.id, "game": rs.id, "status": sess.status, "seat": seat,
-                "decision": n if sess.ended else n + 1, "turn": rs.turn_number(sess.state),
-                "pending": pending, "submitted": [s for s in pending if s in sess.accepted],
-                "your_turn": seat is not None and seat in pending and seat not in sess.accepted,
-                "view": self._seat_view(sess, seat), "events": events, "clock": self._clock_json(sess),
+                "match": sess.id, "game": sess.rs.id, "status": sess.status, "seat": seat,
+                "decision": ref.decision, "turn": ref.turn(),
+                "pending": pending, "submitted": sess.submitted(),
+                "your_turn": seat is not None and seat in ref.awaited(),
+                "view": ref.view(seat), "events": ref.seat_events(seat, start), "clock": self._clock_json(sess),
                 "outcome": sess.outcome.to_json() if sess.outcome else None,
             }
 
     @staticmethod
     def _seat_view(sess: MatchSession, seat: str | None) -> dict[str, Any]:
-        """``Ruleset.view`` plus the live clock where the rule set shows it (``clock_view``)."""
-        view = sess.rs.view(sess.state, seat)
-        if sess.clock_enabled:
-            view = sess.rs.clock_view(view, dict(sess.bank_left))
-        return view
+        """The seat's observation with the live clock (:meth:`Referee.view`)."""
+        return sess.ref.view(seat)
 
     def summary(self, sess: MatchSession) -> dict[str, Any]:
         """Public facts about a match (no view)."""
         with sess.lock:
             return {"match": sess.id, "game": sess.rs.id, "status": sess.status, "config": sess.config,
                     "seats": [{"seat": s, "agent": sess.agents[s]} for s in sess.seats],
-                    "decision": sess.n if sess.ended else sess.n + 1, "turn": sess.rs.turn_number(sess.state),
-                    "pending": sess.pending(), "submitted": [s for s in sess.pending() if s in sess.accepted],
+                    "decision": sess.ref.decision, "turn": sess.ref.turn(),
+                    "pending": sess.pending(), "submitted": sess.submitted(),
                     "clock": self._clock_json(sess), "created_at": sess.created_at,
                     "outcome": sess.outcome.to_json() if sess.outcome else None}
 
@@ -812,30 +787,10 @@ class MatchManager:
 
     def record(self, sess: MatchSession, seat: str | None) -> list[dict[str, Any]]:
         """Record lines: the full record (``seat=None``; only once the match has ended: 403
-        before) or ``seat``'s own record (its orders, errors, time and the events it may see,
-        no seed and no digests, which could reveal hidden information)."""
+        before) or ``seat``'s own record (:meth:`Referee.record`: its orders, refusals, errors,
+        time and the events it may see; no seed and no digests)."""
         with sess.lock:
-            if seat is None:
-                if not sess.ended:
-                    raise ApiError(403, "match_running", "the full record is public once the match has ended; "
-                                                         "a seat token gives that seat's own record")
-                return [sess.header(), *sess.lines, sess.outcome_line()]
-            head = {k: v for k, v in sess.header().items() if k != "seed"}
-            out = [{**head, "seat": seat}]
-            for line, events in zip(sess.lines, sess.events):
-                out.append({"type": "decision", "n": line["n"], "turn": line["turn"],
-                            "orders": {k: v for k, v in line["orders"].items() if k == seat},
-                            "errors": {k: v for k, v in line["errors"].items() if k == seat},
-                            "time_s": {k: v for k, v in line["time_s"].items() if k == seat},
-                            "clock": {k: v for k, v in line["clock"].items() if k == seat},
-                            "events": [e.to_json() for e in filter_events(events, seat)]})
-            if sess.ended:
-                out.append(sess.outcome_line())
-            return out
-
-
-def _failure_of(errors: list[dict[str, Any]]) -> dict[str, str] | None:
-    for e in errors:
-        if e.get("code") in FAILURE_CODES:
-            return {"code": e["code"], "detail": e.get("detail", "")}
-    return None
+            if seat is None and not sess.ended:
+                raise ApiError(403, "match_running", "the full record is public once the match has ended; "
+                                                     "a seat token gives that seat's own record")
+            return sess.ref.record(seat)

@@ -13,6 +13,7 @@ PostgreSQL hold byte-identical data and digests never depend on the database.
   apply twice; ``request_key`` is the canonical JSON of the request, to recognise a resend.
 - ``decisions``: one row per resolved decision point: the record line, exactly as
   :mod:`botwars.engine.record` writes it.
+- ``refusals``: refused submissions of the open decision point, replayed after a restart.
 - ``server_state``: one row, ``heartbeat_at``, so time while the server was down is not
   charged to any seat.
 """
@@ -82,3 +83,18 @@ class ServerStateRow(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     heartbeat_at: Mapped[float] = mapped_column(Float)
+
+
+class RefusalRow(Base):
+    """A refused submission at the open decision point (``k``: 1, 2, ... per seat and point),
+    kept so that a restart replays it: where the rules count refusals (submarine S-7.10) it
+    matters for the outcome. The record line of the point lists them under ``refused``."""
+
+    __tablename__ = "refusals"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+    n: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[str] = mapped_column(String(64), primary_key=True)
+    k: Mapped[int] = mapped_column(Integer, primary_key=True)
+    payload: Mapped[str] = mapped_column(Text)
+    received_at: Mapped[float] = mapped_column(Float)

@@ -30,7 +30,8 @@ def filter_record_for_seat(record: Record | str, seat: str | None) -> list[dict[
       no seed (S-8.1: the match seed is hidden) and no digests anywhere (a digest of the full state
       could be searched for hidden positions);
     - one ``{"type": "decision", "turn", "events"[, "orders", "errors", "time_s"]}`` per decision
-      point that was the seat's own (its own payload, refusals and time only) or that produced
+      point that was the seat's own (its own payload, its refused payloads under ``refused``,
+      errors and time only) or that produced
       events it receives (in its form, S-12.4). Decision points where only the opponent acted and
       nothing reached the seat (a refused enemy order) are left out entirely, and lines carry no
       global decision numbers, so hidden refusals cannot be counted (S-8.6);
@@ -58,6 +59,9 @@ def filter_record_for_seat(record: Record | str, seat: str | None) -> list[dict[
             obj["orders"] = (step.line.get("orders") or {}).get(seat)
             obj["errors"] = (step.line.get("errors") or {}).get(seat, [])
             obj["time_s"] = (step.line.get("time_s") or {}).get(seat)
+            refused = (step.line.get("refused") or {}).get(seat)
+            if refused:
+                obj["refused"] = refused
         out.append(obj)
     if last_state is not None and last_state.result is not None:
         r = last_state.result

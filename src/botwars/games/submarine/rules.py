@@ -250,8 +250,14 @@ class SubmarineRuleset(Ruleset):
             raise _bad("specials: two of your submarines have the same special")
         return SetupOrders(placement, {k: sp[k] for k in letters})
 
+    def refusal_limit(self, state: SubState, seat: str) -> int:
+        """S-4.3 / S-3.3: a refused submission may be resubmitted (the clock keeps running, S-7.8);
+        S-7.10: after ``max_rejections`` refusals in one turn (or in set-up) the player loses."""
+        return int(state.config["max_rejections"])
+
     def rejected_orders(self, state: SubState, seat: str, error: Any) -> Rejected:
-        """S-4.3 / S-3.3: a refused submission may be resubmitted; it counts towards S-7.10."""
+        """S-7.10: the marker :meth:`resolve` treats as the loss (``refused``), or in set-up as a
+        forfeit (S-3.3)."""
         return Rejected(getattr(error, "message", str(error)))
 
     def default_orders(self, state: SubState, seat: str) -> TurnOrders | Forfeit:
@@ -325,10 +331,8 @@ class SubmarineRuleset(Ruleset):
                 seat = st.active
                 assert seat is not None
                 o = orders.get(seat, TurnOrders(()))
-                if isinstance(o, Rejected):
-                    st.rejections[seat] += 1
-                    if st.rejections[seat] >= st.config["max_rejections"]:
-                        r.result(other(seat), "refused")
+                if isinstance(o, Rejected):  # S-7.10: out of refusals this turn
+                    r.result(other(seat), "refused")
                 elif isinstance(o, TurnOrders) and o.resign:
                     r.result(other(seat), "resign")
                 else:
@@ -346,10 +350,8 @@ class SubmarineRuleset(Ruleset):
             o = orders.get(seat)
             if isinstance(o, SetupOrders):
                 st.setups[seat] = o
-            elif isinstance(o, Rejected):
-                st.rejections[seat] += 1
-                if st.rejections[seat] >= st.config["max_rejections"]:
-                    forfeited.append(seat)
+            elif isinstance(o, Rejected):  # S-3.3 / S-7.10: out of refusals in set-up
+                forfeited.append(seat)
             else:
                 forfeited.append(seat)
         st.forfeited = tuple(sorted(forfeited))

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from botwars.engine.codes import Receipt
+from botwars.engine.referee import Referee
 from botwars.engine.errors import ConfigError, InvalidOrders
 from botwars.engine.ruleset import get_ruleset
 from botwars.games.submarine.board import ALL_SUBS, name, owner_of, parse_space
@@ -109,31 +111,37 @@ def run_scenario(doc: dict[str, Any], source: str) -> list[str]:
     turns = doc.get("turns") or []
     if not turns:
         raise _err(source, "no turns given")
+    # each entry is one submission to the referee: a refused one leaves the same player to move
+    # at the same decision point (S-4.3), up to max_rejections (S-7.10)
+    ref = Referee(rs, st.config, ["p1", "p2"], 0, clock=False, state=st, history=False)
     for ti, entry in enumerate(turns, 1):
         if not isinstance(entry, dict):
             raise _err(source, f"turn entry {ti} must be a mapping")
+        st = ref.state
         where = f"turn {st.turn} (entry {ti})"
         seat = st.active
-        if seat is None:
+        if seat is None or ref.over:
             raise _err(source, f"{where}: the game is already over")
         if "player" in entry and entry["player"] != seat:
             failures.append(f"{where}: expected {entry['player']} to move, got {seat}")
         exp = entry.get("expect") or {}
+        if not isinstance(exp, dict):
+            raise _err(source, f"{where}: 'expect' must be a mapping")
         payload = entry.get("orders", "")
-        try:
-            orders = rs.parse_orders(st, seat, payload)
-        except InvalidOrders as exc:
+        tk = ref.submit(seat, payload, 0.0)
+        if tk.receipt == Receipt.REFUSED:
+            assert tk.error is not None
             if "rejected" not in exp:
-                failures.append(f"{where}: order refused: {exc.message}")
-            elif str(exp["rejected"]) not in exc.message:
-                failures.append(f"{where}: refusal {exc.message!r} does not contain {exp['rejected']!r}")
-            orders = rs.rejected_orders(st, seat, exc)
-        else:
-            if "rejected" in exp:
-                failures.append(f"{where}: expected a refusal containing {exp['rejected']!r}, the order was accepted")
-        spent = _ap_spent(st, orders)
-        st, _ = rs.resolve(st, {seat: orders})
-        failures += _check(st, exp, where, spent)
+                failures.append(f"{where}: order refused: {tk.error.message}")
+            elif str(exp["rejected"]) not in tk.error.message:
+                failures.append(f"{where}: refusal {tk.error.message!r} does not contain {exp['rejected']!r}")
+        elif "rejected" in exp:
+            failures.append(f"{where}: expected a refusal containing {exp['rejected']!r}, the order was accepted")
+        settled = ref.settled(seat)
+        spent = _ap_spent(st, settled.orders) if settled is not None else None
+        if ref.ready():
+            ref.resolve()
+        failures += _check(ref.state, exp, where, spent)
     return failures
 
 
@@ -216,33 +224,43 @@ def _run_setups(doc: dict[str, Any], source: str) -> tuple[SubState, list[str]]:
     rs = get_ruleset("submarine")
     cfg = rs.validate_config({k: (str(v) if k == "p1_home_row" else v) for k, v in (doc.get("config") or {}).items()},
                              source=source)
-    st = rs.setup(cfg, ["p1", "p2"], int(doc.get("seed", 0)))
+    ref = Referee(rs, cfg, ["p1", "p2"], int(doc.get("seed", 0)), clock=False, history=False)
     out: list[str] = []
-    for i, entry in enumerate(doc["setups"] or [], 1):
+    setups = doc["setups"] or []
+    if not isinstance(setups, list):
+        raise _err(source, "'setups' must be a list of decision entries")
+    for i, entry in enumerate(setups, 1):
         where = f"setup decision {i}"
+        if not isinstance(entry, dict):
+            raise _err(source, f"{where} must be a mapping")
         exp = entry.get("expect") or {}
-        orders: dict[str, Any] = {}
-        for seat in rs.pending(st):
+        if not isinstance(exp, dict):
+            raise _err(source, f"{where}: 'expect' must be a mapping")
+        if ref.over:
+            raise _err(source, f"{where}: the game is already over")
+        st = ref.state
+        for seat in ref.awaited():
             if seat in (entry.get("timeout") or []):
-                orders[seat] = rs.default_orders(st, seat)
+                ref.default(seat, {"code": "timeout", "detail": "scenario"}, 0.0)
                 continue
             if seat not in entry:
                 raise _err(source, f"{where}: no setup for pending seat {seat}")
-            try:
-                orders[seat] = rs.parse_orders(st, seat, entry[seat])
-            except InvalidOrders as exc:
+            tk = ref.submit(seat, entry[seat], 0.0)
+            if tk.receipt == Receipt.REFUSED:
+                assert tk.error is not None
                 want = (exp.get("rejected") or {}).get(seat)
-                if want is None or str(want) not in exc.message:
-                    out.append(f"{where}: {seat}'s setup refused: {exc.message!r} (expected: {want!r})")
-                orders[seat] = rs.rejected_orders(st, seat, exc)
-            else:
-                if seat in (exp.get("rejected") or {}):
-                    out.append(f"{where}: {seat}'s setup was accepted, expected a refusal")
-        st, _ = rs.resolve(st, orders)
-        if "pending" in exp and rs.pending(st) != list(exp["pending"] or []):
-            out.append(f"{where}: pending: expected {exp['pending']}, got {rs.pending(st)}")
+                if want is None or str(want) not in tk.error.message:
+                    out.append(f"{where}: {seat}'s setup refused: {tk.error.message!r} (expected: {want!r})")
+            elif seat in (exp.get("rejected") or {}):
+                out.append(f"{where}: {seat}'s setup was accepted, expected a refusal")
+        if ref.ready():
+            ref.resolve()
+        st = ref.state
+        awaited = ref.awaited()
+        if "pending" in exp and awaited != list(exp["pending"] or []):
+            out.append(f"{where}: pending: expected {exp['pending']}, got {awaited}")
         out += _check(st, {k: v for k, v in exp.items() if k not in ("rejected", "pending")}, where, None)
-    return st, out
+    return ref.state, out
 
 
 def _run_clock(doc: dict[str, Any], source: str) -> list[str]:

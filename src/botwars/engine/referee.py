@@ -1,0 +1,556 @@
+"""The referee: the one implementation of a decision point.
+
+A match is a sequence of decision points. At each, the rule set names the seats whose orders
+are awaited (:meth:`Ruleset.pending`); every one of them ends with exactly one of
+
+- **accepted** orders (:meth:`Referee.submit`), which a later valid submission may replace
+  where the rules allow it (``Ruleset.replaces_submissions``: factory F-5.5, geeko G-16.1);
+- **default** orders (:meth:`Referee.default`): the agent failed (timeout, crash, memory,
+  malformed reply) or gave up after a refusal;
+- **expiry** (:meth:`Referee.expire`): the seat's time ran out; its default orders apply, or it
+  loses at once when the time control says ``on_expiry="loss"`` (DADOED D-8.3, submarine S-7.8).
+
+A refused submission (:class:`InvalidOrders` from :meth:`Ruleset.parse_orders`) changes nothing
+that any other seat can see: the decision point stays open, its number does not move, and the
+refusal is told to the refused seat only (submarine S-8.6). Where the rules count refusals
+(:meth:`Ruleset.refusal_limit`, submarine S-7.10) the seat's orders become
+:meth:`Ruleset.rejected_orders` once it reaches the limit.
+
+When every pending seat is settled, :meth:`Referee.resolve` calls :meth:`Ruleset.resolve` (the
+only caller in botwars), charges the clocks, and writes one record line. A record re-simulates
+through :meth:`Referee.replay`, the same code that played it, so a record that was played always
+verifies.
+
+Times are seconds since the decision point opened, rounded to the microsecond before any use
+(the record keeps them to that precision, so a replay charges clocks exactly as the live match).
+The referee never reads a clock itself: its drivers (:class:`~botwars.engine.Match`, the server,
+replay) measure time and pass it in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from botwars.engine.codes import ClockStatus, KernelReason, OnExpiry, Receipt
+from botwars.engine.errors import BotwarsError, InvalidOrders, RecordError
+from botwars.engine.events import Event, Outcome, filter_events
+from botwars.engine.ruleset import Ruleset, canonical_json, digest
+from botwars.engine.timecontrol import Clock
+
+RECORD_FORMAT = 2
+"""Version of the record format written by :meth:`Referee.header` (see docs/kernel.md)."""
+
+
+class NotAwaited(BotwarsError):
+    """A submission for a seat that has nothing to give now (the match is over, it is not that
+    seat's turn, or its orders are already settled and the rules do not allow replacing them).
+    ``code`` is ``match_ended``, ``not_your_turn`` or ``already_submitted``."""
+
+    def __init__(self, message: str, code: str):
+        self.code = code
+        super().__init__(message)
+
+
+def decision_digest(ruleset: Ruleset, state: Any, events: list[Event]) -> str:
+    """Digest (16 hex digits) of the state after a decision point and of its events."""
+    return digest({"state": ruleset.state_json(state), "events": [e.to_json() for e in events]})
+
+
+@dataclass
+class Settled:
+    """How one seat's part of the open decision point ended.
+
+    ``payload``: the accepted orders payload (``None`` when default orders apply); ``orders``:
+    the parsed orders handed to :meth:`Ruleset.resolve`; ``errors``: what the record lists for
+    the seat (refusals, failures, warnings: ``{"code", "detail"}``); ``time_s``: seconds from
+    the opening of the point; ``expired``: the seat's time ran out.
+    """
+
+    payload: Any
+    orders: Any
+    errors: list[dict[str, Any]]
+    time_s: float
+    expired: bool = False
+
+
+@dataclass
+class Ticket:
+    """The answer to one submission: the :class:`Receipt`, the refusal (an
+    :class:`InvalidOrders`, only for ``refused``), and whether the seat is still awaited."""
+
+    receipt: Receipt
+    error: InvalidOrders | None = None
+    awaited: bool = False
+    warnings: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class _Checkpoint:
+    state: Any
+    n: int
+    forced: Outcome | None
+    bank: dict[str, float]
+    settled: dict[str, Settled]
+    refused: dict[str, list[Any]]
+    refusal_errors: dict[str, list[dict[str, Any]]]
+    lines: int
+    events: int
+
+
+def _seconds(t: float) -> float:
+    return round(max(0.0, float(t)), 6)
+
+
+class Referee:
+    """One match's decision points, from set-up (or a given position) to the outcome.
+
+    ``seats``: seat names in the rule set's order; ``clock``: whether the rule set's time
+    control applies (``False`` for tests, replays of unclocked matches, analysis);
+    ``state``: start from this position instead of :meth:`Ruleset.setup` (scenarios);
+    ``history``: keep every record line and every decision point's events (needed for records,
+    per-seat event feeds and digests; a benchmark loop may turn it off).
+
+    Raises :class:`~botwars.engine.ConfigError` from :meth:`Ruleset.setup`.
+    """
+
+    def __init__(self, ruleset: Ruleset, config: dict[str, Any], seats: list[str], seed: int, *,
+                 clock: bool = True, state: Any = None, history: bool = True,
+                 agents: dict[str, str] | None = None):
+        self.ruleset = ruleset
+        self.config = config
+        self.seats = list(seats)
+        self.seed = seed
+        self.agents = dict(agents or {s: "" for s in self.seats})
+        self.state = ruleset.setup(config, self.seats, seed) if state is None else state
+        control = ruleset.time_control(config)
+        self.clock_enabled = bool(clock) and control.move_limit_s is not None
+        self.control = control
+        self.bank: dict[str, float] = {s: float(control.bank_s) for s in self.seats}
+        self.n = 0
+        self.history = history
+        self.lines: list[dict[str, Any]] = []
+        self.events: list[list[Event]] = []
+        self._forced: Outcome | None = None
+        self._settled: dict[str, Settled] = {}
+        self._refused: dict[str, list[Any]] = {}
+        self._refusal_errors: dict[str, list[dict[str, Any]]] = {}
+        self._pending: list[str] | None = None
+        self.last_line: dict[str, Any] = {}
+
+    # ---- what the decision point is -----------------------------------------------------------
+    @property
+    def outcome(self) -> Outcome | None:
+        """The result once the match is over (forced by time, refusals or resignation, or the
+        rule set's :meth:`Ruleset.outcome`), else ``None``."""
+        return self._forced or self.ruleset.outcome(self.state)
+
+    @property
+    def over(self) -> bool:
+        """True once the match has an outcome."""
+        return self.outcome is not None
+
+    @property
+    def decision(self) -> int:
+        """The number of the open decision point (1-based); once over, of the last one."""
+        return self.n if self.over else self.n + 1
+
+    def turn(self) -> int:
+        """The game's own turn counter now (:meth:`Ruleset.turn_number`)."""
+        return self.ruleset.turn_number(self.state)
+
+    def pending(self) -> list[str]:
+        """Seats whose orders the open decision point needs, in seat order (empty once over)."""
+        if self.over:
+            return []
+        if self._pending is None:
+            self._pending = list(self.ruleset.pending(self.state))
+        return self._pending
+
+    def awaited(self) -> list[str]:
+        """Pending seats whose part is not settled yet."""
+        return [s for s in self.pending() if s not in self._settled]
+
+    def settled(self, seat: str) -> Settled | None:
+        """``seat``'s settled part of the open decision point, if any."""
+        return self._settled.get(seat)
+
+    def refusals(self, seat: str) -> int:
+        """Refused submissions of ``seat`` at the open decision point."""
+        return len(self._refused.get(seat, ()))
+
+    def ready(self) -> bool:
+        """True when every pending seat is settled (the point can be resolved)."""
+        return not self.over and all(s in self._settled for s in self.pending())
+
+    def exempt(self) -> float | None:
+        """Seconds allowed for the open point when it is not charged to the clock
+        (:meth:`Ruleset.clock_exempt`, e.g. the DADOED set-up, D-3.5), else ``None``."""
+        if not self.clock_enabled or self.over:
+            return None
+        return self.ruleset.clock_exempt(self.state)
+
+    @property
+    def charged(self) -> bool:
+        """True when the open point's time is charged to the seats' clocks."""
+        return self.clock_enabled and self.exempt() is None
+
+    def deadline(self, seat: str) -> float | None:
+        """Seconds after the opening of the point by which ``seat`` must be settled (``None``:
+        no limit): the exempt allowance, or move limit + bank left (S-7.8, P10, D-8.3)."""
+        if not self.clock_enabled:
+            return None
+        ex = self.exempt()
+        if ex is not None:
+            return ex
+        return self.control.deadline(self.bank[seat])
+
+    # ---- per-seat projection ---------------------------------------------------------------------
+    def view(self, seat: str | None) -> dict[str, Any]:
+        """The observation of ``seat`` (``None`` = spectator): :meth:`Ruleset.view`, with the live
+        clock where the rule set shows it (:meth:`Ruleset.clock_view`)."""
+        v = self.ruleset.view(self.state, seat)
+        if self.clock_enabled:
+            v = self.ruleset.clock_view(v, dict(self.bank))
+        return v
+
+    def seat_events(self, seat: str | None, since: int = 0) -> list[dict[str, Any]]:
+        """Events of decision points ``since + 1 .. n`` that ``seat`` may see, each as JSON with
+        its ``decision`` number (requires ``history``)."""
+        out = []
+        for k in range(max(0, since), len(self.events)):
+            out += [{"decision": k + 1, **e.to_json()} for e in filter_events(self.events[k], seat)]
+        return out
+
+    def header(self) -> dict[str, Any]:
+        """The record's first line (format :data:`RECORD_FORMAT`)."""
+        return {"type": "header", "format": RECORD_FORMAT, "ruleset": self.ruleset.id,
+                "rules_version": self.ruleset.rules_version, "config": self.config,
+                "seats": [{"seat": s, "agent": self.agents.get(s, "")} for s in self.seats],
+                "seed": self.seed, "clock": self.clock_enabled}
+
+    def outcome_line(self) -> dict[str, Any] | None:
+        """The record's last line, once the match is over."""
+        out = self.outcome
+        if out is None:
+            return None
+        return {"type": "outcome", "turns": self.turn(), **out.to_json()}
+
+    def record(self, seat: str | None = None) -> list[dict[str, Any]]:
+        """Record lines. ``seat=None``: the full record (header, decision lines, outcome line when
+        over). A seat: that seat's own record — its orders, refusals, errors, time and the events
+        it may see; no seed, no digests, nothing of another seat's submissions (S-8.6)."""
+        if seat is None:
+            out = [self.header(), *self.lines]
+            if self.over:
+                out.append(self.outcome_line())  # type: ignore[arg-type]
+            return out
+        head = {k: v for k, v in self.header().items() if k != "seed"}
+        out = [{**head, "seat": seat}]
+        for line, events in zip(self.lines, self.events):
+            own: dict[str, Any] = {"type": "decision", "n": line["n"], "turn": line["turn"]}
+            for key in ("orders", "errors", "time_s", "clock", "refused"):
+                own[key] = {k: v for k, v in line.get(key, {}).items() if k == seat}
+            if "resign" in line:
+                own["resign"] = line["resign"]
+            own["events"] = [e.to_json() for e in filter_events(events, seat)]
+            out.append(own)
+        if self.over:
+            out.append(self.outcome_line())  # type: ignore[arg-type]
+        return out
+
+    # ---- settling seats ------------------------------------------------------------------------
+    def _check_awaited(self, seat: str) -> None:
+        if self.over:
+            raise NotAwaited("the match has ended", "match_ended")
+        if seat not in self.pending():
+            raise NotAwaited(f"seat {seat} has no orders to give at decision point {self.n + 1} "
+                             f"(awaited: {', '.join(self.pending()) or 'nobody'})", "not_your_turn")
+        if seat in self._settled and not (self.ruleset.replaces_submissions
+                                          and self._settled[seat].payload is not None):
+            raise NotAwaited(f"seat {seat} already gave orders for decision point {self.n + 1}",
+                             "already_submitted")
+
+    def _late(self, seat: str, t: float) -> bool:
+        """True when ``t`` seconds is past ``seat``'s time for the open point."""
+        if not self.clock_enabled:
+            return False
+        ex = self.exempt()
+        if ex is not None:
+            return t > ex
+        probe = Clock(self.control, {seat: self.bank[seat]})
+        return probe.spend(seat, t) == ClockStatus.EXPIRED
+
+    def submit(self, seat: str, payload: Any, elapsed_s: float) -> Ticket:
+        """``seat`` submits ``payload`` (JSON value or the game's text notation) ``elapsed_s``
+        seconds after the point opened.
+
+        Returns a :class:`Ticket`: ``accepted`` or ``replaced``; ``refused`` with the
+        :class:`InvalidOrders` (nothing another seat can see changes; where the rules count
+        refusals, reaching the limit settles the seat with :meth:`Ruleset.rejected_orders`);
+        ``too_late`` when the seat's time had run out (its expiry applied instead).
+        Raises :class:`NotAwaited` when the seat has nothing to give now.
+        """
+        self._check_awaited(seat)
+        t = _seconds(elapsed_s)
+        if self._late(seat, t):
+            self.expire(seat, t)
+            return Ticket(Receipt.TOO_LATE, awaited=False)
+        rs = self.ruleset
+        try:
+            orders = rs.parse_orders(self.state, seat, payload)
+        except InvalidOrders as exc:
+            return self._refuse(seat, payload, exc, t)
+        warn = list(getattr(orders, "errors", None) or [])
+        replaced = seat in self._settled
+        self._settled[seat] = Settled(payload, orders, self._refusal_errors.get(seat, []) + warn, t)
+        return Ticket(Receipt.REPLACED if replaced else Receipt.ACCEPTED, warnings=warn)
+
+    def _refuse(self, seat: str, payload: Any, exc: InvalidOrders, t: float) -> Ticket:
+        self._refused.setdefault(seat, []).append(payload)
+        errs = self._refusal_errors.setdefault(seat, [])
+        errs.append({"code": exc.code, "detail": exc.message})
+        limit = self.ruleset.refusal_limit(self.state, seat)
+        if limit is not None and len(self._refused[seat]) >= limit:
+            # S-7.10: out of refusals; the rule set says what that means (submarine: the seat
+            # loses, or forfeits its set-up)
+            self._settled[seat] = Settled(None, self.ruleset.rejected_orders(self.state, seat, exc), list(errs), t)
+            return Ticket(Receipt.REFUSED, exc, awaited=False)
+        return Ticket(Receipt.REFUSED, exc, awaited=seat not in self._settled or self.ruleset.replaces_submissions)
+
+    def default(self, seat: str, error: dict[str, Any], elapsed_s: float) -> Ticket:
+        """``seat`` settles with its default orders (:meth:`Ruleset.default_orders`) because of
+        ``error`` (``{"code", "detail"}``: its agent failed, or gave up after a refusal).
+        When its time had run out, this is its expiry instead. Raises :class:`NotAwaited`."""
+        self._check_awaited(seat)
+        if seat in self._settled:
+            raise NotAwaited(f"seat {seat} already gave orders for decision point {self.n + 1}", "already_submitted")
+        t = _seconds(elapsed_s)
+        if self._late(seat, t):
+            self.expire(seat, t)
+            return Ticket(Receipt.TOO_LATE)
+        err = {"code": str(error.get("code", "")), "detail": str(error.get("detail", ""))}
+        errs = self._refusal_errors.get(seat, [])
+        if not errs or errs[-1] != err:
+            errs = errs + [err]
+        self._settled[seat] = Settled(None, self.ruleset.default_orders(self.state, seat), errs, t)
+        return Ticket(Receipt.ACCEPTED)
+
+    def expire(self, seat: str, elapsed_s: float) -> None:
+        """``seat``'s time ran out after ``elapsed_s`` seconds: its default orders apply, or,
+        with ``on_expiry="loss"`` on a charged point, it loses at once and the point closes
+        (the record line then has no digest). Raises :class:`NotAwaited`."""
+        if self.over:
+            raise NotAwaited("the match has ended", "match_ended")
+        if seat not in self.pending():
+            raise NotAwaited(f"seat {seat} has no orders to give at decision point {self.n + 1}", "not_your_turn")
+        if seat in self._settled:
+            return
+        t = _seconds(elapsed_s)
+        err = {"code": "timeout", "detail": f"no orders in time ({t:.3f} s)"}
+        charged = self.charged
+        self._settled[seat] = Settled(None, self.ruleset.default_orders(self.state, seat),
+                                      self._refusal_errors.get(seat, []) + [err], t, expired=charged)
+        if charged and self.control.on_expiry == OnExpiry.LOSS:
+            self._close(self.ruleset.timeout_outcome(self.state, seat, KernelReason.TIME.value))
+
+    def resign(self, seat: str) -> Outcome:
+        """``seat`` resigns the match (:meth:`Ruleset.timeout_outcome` with reason ``resign``);
+        recorded as a line of its own. Raises :class:`NotAwaited` once the match is over."""
+        if self.over:
+            raise NotAwaited("the match has ended", "match_ended")
+        if seat not in self.seats:
+            raise NotAwaited(f"no seat {seat!r}", "not_your_turn")
+        out = self.ruleset.timeout_outcome(self.state, seat, KernelReason.RESIGN.value)
+        self._close(out, resign=seat)
+        return out
+
+    # ---- resolution ------------------------------------------------------------------------------
+    def _line(self, clock: dict[str, str], dig: str | None) -> dict[str, Any]:
+        line: dict[str, Any] = {
+            "type": "decision", "n": self.n + 1, "turn": self.turn(),
+            "orders": {s: x.payload for s, x in self._settled.items()},
+            "errors": {s: x.errors for s, x in self._settled.items() if x.errors},
+            "time_s": {s: x.time_s for s, x in self._settled.items()},
+            "clock": clock, "digest": dig}
+        refused = {s: list(p) for s, p in self._refused.items() if p}
+        if refused:
+            line["refused"] = refused
+            for s, errs in self._refusal_errors.items():
+                if s not in self._settled and errs:
+                    line["errors"][s] = list(errs)
+        return line
+
+    def _open_next(self) -> None:
+        self.n += 1
+        self._settled = {}
+        self._refused = {}
+        self._refusal_errors = {}
+        self._pending = None
+
+    def _close(self, outcome: Outcome, resign: str | None = None) -> None:
+        """End the match now with ``outcome`` (loss on time, resignation): one record line with
+        no digest (the state did not change)."""
+        clock = {s: ClockStatus.EXPIRED.value for s, x in self._settled.items() if x.expired}
+        line = self._line(clock, None)
+        if resign is not None:
+            line["resign"] = resign
+        if self.history:
+            self.lines.append(line)
+            self.events.append([])
+        self._forced = outcome
+        self._open_next()
+        self.last_line = line
+
+    def resolve(self) -> list[Event]:
+        """Resolve the open decision point (every pending seat settled): charge the clocks,
+        call :meth:`Ruleset.resolve`, apply loss on a depleted bank (D-8.3), write the record
+        line (:attr:`lines`), open the next point. Returns the point's events (all of them;
+        project with :meth:`seat_events` or :func:`filter_events`).
+        Raises :class:`NotAwaited` when a pending seat is not settled."""
+        if not self.ready():
+            raise NotAwaited(f"decision point {self.n + 1} still awaits {', '.join(self.awaited())}",
+                             "not_ready")
+        rs = self.ruleset
+        pending = self.pending()
+        orders = {s: self._settled[s].orders for s in pending}
+        clock: dict[str, str] = {}
+        if self.charged:
+            c = Clock(self.control, self.bank)
+            for s in pending:
+                status = c.spend(s, self._settled[s].time_s)
+                if status != ClockStatus.OK:
+                    clock[s] = str(status)
+        new_state, events = rs.resolve(self.state, orders)
+        dig = decision_digest(rs, new_state, events) if self.history else None
+        line = self._line(clock, dig)
+        self.state = new_state
+        if self.history:
+            self.lines.append(line)
+            self.events.append(list(events))
+        self.last_line = line
+        self._open_next()
+        if rs.outcome(new_state) is None:
+            for s, status in clock.items():
+                if status == ClockStatus.DEPLETED:
+                    self._forced = rs.timeout_outcome(new_state, s, KernelReason.TIME.value)
+                    break
+        return events
+
+    # ---- undo (the server commits before it changes memory) ------------------------------------
+    def checkpoint(self) -> _Checkpoint:
+        """Everything a submission or resolution may change (cheap: states are immutable)."""
+        return _Checkpoint(self.state, self.n, self._forced, dict(self.bank), dict(self._settled),
+                           {k: list(v) for k, v in self._refused.items()},
+                           {k: list(v) for k, v in self._refusal_errors.items()}, len(self.lines), len(self.events))
+
+    def rollback(self, cp: _Checkpoint) -> None:
+        """Return to ``cp`` (when the store could not commit what was done since)."""
+        self.state, self.n, self._forced, self.bank = cp.state, cp.n, cp.forced, cp.bank
+        self._settled, self._refused, self._refusal_errors = cp.settled, cp.refused, cp.refusal_errors
+        del self.lines[cp.lines:]
+        del self.events[cp.events:]
+        self._pending = None
+
+    # ---- re-simulation ----------------------------------------------------------------------------
+    def apply_entry(self, seat: str, payload: Any, errors: list[dict[str, Any]], time_s: float,
+                    expired: bool) -> None:
+        """Settle ``seat`` as a stored entry says (a record line's, or the server's stored order):
+        a payload is submitted and must be accepted; ``None`` means its default orders (or its
+        expiry, when ``expired``). Raises :class:`RecordError` when the entry does not replay."""
+        if payload is None:
+            if expired:
+                self.expire(seat, time_s)
+                return
+            fail = [e for e in errors if e.get("code") != "timeout"] or errors or [{"code": "default", "detail": ""}]
+            tk = self.default(seat, fail[-1], time_s)
+            if tk.receipt == Receipt.TOO_LATE and not any(e.get("code") == "timeout" for e in errors):
+                raise RecordError(f"decision point {self.n + 1}: {seat}'s time ran out on replay", decision=self.n + 1)
+            return
+        tk = self.submit(seat, payload, time_s)
+        if tk.receipt not in (Receipt.ACCEPTED, Receipt.REPLACED):
+            why = tk.error.message if tk.error else tk.receipt.value
+            raise RecordError(f"decision point {self.n + 1}: {seat}'s recorded orders are not accepted on "
+                              f"replay ({why})", decision=self.n + 1)
+
+    def apply_refusal(self, seat: str, payload: Any) -> None:
+        """Replay a refused submission of ``seat``; raises :class:`RecordError` if it is accepted."""
+        tk = self.submit(seat, payload, 0.0)
+        if tk.receipt != Receipt.REFUSED:
+            raise RecordError(f"decision point {self.n + 1}: {seat}'s refused orders are accepted on replay",
+                              decision=self.n + 1)
+
+    def replay(self, line: dict[str, Any]) -> list[Event]:
+        """Re-play one record line through the same code that wrote it and check its digest.
+
+        Returns the point's events. Raises :class:`RecordError` naming the decision point when
+        the line is malformed, does not replay, or its digest differs.
+        """
+        n = self.n + 1
+        try:
+            if not isinstance(line, dict) or line.get("type") != "decision":
+                raise RecordError(f"decision point {n}: not a decision line", decision=n)
+            if line.get("n") != n:
+                raise RecordError(f"decision point {n}: the line is numbered {line.get('n')!r}", decision=n)
+            if self.over:
+                raise RecordError(f"decision point {n}: the game had already ended", decision=n)
+            orders, errors, times, clock, refused = (line.get(k, {}) for k in
+                                                     ("orders", "errors", "time_s", "clock", "refused"))
+            for name, part in (("orders", orders), ("errors", errors), ("time_s", times), ("clock", clock),
+                               ("refused", refused)):
+                if not isinstance(part, dict):
+                    raise RecordError(f"decision point {n}: {name!r} must be an object, got {type(part).__name__}",
+                                      decision=n)
+            if "resign" in line:
+                self.resign(str(line["resign"]))
+                return []
+            for seat in list(self.pending()):
+                if self.over:
+                    break
+                ref = refused.get(seat, [])
+                if not isinstance(ref, list):
+                    raise RecordError(f"decision point {n}: refused[{seat!r}] must be a list", decision=n)
+                for p in ref:
+                    self.apply_refusal(seat, p)
+                if self.over or seat in self._settled:
+                    continue
+                if seat not in orders:
+                    raise RecordError(f"decision point {n}: no orders recorded for {seat}", decision=n)
+                t = times.get(seat, 0.0)
+                errs = errors.get(seat, [])
+                if not isinstance(t, (int, float)) or isinstance(t, bool) or not isinstance(errs, list) \
+                        or not all(isinstance(e, dict) for e in errs):
+                    raise RecordError(f"decision point {n}: malformed time or errors for {seat}", decision=n)
+                self.apply_entry(seat, orders[seat], errs, float(t), clock.get(seat) == ClockStatus.EXPIRED)
+            if self.over:
+                if line.get("digest") is not None:
+                    raise RecordError(f"diverges at decision point {n}: the match ended here on replay",
+                                      decision=n)
+                return []
+            if not self.ready():
+                raise RecordError(f"decision point {n}: no orders recorded for {', '.join(self.awaited())}",
+                                  decision=n)
+            events = self.resolve()
+        except InvalidOrders as exc:  # pragma: no cover - parse errors are refusals
+            raise RecordError(f"decision point {n}: {exc.message}", decision=n) from None
+        except NotAwaited as exc:
+            raise RecordError(f"decision point {n}: {exc}", decision=n) from None
+        want = line.get("digest")
+        got = self.last_line.get("digest")
+        if want is not None and got != want:
+            raise RecordError(f"diverges at decision point {n} (turn {line.get('turn')}): recorded digest {want}, "
+                              f"re-simulated {got}", decision=n)
+        return events
+
+    def check_outcome(self, recorded: dict[str, Any]) -> None:
+        """Compare the re-simulated outcome with a record's outcome line; raises
+        :class:`RecordError` when it differs or the match is not over."""
+        out = self.outcome
+        if out is None:
+            raise RecordError(f"the record has an outcome line but the game is not over after decision point "
+                              f"{self.n}", decision=self.n + 1)
+        got = out.to_json()
+        want = {k: recorded.get(k) for k in got}
+        if canonical_json(got) != canonical_json(want):
+            raise RecordError(f"outcome differs: recorded {want.get('winner')!r} ({want.get('reason')}), "
+                              f"re-simulated {got['winner']!r} ({got['reason']})", decision=self.n)
