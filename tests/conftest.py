@@ -34,3 +34,23 @@ def bubblewrap():
         from botwars.agents import sandbox
         sandbox.probe(refresh=True)
     return path
+
+
+# ---- the hostile-bot suite's figure (tests/agents/hostile): here, because under xdist only the
+# controller prints the summary and it loads no conftest below tests/
+_hostile: dict[str, str] = {}
+
+
+def pytest_runtest_logreport(report):
+    if "test_hostile_bots.py::test_hostile_bot_is_contained" not in report.nodeid:
+        return
+    if report.when == "call" or (report.when == "setup" and report.outcome != "passed"):
+        _hostile[report.nodeid] = "xfail" if hasattr(report, "wasxfail") else report.outcome
+
+
+def pytest_terminal_summary(terminalreporter):
+    if _hostile:
+        contained = sum(1 for v in _hostile.values() if v == "passed")
+        terminalreporter.write_line(f"hostile bots: {contained}/{len(_hostile)} contained "
+                                    f"({100.0 * contained / len(_hostile):.1f} %; expected failures: "
+                                    f"{sum(1 for v in _hostile.values() if v == 'xfail')})")

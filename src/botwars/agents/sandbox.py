@@ -209,6 +209,7 @@ def _pids_hierarchy() -> str | None:
             os.makedirs(base, exist_ok=True)
             if version == 2:
                 _write(os.path.join(base, "cgroup.subtree_control"), "+pids")
+            _sweep(base)
             probe_dir = os.path.join(base, f"probe-{os.getpid()}-{next(_counter)}")
             os.mkdir(probe_dir)
             try:
@@ -219,6 +220,29 @@ def _pids_hierarchy() -> str | None:
         except OSError:
             continue
     return None
+
+
+def _sweep(base: str) -> None:
+    """Remove the empty bot cgroups (``PID-N``) left by engines that died without cleaning up."""
+    try:
+        names = os.listdir(base)
+    except OSError:
+        return
+    for name in names:
+        owner = name.split("-")[-2] if name.startswith("probe-") else name.split("-")[0]
+        if not owner.isdigit() or int(owner) == os.getpid():
+            continue
+        try:
+            os.kill(int(owner), 0)
+            continue  # its engine is alive: it is in use
+        except ProcessLookupError:
+            pass
+        except OSError:
+            continue
+        try:  # only an empty one: an engine in another PID namespace may look dead from here
+            os.rmdir(os.path.join(base, name))
+        except OSError:
+            pass
 
 
 def _write(path: str, text: str) -> None:
@@ -411,7 +435,8 @@ def _bot_paths(argv: list[str]) -> tuple[list[str], list[str]]:
         if a and not a.startswith("-") and (os.sep in a or i > 0) and os.path.exists(a):
             p = os.path.abspath(a)
             out.append(p)
-            paths.append(p)
+            if os.path.realpath(p) != "/":  # never the whole host
+                paths.append(p)
         else:
             out.append(a)
     return out, paths
@@ -423,7 +448,7 @@ def _runtime_paths() -> list[str]:
     paths = []
     for p in (sys.base_prefix, sys.prefix, sys.exec_prefix):
         p = os.path.realpath(p)
-        if not p.startswith("/usr/") and p != "/usr":
+        if not p.startswith("/usr/") and p not in ("/usr", "/"):
             paths.append(p)
     exe = os.path.realpath(sys.executable)
     if not exe.startswith("/usr/"):
