@@ -18,8 +18,10 @@ app = typer.Typer(help="botwars: play, check and replay turn-based grid robot ba
                   no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
 scenario_app = typer.Typer(help="Scenario files: write a ruling down as YAML and check it.", no_args_is_help=True)
 board_app = typer.Typer(help="Board and map files: validate them.", no_args_is_help=True)
+sandbox_app = typer.Typer(help="The bot sandbox: which isolation layers work on this machine.", no_args_is_help=True)
 app.add_typer(scenario_app, name="scenario")
 app.add_typer(board_app, name="board")
+app.add_typer(sandbox_app, name="sandbox")
 
 console = Console()
 err_console = Console(stderr=True)
@@ -287,6 +289,31 @@ def board_check(file: str = typer.Argument(..., help="Board or map file."),
     if entry:
         console.print("ACCEPT", highlight=False)  # G-11: the entry-board validator's verdict
     console.print(f"[green]ok[/]: {file}", highlight=False)
+
+
+@sandbox_app.command("check")
+def sandbox_check(minimum: Optional[str] = typer.Option(None, "--min", help="Exit 1 when the level is below this "
+                                                         "one [default: $BOTWARS_SANDBOX_MIN, else full]."),
+                  as_json: bool = typer.Option(False, "--json", help="Print the report as one JSON object.")) -> None:
+    """Print the isolation layers active here, what each blocks, and the isolation level.
+
+    Exit status: 0 when the level reaches the minimum, 1 when below (the reason on stderr),
+    2 for an unknown level name.
+    """
+    from botwars.agents import sandbox
+    report = sandbox.probe()
+    if as_json:
+        print(json.dumps({"level": report.level, "levels": list(sandbox.LEVELS), "reasons": report.reasons,
+                          "layers": [{"name": x.name, "active": x.active, "detail": x.detail, "blocks": x.blocks}
+                                     for x in report.layers]}))
+    else:
+        console.print(report.text(), highlight=False, markup=False, soft_wrap=True)
+    try:
+        sandbox.require_level(minimum)
+    except ValueError as exc:
+        _fail(str(exc))
+    except sandbox.SandboxUnavailable as exc:
+        _fail(str(exc), 1)
 
 
 @app.command()

@@ -1,133 +1,672 @@
-"""Starting untrusted bot programs: limits, isolation and clean shutdown.
+"""Running untrusted bot programs: bubblewrap, seccomp, rlimits, cgroups, and the isolation level.
 
-Every bot program (``cmd:``, Python-file and ``rgkit:`` bots, ``botwars-io:`` bots) runs as a
-separate process, so it never shares memory with the engine or with the other seat's bot and
-cannot change engine settings or another bot's state. On top of that, where the operating
-system allows it, :func:`spawn` applies:
+Every bot program (``cmd:``, Python-file and ``rgkit:`` bots through their hosts, ``botwars-io:``
+bots) is started by :func:`spawn` (or :func:`run_once`) and never shares memory, environment or a
+PID namespace with the engine. The layers, each used where this machine has it
+(:func:`probe` tells which; ``botwars sandbox check`` prints it; ``docs/sandbox.md``):
 
-- a memory limit: ``RLIMIT_AS`` (address space) of ``memory_limit_mib`` MiB, and no core files;
-- no network: the process starts in fresh, empty user + network namespaces (Linux
-  ``unshare(CLONE_NEWUSER | CLONE_NEWNET)``), so it has only a loopback device that is down.
-  Where namespaces are unavailable (not Linux, or disabled by the administrator) the process
-  runs with the network of the engine; :func:`network_isolation_available` tells which.
-  Set the environment variable ``BOTWARS_BOT_NETWORK=1`` to let bots use the network;
-- its own process group (session), so a timeout kills the bot and everything it started;
-- on Linux, death with the engine (``PR_SET_PDEATHSIG``), so no bot outlives a killed match.
+- **rlimits** (always, on POSIX): address space ``memory_mib`` MiB, CPU ``cpu_s`` seconds, files
+  written at most ``file_mib`` MiB, ``open_files`` descriptors, no core files; process count
+  ``processes`` (``RLIMIT_NPROC``: only effective when the engine is not root, and then it
+  counts all processes of the engine's user);
+- **cgroup** (when a ``pids`` cgroup hierarchy is writable, e.g. the engine is root): every bot
+  gets its own cgroup with ``pids.max = processes``, so a fork bomb stops at that count and
+  every process it made is found and killed at the end;
+- **bubblewrap** (``bwrap``, installed by ``scripts/ensure-bubblewrap.sh``): new user, PID,
+  network, IPC, UTS and mount namespaces (``--disable-userns``: none further), ``--new-session``,
+  ``--die-with-parent``, ``--clearenv`` plus an allow-list (:data:`ENV_NAMES`), a read-only view
+  of only ``/usr`` (and the ``/bin``, ``/lib`` links), the Python install, the ``botwars``
+  package, the bot's own files and a few harmless ``/etc`` files; a private ``/proc`` and
+  ``/dev``; a private writable ``/tmp`` of ``tmp_mib`` MiB (also ``HOME``); everything else
+  read-only;
+- **seccomp** (``pyseccomp`` over libseccomp, loaded by bwrap just before the bot starts): the
+  system calls in :data:`DENIED_SYSCALLS` fail with ``EPERM``.
 
-None of this is a security boundary against a determined attacker on the same machine (the
-bot still runs as the engine's user and can read what that user can read); it stops accidents
-and casual cheating, which is what a local arena needs. Run untrusted uploads in a container.
+The bot dies with its match: :func:`kill` kills bwrap's process group, which kills the PID
+namespace and so every process the bot started (a ``setsid`` daemon included), and then every
+process left in its cgroup. ``PR_SET_PDEATHSIG`` and ``--die-with-parent`` kill it when the
+engine dies.
+
+Isolation levels, weakest first (:data:`LEVELS`): ``none`` (no limits can be set), ``process``
+(rlimits, own session, clean environment; the bot sees the engine's files and network),
+``namespaces`` (bubblewrap works), ``full`` (namespaces + seccomp + a per-bot process limit).
+:func:`require_level` refuses to go on below a minimum (``BOTWARS_SANDBOX_MIN``).
+``BOTWARS_BOT_NETWORK=1`` gives bots the engine's network (for local experiments only).
 """
 
 from __future__ import annotations
 
 import ctypes
+import errno
+import itertools
 import os
+import shutil
 import signal
 import subprocess
-from typing import Any, Callable
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
 
-CLONE_NEWUSER = 0x10000000
-CLONE_NEWNET = 0x40000000
+LEVELS = ("none", "process", "namespaces", "full")
 
-_isolation_cache: bool | None = None
+#: environment variables a bot may receive (everything else of the engine's is dropped)
+ENV_NAMES = frozenset({"BOTWARS_GAME", "BOTWARS_SEAT", "BOTWARS_SEED", "BOTWARS_CONFIG", "BOTWARS_CONFIG_FILE",
+                       "PYTHONPATH"})
+#: what every bot gets besides the names above
+BASE_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "TMPDIR": "/tmp", "LANG": "C.UTF-8",
+            "PYTHONDONTWRITEBYTECODE": "1"}
+
+#: system calls a bot never needs; denied with EPERM by the seccomp layer
+DENIED_SYSCALLS = (
+    "ptrace", "process_vm_readv", "process_vm_writev", "kcmp", "pidfd_getfd",
+    "mount", "umount", "umount2", "pivot_root", "chroot", "move_mount", "open_tree", "fsopen", "fsconfig",
+    "fsmount", "fspick", "mount_setattr",
+    "unshare", "setns",
+    "kexec_load", "kexec_file_load", "reboot", "init_module", "finit_module", "delete_module",
+    "bpf", "perf_event_open", "userfaultfd", "io_uring_setup", "io_uring_enter", "io_uring_register",
+    "keyctl", "add_key", "request_key",
+    "swapon", "swapoff", "acct", "quotactl", "quotactl_fd", "syslog", "vhangup", "lookup_dcookie",
+    "settimeofday", "clock_settime", "clock_adjtime", "adjtimex", "sethostname", "setdomainname",
+    "iopl", "ioperm", "open_by_handle_at", "name_to_handle_at", "fanotify_init", "nfsservctl", "uselib",
+    "personality",
+)
+
+_ETC_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime", "/etc/alternatives",
+              "/etc/ssl/certs", "/etc/mime.types")
+_TOP_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+
+PR_SET_PDEATHSIG = 1
 
 
-def _unshare_net() -> bool:
-    """In a freshly forked child: enter new user + network namespaces; True on success."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        uid, gid = os.getuid(), os.getgid()
-        if libc.unshare(CLONE_NEWUSER | CLONE_NEWNET) == 0:
-            # keep the same uid/gid inside the namespace (files stay readable as before)
-            for path, text in (("/proc/self/setgroups", "deny"), ("/proc/self/uid_map", f"{uid} {uid} 1"),
-                               ("/proc/self/gid_map", f"{gid} {gid} 1")):
-                try:
-                    with open(path, "w") as f:
-                        f.write(text)
-                except OSError:
-                    pass
-            return True
-        return libc.unshare(CLONE_NEWNET) == 0  # root without user namespaces
-    except Exception:
-        return False
+class SandboxUnavailable(RuntimeError):
+    """The isolation level on this machine is below the required minimum (message says why)."""
 
 
-def make_preexec(memory_limit_mib: int | None, network: bool) -> Callable[[], None]:
-    """The ``preexec_fn`` applying the memory limit and network isolation (never raises)."""
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits of one bot sandbox.
 
-    def preexec() -> None:
+    ``memory_mib``: address space (MiB, ``None`` = unlimited); ``cpu_s``: CPU seconds per
+    process; ``processes``: processes and threads at once; ``file_mib``: the largest file it may
+    write (MiB); ``open_files``: open descriptors; ``tmp_mib``: size of its private ``/tmp``.
+    """
+
+    memory_mib: int | None = 1024
+    cpu_s: int = 600
+    processes: int = 64
+    file_mib: int = 64
+    open_files: int = 256
+    tmp_mib: int = 64
+
+
+@dataclass
+class Layer:
+    """One isolation layer: ``name``, whether it is ``active`` here, ``detail`` (why / how),
+    and what it ``blocks``."""
+
+    name: str
+    active: bool
+    detail: str
+    blocks: str
+
+
+@dataclass
+class Report:
+    """What :func:`probe` found: the ``layers`` and the resulting ``level`` (one of :data:`LEVELS`).
+
+    ``bwrap`` is the bubblewrap path when bubblewrap works here, ``seccomp`` the compiled BPF
+    filter when seccomp works, ``cgroup`` the writable pids hierarchy (or ``None``).
+    """
+
+    layers: list[Layer]
+    level: str
+    bwrap: str | None = None
+    seccomp: bytes | None = None
+    cgroup: str | None = None
+    landlock_abi: int = 0
+    reasons: list[str] = field(default_factory=list)
+
+    def layer(self, name: str) -> Layer:
+        return next(layer for layer in self.layers if layer.name == name)
+
+    def text(self) -> str:
+        """The human-readable report ``botwars sandbox check`` prints."""
+        lines = ["botwars bot sandbox on this machine:"]
+        for layer in self.layers:
+            lines.append(f"  [{'x' if layer.active else ' '}] {layer.name:<16} {layer.detail}")
+            lines.append(f"      {'blocks' if layer.active else 'would block'}: {layer.blocks}")
+        lines.append(f"isolation level: {self.level}  (levels: {' < '.join(LEVELS)})")
+        for r in self.reasons:
+            lines.append(f"  not higher because: {r}")
+        return "\n".join(lines)
+
+
+_probe_lock = threading.Lock()
+_probe_cache: Report | None = None
+_counter = itertools.count(1)
+
+
+# ---- probing ---------------------------------------------------------------------------------
+def find_bwrap() -> str | None:
+    """The path of the ``bwrap`` program, or ``None`` (``BOTWARS_BWRAP`` overrides the lookup)."""
+    env = os.environ.get("BOTWARS_BWRAP")
+    if env:
+        return env if os.access(env, os.X_OK) else None
+    return shutil.which("bwrap") or (shutil.which("bwrap", path="/usr/bin:/usr/local/bin"))
+
+
+def seccomp_filter() -> bytes:
+    """The compiled seccomp BPF program denying :data:`DENIED_SYSCALLS` (EPERM), for this CPU.
+
+    Raises :class:`ImportError` without ``pyseccomp``, :class:`OSError` without libseccomp.
+    Names this architecture does not have are left out.
+    """
+    import tempfile
+
+    import pyseccomp as sc
+
+    filt = sc.SyscallFilter(sc.ALLOW)
+    for name in DENIED_SYSCALLS:
         try:
-            import resource
-            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-            if memory_limit_mib:
-                lim = int(memory_limit_mib) * 1024 * 1024
-                soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-                if hard != resource.RLIM_INFINITY:
-                    lim = min(lim, hard)
-                resource.setrlimit(resource.RLIMIT_AS, (lim, hard))
-        except Exception:
+            filt.add_rule(sc.ERRNO(errno.EPERM), name)
+        except (OSError, ValueError, RuntimeError):
+            continue  # no such system call on this architecture
+    with tempfile.TemporaryFile() as f:
+        filt.export_bpf(f)
+        f.seek(0)
+        return f.read()
+
+
+def _pids_hierarchy() -> str | None:
+    """A writable cgroup folder (``.../botwars``) where a ``pids`` controller works, or ``None``."""
+    if sys.platform != "linux":
+        return None
+    try:
+        with open("/proc/self/mounts", encoding="utf-8") as f:
+            mounts = [line.split() for line in f]
+    except OSError:
+        return None
+    candidates = []
+    for m in mounts:
+        if len(m) < 4:
+            continue
+        if m[2] == "cgroup" and "pids" in m[3].split(","):
+            candidates.append((m[1], 1))
+        elif m[2] == "cgroup2":
+            try:
+                with open(os.path.join(m[1], "cgroup.controllers"), encoding="utf-8") as f:
+                    if "pids" in f.read().split():
+                        candidates.append((m[1], 2))
+            except OSError:
+                pass
+    for root, version in candidates:
+        base = os.path.join(root, "botwars")
+        try:
+            if version == 2:
+                _write(os.path.join(root, "cgroup.subtree_control"), "+pids")
+            os.makedirs(base, exist_ok=True)
+            if version == 2:
+                _write(os.path.join(base, "cgroup.subtree_control"), "+pids")
+            _sweep(base)
+            probe_dir = os.path.join(base, f"probe-{os.getpid()}-{next(_counter)}")
+            os.mkdir(probe_dir)
+            try:
+                _write(os.path.join(probe_dir, "pids.max"), "1")
+            finally:
+                os.rmdir(probe_dir)
+            return base
+        except OSError:
+            continue
+    return None
+
+
+def _sweep(base: str) -> None:
+    """Remove the empty bot cgroups (``PID-N``) left by engines that died without cleaning up."""
+    try:
+        names = os.listdir(base)
+    except OSError:
+        return
+    for name in names:
+        owner = name.split("-")[-2] if name.startswith("probe-") else name.split("-")[0]
+        if not owner.isdigit() or int(owner) == os.getpid():
+            continue
+        try:
+            os.kill(int(owner), 0)
+            continue  # its engine is alive: it is in use
+        except ProcessLookupError:
             pass
-        try:  # Linux: the bot dies with the engine (PR_SET_PDEATHSIG = 1, SIGKILL)
-            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)
-        except Exception:
+        except OSError:
+            continue
+        try:  # only an empty one: an engine in another PID namespace may look dead from here
+            os.rmdir(os.path.join(base, name))
+        except OSError:
             pass
-        if not network:
-            _unshare_net()
-
-    return preexec
 
 
+def _write(path: str, text: str) -> None:
+    fd = os.open(path, os.O_WRONLY)
+    try:
+        os.write(fd, text.encode())
+    finally:
+        os.close(fd)
+
+
+def landlock_abi() -> int:
+    """The kernel's Landlock ABI version (0 when it has none)."""
+    if sys.platform != "linux":
+        return 0
+    try:
+        from landlock import landlock_abi_version
+        return int(landlock_abi_version())
+    except Exception:
+        return 0
+
+
+def _userns_available() -> tuple[bool, str]:
+    if sys.platform != "linux":
+        return False, "not Linux"
+    try:
+        with open("/proc/sys/user/max_user_namespaces", encoding="utf-8") as f:
+            n = int(f.read().strip() or 0)
+        if n == 0:
+            return False, "user.max_user_namespaces is 0"
+    except (OSError, ValueError):
+        pass
+    try:
+        with open("/proc/sys/kernel/unprivileged_userns_clone", encoding="utf-8") as f:
+            if f.read().strip() == "0" and os.geteuid() != 0:
+                return False, "kernel.unprivileged_userns_clone is 0"
+    except OSError:
+        pass
+    return True, "the kernel allows new user namespaces"
+
+
+def probe(refresh: bool = False) -> Report:
+    """Find which layers work on this machine (cached; ``refresh`` probes again). Never raises.
+
+    bubblewrap counts as working when it can start a trivial program in the namespaces
+    :func:`spawn` uses, seccomp when the filter compiles and bwrap can load it.
+    """
+    global _probe_cache
+    with _probe_lock:
+        if _probe_cache is not None and not refresh:
+            return _probe_cache
+        _probe_cache = _probe()
+        return _probe_cache
+
+
+def _probe() -> Report:
+    posix = os.name == "posix"
+    layers: list[Layer] = []
+    reasons: list[str] = []
+    layers.append(Layer("process", posix, "own process and session, killed as a group; clean environment"
+                        if posix else "not a POSIX system: no limits can be set",
+                        "sharing memory with the engine or the other bot; reading the engine's environment "
+                        "(secrets); outliving a timeout"))
+    layers.append(Layer("rlimits", posix, "address space, CPU seconds, file size, open files, no core files",
+                        "memory bombs, endless CPU loops after the match, huge files, descriptor exhaustion"))
+    cg = _pids_hierarchy() if posix else None
+    nproc_ok = posix and os.geteuid() != 0
+    layers.append(Layer("process-limit", bool(cg) or nproc_ok,
+                        f"one pids cgroup per bot under {cg}" if cg else
+                        ("RLIMIT_NPROC (counts all processes of the engine's user)" if nproc_ok else
+                         "none: no writable pids cgroup and RLIMIT_NPROC does not bind root"),
+                        "fork bombs"))
+    ok, why = _userns_available()
+    layers.append(Layer("user-namespaces", ok, why, "(needed by bubblewrap)"))
+    bwrap = find_bwrap() if posix else None
+    bw_ok = False
+    bw_detail = "bwrap not found (run scripts/ensure-bubblewrap.sh)"
+    if bwrap and ok:
+        bw_ok, bw_detail = _try_bwrap(bwrap, None)
+    elif bwrap:
+        bw_detail = f"{bwrap} found, but user namespaces are unavailable"
+    layers.append(Layer("bubblewrap", bw_ok, bw_detail,
+                        "seeing or signalling the engine and other bots (PID namespace), the network, "
+                        "Unix sockets and IPC of the host, every file but the runtime and its own, writing "
+                        "anywhere but its private /tmp, daemons outliving the match"))
+    sec: bytes | None = None
+    sec_detail = ""
+    try:
+        sec = seccomp_filter()
+    except Exception as exc:  # no pyseccomp or libseccomp
+        sec_detail = f"cannot build the filter: {type(exc).__name__}: {exc}"
+    sec_ok = False
+    if sec is not None and bw_ok and bwrap:
+        sec_ok, sec_detail = _try_bwrap(bwrap, sec)
+        if sec_ok:
+            sec_detail = f"{len(DENIED_SYSCALLS)} system calls denied (pyseccomp/libseccomp, loaded by bwrap)"
+    elif sec is not None:
+        sec_detail = "filter built, but it is loaded by bubblewrap, which does not work here"
+    layers.append(Layer("seccomp", sec_ok, sec_detail,
+                        "ptrace, mount, kexec, bpf, perf, io_uring, keyrings, module loading, namespace changes, "
+                        "clock and host name changes"))
+    abi = landlock_abi() if posix else 0
+    layers.append(Layer("landlock", False, f"kernel ABI {abi}; not applied (optional: the mount namespace already "
+                        "limits what is visible)" if abi else "not available in this kernel",
+                        "file access beyond the allowed paths (a second, in-kernel check)"))
+    if not posix:
+        level = "none"
+    elif not bw_ok:
+        level = "process"
+        reasons.append(f"bubblewrap: {bw_detail}")
+    elif not sec_ok or not (cg or nproc_ok):
+        level = "namespaces"
+        if not sec_ok:
+            reasons.append(f"seccomp: {sec_detail}")
+        if not (cg or nproc_ok):
+            reasons.append("process limit: no writable pids cgroup, and RLIMIT_NPROC does not bind root")
+    else:
+        level = "full"
+    return Report(layers, level, bwrap if bw_ok else None, sec if sec_ok else None, cg, abi, reasons)
+
+
+def _try_bwrap(bwrap: str, seccomp: bytes | None) -> tuple[bool, str]:
+    try:
+        proc = _start([sys.executable, "-S", "-c", "pass"], Limits(memory_mib=None), network=False, env={},
+                      paths=(), bwrap=bwrap, seccomp=seccomp, cgroup=None,
+                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            _, err = proc.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            kill(proc)
+            return False, f"{bwrap} did not start a program within 20 s"
+        if proc.returncode != 0:
+            last = (err or b"").decode("utf-8", "replace").strip().splitlines()[-1:] or [f"exit {proc.returncode}"]
+            return False, f"{bwrap} fails here: {last[0][:200]}"
+        return True, f"{bwrap} (user, PID, network, IPC, UTS and mount namespaces)"
+    except OSError as exc:
+        return False, f"cannot run {bwrap}: {exc.strerror or exc}"
+
+
+def isolation_level() -> str:
+    """The isolation level bots get on this machine (one of :data:`LEVELS`)."""
+    return probe().level
+
+
+def require_level(minimum: str | None = None) -> Report:
+    """Check that bots are isolated at least at ``minimum`` before running untrusted code.
+
+    ``minimum`` defaults to the environment variable ``BOTWARS_SANDBOX_MIN``, else ``full``.
+    Returns the :class:`Report`. Raises :class:`SandboxUnavailable` naming the level reached,
+    the one required and why it is lower; :class:`ValueError` for an unknown level name.
+    """
+    if minimum is None:
+        minimum = os.environ.get("BOTWARS_SANDBOX_MIN", "").strip() or "full"
+    if minimum not in LEVELS:
+        raise ValueError(f"unknown sandbox level {minimum!r} (known: {', '.join(LEVELS)})")
+    report = probe()
+    if LEVELS.index(report.level) < LEVELS.index(minimum):
+        why = "; ".join(report.reasons) or "no isolation layer works here"
+        raise SandboxUnavailable(f"refusing untrusted bot code: this machine isolates bots at level "
+                                 f"'{report.level}', below the required '{minimum}' ({why}); "
+                                 f"run 'botwars sandbox check' for details")
+    return report
+
+
+# ---- starting ------------------------------------------------------------------------------------
 def network_allowed() -> bool:
     """True if ``BOTWARS_BOT_NETWORK=1`` lets bots use the network."""
     return os.environ.get("BOTWARS_BOT_NETWORK", "") == "1"
 
 
 def network_isolation_available() -> bool:
-    """True if bot processes can be started without network access on this machine."""
-    global _isolation_cache
-    if _isolation_cache is None:
-        if not hasattr(os, "fork") or not os.path.exists("/proc/self/ns/net"):
-            _isolation_cache = False
+    """True if bot processes are started without network access on this machine."""
+    return probe().bwrap is not None
+
+
+def bot_env(extra: dict[str, str] | None = None) -> dict[str, str]:
+    """The whole environment of a bot: :data:`BASE_ENV` plus the names of ``extra`` that are
+    in :data:`ENV_NAMES` (anything else is dropped, so no engine secret can pass)."""
+    env = dict(BASE_ENV)
+    for k, v in (extra or {}).items():
+        if k in ENV_NAMES:
+            env[k] = str(v)
+    return env
+
+
+def _bot_paths(argv: list[str]) -> tuple[list[str], list[str]]:
+    """``argv`` with its existing relative paths made absolute, and the paths to show the bot."""
+    out: list[str] = []
+    paths: list[str] = []
+    for i, a in enumerate(argv):
+        if a and not a.startswith("-") and (os.sep in a or i > 0) and os.path.exists(a):
+            p = os.path.abspath(a)
+            out.append(p)
+            if os.path.realpath(p) != "/":  # never the whole host
+                paths.append(p)
         else:
+            out.append(a)
+    return out, paths
+
+
+def _runtime_paths() -> list[str]:
+    """The Python install(s) and the ``botwars`` package: what the hosts need, read-only."""
+    import botwars
+    paths = []
+    for p in (sys.base_prefix, sys.prefix, sys.exec_prefix):
+        p = os.path.realpath(p)
+        if not p.startswith("/usr/") and p not in ("/usr", "/"):
+            paths.append(p)
+    exe = os.path.realpath(sys.executable)
+    if not exe.startswith("/usr/"):
+        paths.append(exe)
+    paths.append(os.path.dirname(os.path.abspath(botwars.__file__)))
+    return paths
+
+
+def _bwrap_argv(bwrap: str, argv: list[str], limits: Limits, network: bool, env: dict[str, str],
+                paths: Iterable[str], seccomp_fd: int | None) -> list[str]:
+    cmd = [bwrap, "--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+           "--disable-userns", "--die-with-parent", "--new-session", "--hostname", "botwars"]
+    if not network:
+        cmd.append("--unshare-net")
+    cmd.append("--clearenv")
+    for k, v in sorted(env.items()):
+        cmd += ["--setenv", k, v]
+    cmd += ["--ro-bind", "/usr", "/usr"]
+    for top in _TOP_LINKS:
+        if os.path.islink(top):
+            cmd += ["--symlink", os.readlink(top), top]
+        elif os.path.isdir(top):
+            cmd += ["--ro-bind", top, top]
+    for p in _ETC_FILES:
+        if os.path.exists(p):
+            cmd += ["--ro-bind", p, p]
+    cmd += ["--proc", "/proc", "--dev", "/dev", "--size", str(limits.tmp_mib * 1024 * 1024), "--tmpfs", "/tmp"]
+    seen: set[str] = set()
+    for p in sorted(set(_runtime_paths()) | set(paths), key=len):
+        if p in seen or any(p.startswith(s.rstrip("/") + "/") for s in seen if os.path.isdir(s)):
+            continue  # already visible through a folder bound before
+        seen.add(p)
+        cmd += ["--ro-bind", p, p]
+    cmd += ["--remount-ro", "/dev", "--remount-ro", "/", "--chdir", "/tmp"]
+    if seccomp_fd is not None:
+        cmd += ["--seccomp", str(seccomp_fd)]
+    return cmd + ["--"] + argv
+
+
+def _rlimits(limits: Limits, cgroup_procs: str | None) -> Callable[[], None]:
+    """The ``preexec_fn``: join the cgroup, set the rlimits and the parent-death signal.
+
+    Runs in the forked child, so it only uses async-safe-enough calls and never raises.
+    """
+    mib = 1024 * 1024
+    nproc = None
+    if cgroup_procs is None and os.geteuid() != 0:
+        nproc = _user_process_count() + limits.processes
+
+    def preexec() -> None:
+        if cgroup_procs is not None:
             try:
-                p = subprocess.run(["/bin/sh", "-c", "exit 0"], preexec_fn=lambda: os._exit(0 if _unshare_net() else 3),
-                                   timeout=10)
-                _isolation_cache = p.returncode == 0
-            except Exception:
-                _isolation_cache = False
-    return _isolation_cache
+                fd = os.open(cgroup_procs, os.O_WRONLY)
+                os.write(fd, str(os.getpid()).encode())
+                os.close(fd)
+            except OSError:
+                pass
+        try:
+            import resource
+            wanted = [(resource.RLIMIT_CORE, 0), (resource.RLIMIT_CPU, limits.cpu_s),
+                      (resource.RLIMIT_FSIZE, limits.file_mib * mib), (resource.RLIMIT_NOFILE, limits.open_files)]
+            if limits.memory_mib:
+                wanted.append((resource.RLIMIT_AS, int(limits.memory_mib) * mib))
+            if nproc is not None:
+                wanted.append((resource.RLIMIT_NPROC, nproc))
+            for which, value in wanted:
+                try:
+                    soft, hard = resource.getrlimit(which)
+                    if hard != resource.RLIM_INFINITY:
+                        value = min(value, hard)
+                    resource.setrlimit(which, (value, value))
+                except (OSError, ValueError):
+                    pass
+        except Exception:
+            pass
+        try:  # Linux: the bot dies with the engine
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except Exception:
+            pass
+
+    return preexec
+
+
+def _user_process_count() -> int:
+    uid = os.geteuid()
+    n = 0
+    try:
+        for name in os.listdir("/proc"):
+            if name.isdigit():
+                try:
+                    if os.stat(f"/proc/{name}").st_uid == uid:
+                        n += 1
+                except OSError:
+                    pass
+    except OSError:
+        return 0
+    return n
+
+
+class BotProcess(subprocess.Popen):
+    """A :class:`subprocess.Popen` of a sandboxed bot; ``cgroup`` is its pids cgroup folder or ``None``."""
+
+    cgroup: str | None = None
+
+
+def _start(argv: list[str], limits: Limits, *, network: bool, env: dict[str, str], paths: Iterable[str],
+           bwrap: str | None, seccomp: bytes | None, cgroup: str | None, stdin: Any, stdout: Any,
+           stderr: Any) -> BotProcess:
+    cg_dir = None
+    if cgroup is not None:
+        cg_dir = os.path.join(cgroup, f"{os.getpid()}-{next(_counter)}")
+        try:
+            os.mkdir(cg_dir)
+            _write(os.path.join(cg_dir, "pids.max"), str(limits.processes))
+        except OSError:
+            _remove_cgroup(cg_dir)
+            cg_dir = None
+    pass_fds: tuple[int, ...] = ()
+    rfd = None
+    try:
+        if bwrap is not None:
+            if seccomp is not None:
+                rfd, wfd = os.pipe()
+                try:
+                    os.write(wfd, seccomp)  # a few hundred bytes: fits in the pipe buffer
+                finally:
+                    os.close(wfd)
+                pass_fds = (rfd,)
+            cmd = _bwrap_argv(bwrap, argv, limits, network, env, paths, rfd)
+        else:
+            cmd = argv
+        proc = BotProcess(cmd, stdin=stdin, stdout=stdout, stderr=stderr, env=env, close_fds=True,
+                          pass_fds=pass_fds, bufsize=0, start_new_session=True, cwd="/tmp" if bwrap is None else None,
+                          preexec_fn=_rlimits(limits, os.path.join(cg_dir, "cgroup.procs") if cg_dir else None))
+    except BaseException:
+        if cg_dir:
+            _remove_cgroup(cg_dir)
+        raise
+    finally:
+        if rfd is not None:
+            os.close(rfd)
+    proc.cgroup = cg_dir
+    return proc
 
 
 def spawn(argv: list[str], *, memory_limit_mib: int | None = None, network: bool | None = None,
-          env: dict[str, str] | None = None, stdin: Any = subprocess.PIPE, stdout: Any = subprocess.PIPE,
-          stderr: Any = subprocess.PIPE) -> subprocess.Popen:
-    """Start ``argv`` as a bot process in its own session with the limits above.
+          env: dict[str, str] | None = None, limits: Limits | None = None, paths: Iterable[str] = (),
+          stdin: Any = subprocess.PIPE, stdout: Any = subprocess.PIPE, stderr: Any = subprocess.PIPE) -> BotProcess:
+    """Start ``argv`` as a bot in the strongest sandbox this machine has (see the module docstring).
 
-    ``network=None`` means "as ``BOTWARS_BOT_NETWORK`` says" (default: no network).
-    Raises :class:`OSError` when the program cannot be started.
+    ``env`` holds the bot's own variables (only :data:`ENV_NAMES` pass, on top of
+    :data:`BASE_ENV`). ``paths`` are extra files or folders the bot may read (its own); paths in
+    ``argv`` that exist are added, and relative ones made absolute. ``memory_limit_mib``
+    overrides ``limits.memory_mib``. ``network=None`` follows ``BOTWARS_BOT_NETWORK``.
+    The bot starts in ``/tmp`` (its private one under bubblewrap). Returns a
+    :class:`BotProcess` (stop it with :func:`kill`). Raises :class:`OSError` when the program
+    cannot be started (under bubblewrap a missing program is a quick exit with status 1 instead).
     """
     if network is None:
         network = network_allowed()
-    posix = os.name == "posix"
-    kwargs: dict[str, Any] = {}
-    if posix:
-        kwargs["preexec_fn"] = make_preexec(memory_limit_mib, network)
-        kwargs["start_new_session"] = True
-    return subprocess.Popen(argv, stdin=stdin, stdout=stdout, stderr=stderr, env=env, close_fds=True,
-                            bufsize=0, **kwargs)
+    limits = limits or Limits()
+    if memory_limit_mib is not None:
+        limits = Limits(memory_limit_mib, limits.cpu_s, limits.processes, limits.file_mib, limits.open_files,
+                        limits.tmp_mib)
+    report = probe()
+    argv, own = _bot_paths(list(argv))
+    if not argv:
+        raise FileNotFoundError(errno.ENOENT, "empty command")
+    if report.bwrap is None and os.name == "posix" and os.sep not in argv[0]:
+        # without bubblewrap the program is looked up on the engine's PATH, as before
+        argv[0] = shutil.which(argv[0]) or argv[0]
+    elif report.bwrap is not None:
+        # inside, only /usr and the bot's own files exist: say so now rather than as bwrap's exit 1
+        found = os.path.exists(argv[0]) if os.sep in argv[0] else shutil.which(argv[0], path=BASE_ENV["PATH"])
+        if not found:
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), argv[0])
+    return _start(argv, limits, network=network, env=bot_env(env), paths=list(paths) + own, bwrap=report.bwrap,
+                  seccomp=report.seccomp, cgroup=report.cgroup, stdin=stdin, stdout=stdout, stderr=stderr)
+
+
+def _remove_cgroup(path: str, wait_s: float = 1.0) -> bool:
+    """Kill what is left in the cgroup ``path`` and remove it; True when it is gone."""
+    end = time.monotonic() + wait_s
+    while True:
+        try:
+            with open(os.path.join(path, "cgroup.procs"), encoding="utf-8") as f:
+                pids = [int(x) for x in f.read().split()]
+        except FileNotFoundError:
+            return True
+        except (OSError, ValueError):
+            pids = []
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        try:
+            os.rmdir(path)
+            return True
+        except FileNotFoundError:
+            return True
+        except OSError:
+            if time.monotonic() >= end:
+                return False
+            time.sleep(0.01)
 
 
 def kill(proc: subprocess.Popen) -> None:
-    """Kill the bot process and its whole process group; reap it. Never raises."""
-    if proc.poll() is None or os.name == "posix":
+    """Kill the bot, its process group, its PID namespace and its cgroup; reap it. Never raises."""
+    if os.name == "posix":
         try:
             os.killpg(proc.pid, signal.SIGKILL)
         except (OSError, AttributeError):
-            try:
-                proc.kill()
-            except OSError:
-                pass
+            pass
+    try:
+        proc.kill()
+    except OSError:
+        pass
     for stream in (proc.stdin, proc.stdout, proc.stderr):
         try:
             if stream is not None:
@@ -138,6 +677,10 @@ def kill(proc: subprocess.Popen) -> None:
         proc.wait(timeout=5)
     except Exception:
         pass
+    cg = getattr(proc, "cgroup", None)
+    if cg:
+        _remove_cgroup(cg)
+        proc.cgroup = None
 
 
 def exit_failure(returncode: int | None, stderr_tail: str) -> tuple[str, str]:
@@ -159,6 +702,9 @@ def exit_failure(returncode: int | None, stderr_tail: str) -> tuple[str, str]:
             status = f"killed by {signal.Signals(-returncode).name}"
         except ValueError:
             status = f"killed by signal {-returncode}"
+    elif returncode > 128 and returncode - 128 in (signal.SIGKILL, signal.SIGXCPU, signal.SIGSEGV, signal.SIGXFSZ):
+        # bubblewrap's init reports a signal death as 128 + signal
+        status = f"killed by {signal.Signals(returncode - 128).name}"
     else:
         status = f"exit status {returncode}"
     lowered = stderr_tail.lower()
@@ -182,20 +728,19 @@ class RunResult:
 
 def run_once(argv: list[str], data: bytes, deadline_s: float | None, *, max_stdout: int = 1 << 20,
              memory_limit_mib: int | None = None, network: bool | None = None,
-             env: dict[str, str] | None = None) -> RunResult:
-    """Start ``argv`` sandboxed, write ``data`` to its stdin, close it, and wait for it to exit.
+             env: dict[str, str] | None = None, limits: Limits | None = None) -> RunResult:
+    """Start ``argv`` sandboxed (:func:`spawn`), write ``data`` to its stdin, close it, wait for it to exit.
 
-    The process and its process group are killed when it is still running ``deadline_s``
-    seconds after the start (``timed_out``). stdout beyond ``max_stdout`` bytes is read and
-    dropped, so a program printing without end cannot exhaust the engine's memory.
-    Raises :class:`OSError` when the program cannot be started.
+    The bot and everything it started are killed when it is still running ``deadline_s``
+    seconds after the start (``timed_out``), and in any case when it has exited. stdout beyond
+    ``max_stdout`` bytes is read and dropped, so a program printing without end cannot exhaust
+    the engine's memory. Raises :class:`OSError` when the program cannot be started.
     """
     import selectors
-    import time
 
     t0 = time.monotonic()
     end = None if deadline_s is None else t0 + deadline_s
-    proc = spawn(argv, memory_limit_mib=memory_limit_mib, network=network, env=env)
+    proc = spawn(argv, memory_limit_mib=memory_limit_mib, network=network, env=env, limits=limits)
     out = bytearray()
     err = bytearray()
     overflow = False
@@ -255,7 +800,9 @@ def run_once(argv: list[str], data: bytes, deadline_s: float | None, *, max_stdo
                     err += chunk
                     if len(err) > 8192:
                         del err[:len(err) - 8192]
-        kill(proc)  # reap anything left in its process group
+        kill(proc)  # everything it started dies with it
         return RunResult(rc, bytes(out), overflow, err.decode("utf-8", "replace"), False)
     finally:
         sel.close()
+        if proc.poll() is None or getattr(proc, "cgroup", None):
+            kill(proc)

@@ -3,7 +3,7 @@
 Protocol (documented for players in ``docs/bots.md``):
 
 - The engine starts the program once, before the first decision, in a sandbox
-  (:mod:`botwars.agents.sandbox`). The environment carries ``BOTWARS_GAME``, ``BOTWARS_SEAT``,
+  (:mod:`botwars.agents.sandbox`). The environment carries only ``BOTWARS_GAME``, ``BOTWARS_SEAT``,
   ``BOTWARS_SEED`` and the validated match configuration as JSON in ``BOTWARS_CONFIG`` (or, when
   it is longer than 64 KiB, in the file named by ``BOTWARS_CONFIG_FILE``).
 - For every decision the engine writes the seat's view as one line of JSON (UTF-8, LF) to the
@@ -84,23 +84,20 @@ class JsonLinesAgent(Agent):
     # ---- lifecycle -------------------------------------------------------------------------
     def start(self, game: str, seat: str, config: dict[str, Any], seed: int = 0) -> None:
         """Prepare the environment and start the program (a start failure is a ``crash``)."""
-        env = dict(os.environ)
-        env.update({"BOTWARS_GAME": game, "BOTWARS_SEAT": seat, "BOTWARS_SEED": str(seed)})
+        # only the bot's own variables: nothing of the engine's environment (secrets) passes
+        env = {"BOTWARS_GAME": game, "BOTWARS_SEAT": seat, "BOTWARS_SEED": str(seed)}
         cfg = json.dumps(config, sort_keys=True, default=str)
-        env.pop("BOTWARS_CONFIG", None)
-        env.pop("BOTWARS_CONFIG_FILE", None)
         if len(cfg) <= ENV_LIMIT:
             env["BOTWARS_CONFIG"] = cfg
         else:
             fd, path = tempfile.mkstemp(prefix="botwars-config-", suffix=".json")
             with os.fdopen(fd, "w", encoding="utf-8") as f:
                 f.write(cfg)
+            os.chmod(path, 0o644)  # readable by the bot (shown to it read-only, alone)
             self._config_file = path
             env["BOTWARS_CONFIG_FILE"] = path
         if len(self.argv) >= 3 and self.argv[1] == "-m" and self.argv[2].startswith("botwars."):
-            here = _botwars_pythonpath()
-            old = env.get("PYTHONPATH")
-            env["PYTHONPATH"] = here + (os.pathsep + old if old else "")
+            env["PYTHONPATH"] = _botwars_pythonpath()
         self.env = env
         if self.memory_limit_mib is None:
             self.memory_limit_mib = int(config.get("memory_limit_mib", DEFAULT_MEMORY_MIB))
@@ -115,7 +112,7 @@ class JsonLinesAgent(Agent):
         self._err.clear()
         try:
             self.proc = sandbox.spawn(self.argv, memory_limit_mib=self.memory_limit_mib, network=self.network,
-                                      env=self.env)
+                                      env=self.env, paths=[self._config_file] if self._config_file else ())
         except OSError as exc:
             self.proc = None
             raise AgentFailure("crash", f"cannot start {self.argv[0]}: {exc.strerror or exc}") from None

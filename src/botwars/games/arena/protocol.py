@@ -279,12 +279,14 @@ class BotwarsIoAgent(Agent):
     """The BotWars.io V2 `text` transport (P1a, P2, P3): a fresh process every turn.
 
     Each turn the program is started afresh in the sandbox (:mod:`botwars.agents.sandbox`:
-    own process group, ``memory_limit_mib``, no network where the OS allows it), gets the P4
-    line and LF on stdin, then EOF, and must exit within the deadline (P2). The response is
+    bubblewrap namespaces, seccomp, ``memory_limit_mib`` and the other rlimits, a pids cgroup,
+    an environment without the engine's variables; ``docs/sandbox.md``), gets the P4 line and
+    LF on stdin, then EOF, and must exit within the deadline (P2); whatever it started is killed
+    when it exits. The response is
     stdout up to the first LF with one trailing CR removed (all of stdout if it has no LF);
     stderr is ignored except for error details. Failures (P3, P6):
 
-    - still running at the deadline: the whole process group is killed, ``timeout``;
+    - still running at the deadline: the program and everything it started is killed, ``timeout``;
     - cannot be started or exit status ≠ 0: ``crash`` (``memory`` when it died of the memory
       limit), with the exit status and the last stderr line;
     - response not valid UTF-8, or longer than ``max_output_chars``: ``malformed``.
