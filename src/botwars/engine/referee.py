@@ -36,7 +36,7 @@ from botwars.engine.codes import ClockStatus, KernelReason, OnExpiry, Receipt
 from botwars.engine.errors import BotwarsError, InvalidOrders, RecordError
 from botwars.engine.events import Event, Outcome, filter_events
 from botwars.engine.ruleset import Ruleset, canonical_json, digest
-from botwars.engine.timecontrol import Clock
+from botwars.engine.timecontrol import Clock, TimeControl
 
 RECORD_FORMAT = 2
 """Version of the record format written by :meth:`Referee.header` (see docs/kernel.md)."""
@@ -123,7 +123,7 @@ class Referee:
         self.seed = seed
         self.agents = dict(agents or {s: "" for s in self.seats})
         self.state = ruleset.setup(config, self.seats, seed) if state is None else state
-        control = ruleset.time_control(config)
+        control = ruleset.time_control(config) if clock else TimeControl()
         self.clock_enabled = bool(clock) and control.move_limit_s is not None
         self.control = control
         self.bank: dict[str, float] = {s: float(control.bank_s) for s in self.seats}
@@ -335,6 +335,14 @@ class Referee:
             errs = errs + [err]
         self._settled[seat] = Settled(None, self.ruleset.default_orders(self.state, seat), errs, t)
         return Ticket(Receipt.ACCEPTED)
+
+    def settle_parsed(self, seat: str, orders: Any) -> None:
+        """Settle ``seat`` with orders the rule set has already built (a scenario file's own
+        notation, an analysis tool): never for a player's submission, which goes through
+        :meth:`submit`. The record line shows :meth:`Ruleset.orders_json` of them.
+        Raises :class:`NotAwaited`."""
+        self._check_awaited(seat)
+        self._settled[seat] = Settled(self.ruleset.orders_json(orders), orders, [], 0.0)
 
     def expire(self, seat: str, elapsed_s: float) -> None:
         """``seat``'s time ran out after ``elapsed_s`` seconds: its default orders apply, or,
@@ -554,3 +562,21 @@ class Referee:
         if canonical_json(got) != canonical_json(want):
             raise RecordError(f"outcome differs: recorded {want.get('winner')!r} ({want.get('reason')}), "
                               f"re-simulated {got['winner']!r} ({got['reason']})", decision=self.n)
+
+
+def resolve_parsed(ruleset: Ruleset, state: Any, orders: dict[str, Any]) -> tuple[Any, list[Event]]:
+    """Play one decision point of ``state`` through a referee with orders the rule set has
+    already built (scenario runners): seats of :meth:`Ruleset.pending` missing from ``orders``
+    get their default orders. Returns the new state and the point's events.
+    Raises :class:`NotAwaited` when ``orders`` names a seat that is not pending or the game is over."""
+    ref = Referee(ruleset, {}, ruleset.seats_of(state), 0, clock=False, state=state, history=False)
+    for seat in ref.pending():
+        if seat in orders:
+            ref.settle_parsed(seat, orders[seat])
+        else:
+            ref.default(seat, {"code": "default", "detail": "no orders given"}, 0.0)
+    extra = sorted(set(orders) - set(ref.pending()))
+    if extra:
+        raise NotAwaited(f"orders for {', '.join(extra)}, who have no orders to give now", "not_your_turn")
+    events = ref.resolve()
+    return ref.state, list(events)

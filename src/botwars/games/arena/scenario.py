@@ -21,6 +21,7 @@ from typing import Any
 
 import yaml
 
+from botwars.engine.referee import resolve_parsed
 from botwars.engine.errors import ConfigError, InvalidOrders
 from botwars.engine.ruleset import get_ruleset
 from botwars.games.arena.board import load_map, shipped_maps, sq_str
@@ -278,7 +279,7 @@ def _run_case(doc: dict[str, Any], source: str, loc: _Locator, at: tuple, case_k
                     seen_errors[seat] = ["malformed"]
                     orders[seat] = rs.default_orders(state, seat)  # P10
         accepted = {s: text_orders(o) for s, o in orders.items()}
-        state, events = rs.resolve(state, orders)
+        state, events = resolve_parsed(rs, state, orders)
         exp = turn.get("expect")
         if exp is None:
             continue

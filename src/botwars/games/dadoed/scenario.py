@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from botwars.engine.referee import resolve_parsed
 from botwars.engine.errors import ConfigError, InvalidOrders
 from botwars.engine.ruleset import get_ruleset
 from botwars.games.dadoed.board import LABELS, parse_board, parse_tile, tile_str, tiles_sorted
@@ -207,7 +208,7 @@ def run_scenario(doc: dict[str, Any], source: str) -> list[str]:
                     if want is None or str(want) not in exc.message:
                         fails.append(f"{where}: setup of {seat} refused: {exc.message}")
                     orders[seat] = rs.default_orders(st, seat)
-            st, events = rs.resolve(st, orders)
+            st, events = resolve_parsed(rs, st, orders)
             fails += _check(rs, st, events, entry.get("expect") or {}, where, source)
             continue
         if st.phase != "play":
@@ -230,9 +231,9 @@ def run_scenario(doc: dict[str, Any], source: str) -> list[str]:
         if "reject" in entry:
             fails.append(f"{where}: expected a refusal ({entry['reject']!r}), but the order was accepted")
             break
-        st, events = rs.resolve(st, {seat: order})
+        st, events = resolve_parsed(rs, st, {seat: order})
         if st.phase == "ending":  # the decision point that applies D-8.4 / D-5.2 after the clock
-            st, more = rs.resolve(st, {})
+            st, more = resolve_parsed(rs, st, {})
             events = events + more
         fails += _check(rs, st, events, entry.get("expect") or {}, where, source)
     return fails

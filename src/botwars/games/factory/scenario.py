@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from botwars.engine.referee import resolve_parsed
 from botwars.engine.errors import ConfigError, InvalidOrders
 from botwars.games.factory.board import DIRS, grid_board, load_board, parse_board, parse_sq, sq_str
 from botwars.games.factory.cards import parse_card
@@ -181,7 +182,7 @@ def run_scenario(rs: Any, doc: dict[str, Any], source: str) -> list[str]:
             if entry.get("resolve", True) and not st.over:
                 for seat in rs.pending(st):
                     orders.setdefault(seat, rs.default_orders(st, seat))
-                st, events = rs.resolve(st, orders)
+                st, events = resolve_parsed(rs, st, orders)
             _check(rs, st, exp, events, idx, where, failures, source)
         return failures
     play = doc.get("play", "turn")

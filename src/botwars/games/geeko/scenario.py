@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from botwars.engine.referee import resolve_parsed
 from botwars.engine.errors import ConfigError, InvalidOrders
 from botwars.games.factory.board import DIRS, parse_sq, sq_str
 from botwars.games.factory.cards import card_str, parse_card
@@ -319,7 +320,7 @@ def play_turns(rs: Any, gs: Any, doc: dict[str, Any], source: str) -> list[str]:
             for k, v in spec["program"].items():
                 if got.get(k) != v:
                     fails.append(f"{where}: program {k} is {got.get(k)}, expected {v}")
-        gs, events = rs.resolve(gs, {"p1": o})
+        gs, events = resolve_parsed(rs, gs, {"p1": o})
         stages = {e.data["stage"]: e for e in events if e.kind == "stage"}
         end = next((e for e in events if e.kind == "end"), None)
         for key, want in (spec.get("expect") or {}).items():
