@@ -46,6 +46,7 @@ from sqlalchemy import bindparam, select, update
 
 from botwars.engine.errors import BotwarsError, ConfigError, InvalidOrders
 from botwars.engine.events import Event, Outcome, filter_events
+from botwars.engine.plugin import get_game
 from botwars.engine.record import FORMAT_VERSION, Record, decision_digest, resimulate
 from botwars.engine.ruleset import Ruleset, canonical_json, get_ruleset
 from botwars.engine.timecontrol import Clock, TimeControl
@@ -287,13 +288,13 @@ class MatchManager:
         """
         try:
             rs = get_ruleset(game)
+            bots = get_game(game).builtin_bots()
         except BotwarsError as exc:
             raise ApiError(422, "unknown_game", str(exc)) from None
         specs = list(seats) if seats is not None else ["remote"] * rs.min_seats
         if not rs.min_seats <= len(specs) <= rs.max_seats:
             want = str(rs.min_seats) if rs.min_seats == rs.max_seats else f"{rs.min_seats} to {rs.max_seats}"
             raise ApiError(422, "bad_seats", f"{game} needs {want} seats, got {len(specs)}")
-        bots = rs.builtin_bots()
         for spec in specs:
             if spec == "remote":
                 continue
@@ -448,7 +449,7 @@ class MatchManager:
 
     def _make_bots(self, sess: MatchSession) -> None:
         from botwars.agents.base import AgentFailure, CallableAgent
-        bots = sess.rs.builtin_bots()
+        bots = get_game(sess.rs.id).builtin_bots()
         for seat, spec in sess.agents.items():
             if spec.startswith("builtin:"):
                 agent = CallableAgent(bots[spec[len("builtin:"):]](), spec)
