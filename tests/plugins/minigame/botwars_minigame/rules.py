@@ -1,4 +1,4 @@
-"""Coins: the rules of the test-only sixth game (README.md beside this package).
+"""Coins: the rules of the test-only sixth game (see ../README.md).
 
 Two robots on a square grid, p1 in the bottom-left corner (0, 0), p2 in the top-right one.
 ``coins`` coins lie on other squares, placed from the match seed. Every turn both seats
