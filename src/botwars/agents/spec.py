@@ -49,8 +49,3 @@ def make_agent(spec: str, game: str) -> Agent:
     added = "".join(f", {k.prefix}:..." for k in g.agent_kinds)
     raise ConfigError(f"unknown agent spec (use builtin:NAME, path/to/bot.py, cmd:PROGRAM{added})", source=spec)
 
-
-def known_kinds(game: str) -> list[str]:
-    """The agent spec forms usable for ``game``, for help texts."""
-    return ["builtin:NAME", "path/to/bot.py", "cmd:PROGRAM"] + [f"{k.prefix}:..." for k in get_game(game).agent_kinds]
-
