@@ -17,7 +17,8 @@ def run(seed: int) -> tuple[int, int | None, int, int]:
     from botwars.engine.ruleset import get_ruleset
     rs = get_ruleset("geeko")
     gs = rs.setup(rs.validate_config({}), ["p1"], seed)
-    bot = rs.builtin_bots()["pathfinder"]()
+    from botwars.engine.plugin import get_game
+    bot = get_game("geeko").builtin_bots()["pathfinder"]()
     bot.start("geeko", "p1", {}, seed)
     while not gs.over:
         order = rs.parse_orders(gs, "p1", bot.act(rs.view(gs, "p1")))

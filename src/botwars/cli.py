@@ -43,32 +43,39 @@ def _guard(fn):
 
 
 @app.command()
-def games(game: Optional[str] = typer.Argument(None, help="Show this game's parameter table.")) -> None:
-    """List the games (rule sets), or one game's parameters with their defaults."""
-    from botwars.engine.ruleset import get_ruleset, ruleset_ids
+def games(game: Optional[str] = typer.Argument(None, help="Show this game's parameters, bots and agent kinds.")) -> None:
+    """List the games (installed plug-ins), or one game's parameters with their defaults."""
+    from botwars.engine.plugin import games as all_games
+    from botwars.engine.plugin import get_game
 
     def run():
         if game:
-            rs = get_ruleset(game)
-            t = Table(title=f"{rs.id} parameters (set with --set key=value)")
+            g = get_game(game)
+            rs = g.ruleset()
+            t = Table(title=f"{g.id} parameters (set with --set key=value)")
             t.add_column("parameter")
             t.add_column("default")
             t.add_column("meaning")
             for p in rs.params:
                 t.add_row(p.name, json.dumps(p.default), p.doc)
             console.print(t)
-            bots = ", ".join(f"builtin:{b}" for b in sorted(rs.builtin_bots()))
-            console.print(f"built-in bots: {bots}")
+            bots = ", ".join(f"builtin:{b}" for b in sorted(g.builtin_bots()))
+            console.print(f"built-in bots: {bots or 'none'}", highlight=False)
+            for kind in g.agent_kinds:
+                console.print(f"agent kind {kind.prefix}: {kind.doc}", highlight=False, markup=False)
+            caps = ", ".join(f"{k}={v}" for k, v in g.capabilities.to_json().items())
+            console.print(f"rules version {rs.rules_version}; {caps}", highlight=False)
             return
         t = Table(title="botwars games")
         t.add_column("id")
         t.add_column("game")
         t.add_column("seats")
-        t.add_column("rules version")
-        for gid in ruleset_ids():
-            rs = get_ruleset(gid)
-            seats = str(rs.min_seats) if rs.min_seats == rs.max_seats else f"{rs.min_seats}-{rs.max_seats}"
-            t.add_row(gid, rs.name, seats, str(rs.rules_version))
+        t.add_column("turns")
+        t.add_column("information")
+        for gid, g in all_games().items():  # declarations only: no rules are imported
+            lo, hi = g.seats
+            t.add_row(gid, g.name, str(lo) if lo == hi else f"{lo}-{hi}", g.capabilities.turns.value,
+                      "hidden" if g.capabilities.hidden_information else "full")
         console.print(t)
 
     _guard(run)
@@ -78,7 +85,8 @@ def games(game: Optional[str] = typer.Argument(None, help="Show this game's para
 def match(
     game: str = typer.Argument(..., help="Game id (see `botwars games`)."),
     agents: list[str] = typer.Argument(..., help="One agent spec per seat: builtin:NAME, bot.py, "
-                                                   "cmd:PROGRAM, botwars-io:PROGRAM, rgkit:robot.py."),
+                                                   "cmd:PROGRAM, or a kind the game adds "
+                                                   "(`botwars games GAME` lists them)."),
     seed: int = typer.Option(0, help="Match seed: same seed and orders, same game."),
     set_: Optional[list[str]] = typer.Option(None, "--set", help="Parameter override key=value (repeatable)."),
     replay: Optional[str] = typer.Option(None, help="Write the record (JSON Lines) here "
@@ -102,11 +110,12 @@ def match(
         path = replay or os.path.join("replays", f"{game}-{seed}-{time.strftime('%Y%m%d-%H%M%S')}.jsonl")
         m = Match(rs, config, made, seed, record=path, clock=not no_clock,
                   agent_specs=dict(zip(seats, agents)))
-        return rs, m
+        return rs, m, config
 
-    rs, m = _guard(setup)
+    rs, m, config = _guard(setup)
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-    total = getattr(m.state, "config", {}).get("max_turns") if hasattr(m.state, "config") else None
+    total = config.get("max_turns")  # the conventional parameter name; no bar length without it
+    total = total if isinstance(total, int) and not isinstance(total, bool) else None
     with Progress(TextColumn(f"{game}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=err_console, transient=True, disable=as_json or not err_console.is_terminal) as prog:
         task = prog.add_task("match", total=total)
@@ -177,11 +186,13 @@ def replay(
     if svg or png:
         _write_picture(rs, rec, steps, svg, png, seat)
         return
-    reporter = getattr(rs, "report", None)
+    from botwars.engine.plugin import get_game
+    game = _guard(lambda: get_game(rs.id))
+    reporter = game.report is not None
     page = Console(record=True, file=open(os.devnull, "w"), width=240) if (html and report and reporter) else None
     for s in steps:
         if report and reporter:
-            shown = reporter(s.before, s.after, s.events)
+            shown = game.describe(s.before, s.after, s.events)
             console.print(shown)
             if page is not None:
                 page.print(shown)
@@ -269,25 +280,27 @@ def scenario_run(files: list[str] = typer.Argument(..., help="Scenario YAML file
 @board_app.command("check")
 def board_check(file: str = typer.Argument(..., help="Board or map file."),
                 game: str = typer.Option(..., "--game", help="Game whose format the file is in."),
-                entry: bool = typer.Option(False, "--entry", help="geeko: apply the entry-board acceptance test.")) -> None:
+                entry: bool = typer.Option(False, "--entry", help="Apply the game's entry-board acceptance test "
+                                                                  "(games whose board format has one).")) -> None:
     """Validate a board or map file: exit 0 only when valid, one problem per line."""
-    from botwars.engine.ruleset import get_ruleset
-    rs = _guard(lambda: get_ruleset(game))
-    checker = getattr(rs, "check_board", None)
-    if checker is None:
-        _fail(f"{game} has no board checker")
+    from botwars.engine.plugin import get_game
+    g = _guard(lambda: get_game(game))
+    if g.board is None:
+        _fail(f"{game} has no board file format")
+    if entry and not g.board.entry_test:
+        _fail(f"{game} has no entry-board acceptance test")
     try:
         with open(file, encoding="utf-8") as f:
             text = f.read()
     except (OSError, UnicodeDecodeError) as exc:
         _fail(f"{file}: cannot read: {exc}")
-    problems = _guard(lambda: checker(text, file, entry=entry))
+    problems = _guard(lambda: g.check_board(text, file, entry=entry))
     if problems:
         for p in problems:
             console.print(p, highlight=False, markup=False, soft_wrap=True)
         raise typer.Exit(1)
     if entry:
-        console.print("ACCEPT", highlight=False)  # G-11: the entry-board validator's verdict
+        console.print("ACCEPT", highlight=False)  # the entry-board test's verdict
     console.print(f"[green]ok[/]: {file}", highlight=False)
 
 
@@ -330,10 +343,12 @@ def serve(
 
     from botwars.server.app import create_app
     from botwars.store import Store, default_url
+    from botwars.web import install_web
 
     url = db or default_url()
     store = _guard(lambda: Store(url))
     app_ = create_app(store=store)
+    install_web(app_)  # the browser pages: a router mounted on the API server
     try:
         app_.state.manager.start()
     except Exception as exc:  # unreachable database, failed migration
@@ -385,8 +400,8 @@ def new_match(
 def connect(
     url: str = typer.Argument(..., help="Server base URL, e.g. http://127.0.0.1:8000"),
     token: str = typer.Argument(..., help="The seat's token (from `botwars new-match`)."),
-    agent: str = typer.Argument(..., help="Agent spec: builtin:NAME, bot.py, cmd:PROGRAM, botwars-io:PROGRAM, "
-                                          "rgkit:robot.py."),
+    agent: str = typer.Argument(..., help="Agent spec: builtin:NAME, bot.py, cmd:PROGRAM, or a kind the game "
+                                          "adds (`botwars games GAME` lists them)."),
     quiet: bool = typer.Option(False, "-q", help="No progress messages on stderr."),
 ) -> None:
     """Play one seat of a server match with an agent; print the result as `botwars match --json` does."""

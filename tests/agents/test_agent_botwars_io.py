@@ -2,6 +2,7 @@
 
 import pytest
 
+from botwars.agents.tools import TOOLS
 from botwars.games.arena.protocol import BotwarsIoAgent
 from botwars.agents import AgentFailure
 
@@ -72,7 +73,7 @@ def test_P3_timeout_kills_grandchildren_too(tmp_path):
     parent = tmp_path / "parent.py"
     parent.write_text(f"import subprocess, sys, time\nsubprocess.Popen([sys.executable, {str(child)!r}])\n"
                       "time.sleep(30)\n")
-    agent = BotwarsIoAgent([PY, str(parent)])
+    agent = BotwarsIoAgent([PY, str(parent)], tools=TOOLS)
     view = {"turn": 1, "max_turns": 1, "player": 1, "robots": [], "user_data": ""}
     with pytest.raises(AgentFailure) as info:
         agent.act(view, 0.5)
@@ -83,7 +84,7 @@ def test_P3_timeout_kills_grandchildren_too(tmp_path):
 
 
 def test_P4_observation_line_is_sent_with_LF_then_EOF():
-    agent = BotwarsIoAgent([PY, "-c", "import sys; d=sys.stdin.buffer.read(); sys.stdout.write(repr(d))"])
+    agent = BotwarsIoAgent([PY, "-c", "import sys; d=sys.stdin.buffer.read(); sys.stdout.write(repr(d))"], tools=TOOLS)
     view = {"turn": 1, "max_turns": 100, "player": 1,
             "robots": [{"side": "F", "x": 5, "y": 5, "hp": 100}, {"side": "E", "x": 12, "y": 5, "hp": 100}],
             "user_data": "a#b"}
@@ -91,7 +92,7 @@ def test_P4_observation_line_is_sent_with_LF_then_EOF():
 
 
 def test_P3_program_that_cannot_start_is_a_crash():
-    agent = BotwarsIoAgent(["/nonexistent/bot"])
+    agent = BotwarsIoAgent(["/nonexistent/bot"], tools=TOOLS)
     with pytest.raises(AgentFailure) as info:
         agent.act({"turn": 1, "max_turns": 1, "player": 1, "robots": [], "user_data": ""}, 1.0)
     assert info.value.code == "crash"

@@ -18,6 +18,7 @@ from botwars.engine.match import Match
 from botwars.engine.record import read_record, verify_record
 from botwars.engine.ruleset import get_ruleset
 from botwars.games.arena.board import load_map, parse_map
+from botwars.agents.tools import TOOLS
 from botwars.games.arena.protocol import (BotwarsIoAgent, parse_json_response, parse_text_response,
                                           text_observation)
 from botwars.games.arena.rules import make_state
@@ -318,7 +319,7 @@ def _script(tmp_path, body):
 def test_P2_H24_text_bot_fresh_process_first_line_cr_removed(tmp_path):
     argv = _script(tmp_path, "import sys\nline = sys.stdin.readline()\n"
                              "sys.stdout.write('5:5-D#' + line.strip().split('#')[0] + '\\r\\nignored\\n')\n")
-    agent = BotwarsIoAgent(argv)
+    agent = BotwarsIoAgent(argv, tools=TOOLS)
     s = rs.setup(cfg(), ["p1", "p2"], 0)
     out = agent.act(rs.view(s, "p1"), 5.0)
     assert out == "5:5-D#1,100,1"
@@ -328,15 +329,15 @@ def test_P2_H24_text_bot_fresh_process_first_line_cr_removed(tmp_path):
 
 def test_P3_crash_and_timeout_are_failures(tmp_path):
     s = rs.setup(cfg(), ["p1", "p2"], 0)
-    crash = BotwarsIoAgent(_script(tmp_path, "import sys\nsys.exit(3)\n"))
+    crash = BotwarsIoAgent(_script(tmp_path, "import sys\nsys.exit(3)\n"), tools=TOOLS)
     with pytest.raises(AgentFailure) as info:
         crash.act(rs.view(s, "p1"), 5.0)
     assert info.value.code == "crash"
-    slow = BotwarsIoAgent([sys.executable, "-c", "import time; time.sleep(30)"])
+    slow = BotwarsIoAgent([sys.executable, "-c", "import time; time.sleep(30)"], tools=TOOLS)
     with pytest.raises(AgentFailure) as info:
         slow.act(rs.view(s, "p1"), 0.3)
     assert info.value.code == "timeout"
-    missing = BotwarsIoAgent([os.path.join(str(tmp_path), "no-such-program")])
+    missing = BotwarsIoAgent([os.path.join(str(tmp_path), "no-such-program")], tools=TOOLS)
     with pytest.raises(AgentFailure) as info:
         missing.act(rs.view(s, "p1"), 1.0)
     assert info.value.code == "crash"

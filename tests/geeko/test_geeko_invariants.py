@@ -8,6 +8,7 @@ import pytest
 
 from botwars.engine.ruleset import get_ruleset
 from botwars.games.factory.cards import ALL_CARDS
+from botwars.engine.plugin import get_game
 
 RS = get_ruleset("geeko")
 
@@ -21,7 +22,7 @@ def test_G_1_3_G_16_5_G_10_1_random_races_keep_the_invariants(seed):
     n = 2 + seed % 2
     seats = [f"p{k + 1}" for k in range(n)]
     gs = RS.setup(RS.validate_config({"turn_limit": 8}), seats, seed)
-    bots = {s: RS.builtin_bots()["random" if k else "pathfinder"]() for k, s in enumerate(seats)}
+    bots = {s: get_game(RS.id).builtin_bots()["random" if k else "pathfinder"]() for k, s in enumerate(seats)}
     for s, b in bots.items():
         b.start("geeko", s, {}, seed)
     while not gs.over:

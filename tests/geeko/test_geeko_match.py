@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 from botwars.engine.ruleset import get_ruleset
+from botwars.engine.plugin import get_game
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 ENV = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "src"))
@@ -39,7 +40,7 @@ def test_two_player_race_json(tmp_path):
 
 def test_pathfinder_clears_room_1_quickly():
     gs = RS.setup(RS.validate_config({"turn_limit": 6}), ["p1"], 1)
-    bot = RS.builtin_bots()["pathfinder"]()
+    bot = get_game(RS.id).builtin_bots()["pathfinder"]()
     bot.start("geeko", "p1", {}, 1)
     while not gs.over and gs.runs[0].room == 1:
         gs, _ = RS.resolve(gs, {"p1": RS.parse_orders(gs, "p1", bot.act(RS.view(gs, "p1")))})
@@ -48,7 +49,7 @@ def test_pathfinder_clears_room_1_quickly():
 
 def test_random_bot_orders_are_always_valid():
     gs = RS.setup(RS.validate_config({"turn_limit": 6}), ["p1", "p2"], 7)
-    bots = {s: RS.builtin_bots()["random"]() for s in ("p1", "p2")}
+    bots = {s: get_game(RS.id).builtin_bots()["random"]() for s in ("p1", "p2")}
     for s, b in bots.items():
         b.start("geeko", s, {}, 7)
     while not gs.over:

@@ -8,6 +8,7 @@ import pytest
 from botwars.engine.errors import InvalidOrders
 from botwars.engine.ruleset import get_ruleset
 from botwars.games.factory.cards import card_str
+from botwars.engine.plugin import get_game
 
 RS = get_ruleset("geeko")
 
@@ -129,7 +130,7 @@ def test_G_9_3_ties_share_a_rank_and_nobody_finished_means_no_winner():
 
 
 def play(n, seed, bot="random", limit=8):
-    bots = RS.builtin_bots()
+    bots = get_game(RS.id).builtin_bots()
     gs = RS.setup(RS.validate_config({"turn_limit": limit}), [f"p{k + 1}" for k in range(n)], seed)
     agents = {}
     for k in range(n):

@@ -71,9 +71,9 @@ def test_malformed_scenarios_raise_config_error(tmp_path, text, msg):
     import yaml as _yaml
 
     from botwars.engine.errors import ConfigError
-    from botwars.engine.ruleset import get_ruleset
+    from botwars.engine.plugin import get_game
     with pytest.raises(ConfigError) as e:
-        get_ruleset("geeko").run_scenario(_yaml.safe_load(text), "bad.yaml")
+        get_game("geeko").run_scenario(_yaml.safe_load(text), "bad.yaml")
     assert msg in str(e.value)
     f = tmp_path / "bad.yaml"
     f.write_text(text)

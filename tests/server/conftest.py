@@ -92,8 +92,7 @@ def toy():
     from server_toygame import ToyRuleset
     R.register(ToyRuleset)
     yield ToyRuleset
-    R._REGISTRY.pop(ToyRuleset.id, None)
-    R._INSTANCES.pop(ToyRuleset.id, None)
+    R.unregister(ToyRuleset.id)
 
 
 def make_client(url, clock):

@@ -353,7 +353,8 @@ def test_every_registered_game_plays_through_the_server_and_its_record_verifies(
     registered game, and the record it keeps verifies with `replay --verify`'s code."""
     from botwars.engine.ruleset import get_ruleset
     rs = get_ruleset(game)
-    bot = sorted(rs.builtin_bots())[0]
+    from botwars.engine.plugin import get_game
+    bot = sorted(get_game(game).builtin_bots())[0]
     mid, _, _ = create(api, game=game, seats=[f"builtin:{bot}"] * rs.min_seats, seed=1)
     assert api.get(f"/api/matches/{mid}").json()["status"] == "ended"
     p = tmp_path / "rec.jsonl"

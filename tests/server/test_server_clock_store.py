@@ -228,5 +228,4 @@ def test_S_7_10_style_counted_rejections_are_recorded_and_do_not_stop_the_clock(
         p.write_text(api.get(f"/api/matches/{mid}/record").text)
         assert verify_record(read_record(str(p)))[0]
     finally:
-        R._REGISTRY.pop(CountingToy.id, None)
-        R._INSTANCES.pop(CountingToy.id, None)
+        R.unregister(CountingToy.id)

@@ -17,6 +17,7 @@ from botwars.engine.ruleset import get_ruleset
 from botwars.engine.scenario import collect, run_file
 from botwars.games.submarine.records import filter_record_for_seat, god_record
 from botwars.games.submarine.view import god_view
+from botwars.engine.plugin import get_game
 
 SCENARIOS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scenarios")
 
@@ -128,7 +129,7 @@ def test_S_7_8_running_out_of_time_loses_and_setup_is_not_charged():
                 ft.t += 200  # setup is not charged (its own deadline is setup_time_s, 300 s)
             return self.inner.act(view)
 
-    bots = RS.builtin_bots()
+    bots = get_game(RS.id).builtin_bots()
     agents = {"p1": CallableAgent(Slow(bots["random"](), "p1", 100.0)),
               "p2": CallableAgent(Slow(bots["random"](), "p2", 1.0))}
     m = Match(RS, RS.validate_config({"first_player": "p1"}), agents, 7, clock=True, time_source=ft)
@@ -150,7 +151,7 @@ def test_S_7_10_rejected_orders_through_the_match_count_and_refuse(tmp_path):
     class Stubborn:
         def act(self, view):
             if view.get("setup"):
-                return RS.builtin_bots()["hunter"]().act(view)
+                return get_game(RS.id).builtin_bots()["hunter"]().act(view)
             return {"type": "orders", "actions": [{"sub": "v" if view["you"] == "p1" else "a",
                                                    "action": "move", "dir": "N"}]}
     agents = {"p1": CallableAgent(Stubborn()), "p2": make_agent("builtin:random", "submarine")}
@@ -226,7 +227,7 @@ def test_S_7_8_refusals_do_not_stop_the_clock():
 
         def act(self, view):
             if view.get("setup"):
-                return RS.builtin_bots()["hunter"]().act(view)
+                return get_game(RS.id).builtin_bots()["hunter"]().act(view)
             self.calls += 1
             ft.t += 50.0
             if self.calls == 1:
@@ -248,7 +249,7 @@ def test_S_3_3_no_setup_by_setup_time_s_forfeits():
     class Late:
         def act(self, view):
             ft.t += 301.0
-            return RS.builtin_bots()["hunter"]().act(view)
+            return get_game(RS.id).builtin_bots()["hunter"]().act(view)
     agents = {"p1": CallableAgent(Late()), "p2": make_agent("builtin:random", "submarine")}
     m = Match(RS, RS.validate_config({}), agents, 7, clock=True, time_source=ft)
     res = m.run()
@@ -264,7 +265,7 @@ def test_S_8_1_agents_never_receive_the_match_seed():
             got[seat] = seed
 
         def act(self, view):
-            return RS.builtin_bots()["random"]().act(view)
+            return get_game(RS.id).builtin_bots()["random"]().act(view)
     m = Match(RS, RS.validate_config({"max_rounds": 1}), {"p1": CallableAgent(Spy()), "p2": CallableAgent(Spy())},
               12345, clock=False)
     m.run()

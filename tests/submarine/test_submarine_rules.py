@@ -14,6 +14,7 @@ from botwars.games.submarine.board import ALL_SPACES, destroyed_spaces, name, ri
 from botwars.games.submarine.rules import parse_text_orders
 from botwars.games.submarine.scenario import build_state
 from botwars.games.submarine.state import ACTIONS, CATALOG, TurnOrders
+from botwars.engine.plugin import get_game
 
 RS = get_ruleset("submarine")
 
@@ -209,7 +210,7 @@ def test_S_4_10_H20_a_bot_that_fails_gets_the_empty_order():
     class Crash:
         def act(self, view):
             if view.get("setup"):
-                return RS.builtin_bots()["hunter"]().act(view)
+                return get_game(RS.id).builtin_bots()["hunter"]().act(view)
             raise RuntimeError("boom")
     from botwars.agents.base import CallableAgent
     m = Match(RS, RS.validate_config({"first_player": "p1", "max_rounds": 2}),

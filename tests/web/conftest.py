@@ -17,11 +17,13 @@ class LiveServer:
     def __init__(self, db_path: str):
         import uvicorn
         from botwars.server.app import create_app
+        from botwars.web import install_web
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
         self.app = create_app(f"sqlite:///{db_path}")
+        install_web(self.app)  # as `botwars serve` does
         self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning"))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()

@@ -1,4 +1,4 @@
-"""Host for Python-file bots: ``python -m botwars.agents.pyhost path/to/bot.py``.
+"""Host for Python-file bots: ``python -m botwars.agents.pyhost [--adapter MODULE:FUNC] path/to/bot.py``.
 
 Run by the engine for the agent spec ``path/to/bot.py`` as a JSON-lines program
 (:class:`~botwars.agents.subprocess_agent.JsonLinesAgent`), so the bot runs in its own process
@@ -20,10 +20,17 @@ What the bot prints with ``print`` goes to stderr (kept for error reports), neve
 protocol. ``random`` is seeded from the match seed and seat, so a bot using it replays the same.
 An exception in ``start`` or ``act`` is reported as a ``crash`` for that decision (the seat's
 default orders apply) and the bot keeps running; a non-JSON return value is ``malformed``.
+
+With ``--adapter MODULE:FUNC`` (a game's own agent kind, e.g. the arena's ``rgkit:``) the host
+does not look for a bot class: it calls ``FUNC(path, host)`` with a
+:class:`~botwars.engine.agent.BotHost` (the match facts, :func:`load_module`,
+:func:`failure_reply`) and plays the object it returns (``act(view) -> payload``); ``random``
+is seeded as above first.
 """
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
 import json
 import os
@@ -121,11 +128,31 @@ def serve(proto, handle) -> None:
             return
 
 
+class Host:
+    """The :class:`~botwars.engine.agent.BotHost` an adapter gets: match facts and helpers."""
+
+    def __init__(self, game: str, seat: str, config: dict[str, Any], seed: int):
+        self.game = game
+        self.seat = seat
+        self.config = config
+        self.seed = seed
+
+    def load_module(self, path: str, name: str) -> Any:
+        """:func:`load_module`."""
+        return load_module(path, name)
+
+    def failure_reply(self, exc: BaseException, path: str | None = None, code: str | None = None) -> dict[str, str]:
+        """:func:`failure_reply`."""
+        return failure_reply(exc, path, code)
+
+
 def main(argv: list[str]) -> int:
-    if len(argv) != 2:
-        print("usage: python -m botwars.agents.pyhost BOT.py", file=sys.stderr)
-        return 2
-    path = argv[1]
+    ap = argparse.ArgumentParser(prog="python -m botwars.agents.pyhost",
+                                 description="Run a Python bot file as a JSON-lines program.")
+    ap.add_argument("--adapter", help="MODULE:FUNCTION building the bot from the file (a game's agent kind)")
+    ap.add_argument("path", help="the bot's Python file")
+    args = ap.parse_args(argv[1:])
+    path = args.path
     proto = protocol_stdout()
     from botwars.agents.subprocess_agent import read_config_from_env
     game = os.environ.get("BOTWARS_GAME", "")
@@ -136,10 +163,14 @@ def main(argv: list[str]) -> int:
     setup_error: dict[str, str] | None = None
     bot: Any = None
     try:
-        bot = find_bot(load_module(path))
-        start = getattr(bot, "start", None)
-        if callable(start):
-            start(game, seat, config, seed)
+        if args.adapter:
+            from botwars.engine.plugin import resolve
+            bot = resolve(args.adapter)(path, Host(game, seat, config, seed))
+        else:
+            bot = find_bot(load_module(path))
+            start = getattr(bot, "start", None)
+            if callable(start):
+                start(game, seat, config, seed)
     except Exception as exc:  # the bot's problem: report it every decision, keep the protocol alive
         traceback.print_exc()
         setup_error = failure_reply(exc, path)

@@ -8,13 +8,13 @@ returns a new state (it never mutates the one it was given).
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar
 
-from botwars.engine.errors import ConfigError, RulesetError
+from botwars.engine.errors import ConfigError
 from botwars.engine.events import Event, Outcome
+from botwars.engine.plugin import Game, game_ids, get_game, register_game, unregister_game
 from botwars.engine.timecontrol import TimeControl
 
 _TRUE = {"true", "yes", "on", "1"}
@@ -258,47 +258,32 @@ class Ruleset:
         """The game's own turn counter for reports (``state.turn`` by convention)."""
         return int(getattr(state, "turn", 0))
 
-    def run_scenario(self, doc: dict[str, Any], source: str) -> list[str]:
-        """Run one scenario document; return failure messages (empty = pass)."""
-        raise ConfigError(f"no scenario format for game {self.id}", source=source)
-
     def builtin_bots(self) -> dict[str, Callable[[], Any]]:
-        """Built-in bot factories by name (each returns an object with ``act(view)``)."""
+        """Built-in bot factories by name (each returns an object with ``act(view)``), for a rule
+        set registered by itself with :func:`register`; a game's plug-in declares its bots."""
         return {}
 
 
-_REGISTRY: dict[str, str | type[Ruleset]] = {
-    "arena": "botwars.games.arena.rules:ArenaRuleset",
-    "dadoed": "botwars.games.dadoed.rules:DadoedRuleset",
-    "factory": "botwars.games.factory.rules:FactoryRuleset",
-    "geeko": "botwars.games.geeko.rules:GeekoRuleset",
-    "submarine": "botwars.games.submarine.rules:SubmarineRuleset",
-}
-_INSTANCES: dict[str, Ruleset] = {}
-
-
 def register(cls: type[Ruleset]) -> type[Ruleset]:
-    """Class decorator: register a rule set under ``cls.id``."""
-    _REGISTRY[cls.id] = cls
-    _INSTANCES.pop(cls.id, None)
+    """Register a rule set class as a game by itself (tests, scripts): a
+    :class:`~botwars.engine.plugin.Game` made with :meth:`Game.from_ruleset
+    <botwars.engine.plugin.Game.from_ruleset>`. Games proper are declared plug-ins found through
+    the ``botwars.games`` entry points (docs/plugins.md). Usable as a class decorator."""
+    register_game(Game.from_ruleset(cls))
     return cls
 
 
+def unregister(ruleset_id: str) -> None:
+    """Undo :func:`register` (installed games stay)."""
+    unregister_game(ruleset_id)
+
+
 def ruleset_ids() -> list[str]:
-    """Registered rule set ids, sorted."""
-    return sorted(_REGISTRY)
+    """Ids of every available game, sorted."""
+    return game_ids()
 
 
 def get_ruleset(ruleset_id: str) -> Ruleset:
-    """The (shared, stateless) instance of a registered rule set; raises :class:`RulesetError`."""
-    if ruleset_id in _INSTANCES:
-        return _INSTANCES[ruleset_id]
-    entry = _REGISTRY.get(ruleset_id)
-    if entry is None:
-        raise RulesetError(f"unknown game {ruleset_id!r} (known: {', '.join(ruleset_ids())})")
-    if isinstance(entry, str):
-        mod, _, name = entry.partition(":")
-        entry = getattr(importlib.import_module(mod), name)
-    inst = entry()
-    _INSTANCES[ruleset_id] = inst
-    return inst
+    """The (shared, stateless) rule set instance of a game; raises :class:`RulesetError`."""
+    rs: Ruleset = get_game(ruleset_id).ruleset()
+    return rs

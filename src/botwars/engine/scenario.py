@@ -1,7 +1,7 @@
 """Scenario files: YAML documents that pin down a ruling (``botwars scenario run``).
 
-Every scenario has a ``game`` key; the rest of its format belongs to that game's rule set
-(:meth:`Ruleset.run_scenario`); the README documents each format.
+Every scenario has a ``game`` key; the rest of its format belongs to that game (the
+``scenario`` hook its plug-in declares, docs/plugins.md); the README documents each format.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 import yaml
 
 from botwars.engine.errors import BotwarsError, ConfigError
-from botwars.engine.ruleset import get_ruleset
+from botwars.engine.plugin import get_game
 
 
 def collect(paths: list[str]) -> list[str]:
@@ -56,8 +56,7 @@ def check_file(path: str) -> list[str]:
     Raises :class:`ConfigError` (file, line, problem) when the file itself is malformed.
     """
     doc = load(path)
-    rs = get_ruleset(str(doc["game"]))
-    return rs.run_scenario(doc, path)
+    return get_game(str(doc["game"])).run_scenario(doc, path)
 
 
 def run_file(path: str) -> list[str]:

@@ -1,2 +1,3 @@
-"""The five rule sets. Each lives in its own package and registers itself in
-:mod:`botwars.engine.ruleset`'s registry (lazy import by id)."""
+"""The five shipped games. Each package exports its plug-in declaration ``GAME``
+(:class:`botwars.engine.plugin.Game`), listed in the ``botwars.games`` entry points of
+pyproject.toml; nothing outside a game's package names it."""

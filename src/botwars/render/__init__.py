@@ -1,7 +1,8 @@
 """SVG drawing of game states, apart from the rules (like python-chess's ``chess.svg``).
 
-:func:`render_svg` dispatches to the rule set's ``svg(state, seat, events)`` hook; the
-helpers in :mod:`botwars.render.svg` draw grids, labels and pieces for every game.
+:func:`render_svg` calls the drawing a game declares on its plug-in (``Game.svg``,
+docs/plugins.md); the helpers in :mod:`botwars.render.svg` draw grids, labels and pieces for
+every game.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from botwars.engine.events import Event, filter_events
+from botwars.engine.plugin import get_game
 from botwars.engine.ruleset import Ruleset
 
 
@@ -17,9 +19,6 @@ def render_svg(ruleset: Ruleset, state: Any, seat: str | None = None, events: li
 
     ``events`` (of the last decision point) are highlighted where the game draws them; only
     the events the seat may see are passed on. Raises ``NotImplementedError`` for a game
-    without a drawing.
+    without a drawing, :class:`RulesetError` for a rule set that is not a registered game.
     """
-    hook = getattr(ruleset, "svg", None)
-    if hook is None:
-        raise NotImplementedError(f"no SVG drawing for {ruleset.id}")
-    return hook(state, seat, filter_events(events or [], seat))
+    return get_game(ruleset.id).draw_svg(state, seat, filter_events(events or [], seat))

@@ -35,7 +35,8 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from botwars.engine.ruleset import canonical_json, get_ruleset, ruleset_ids
+from botwars.engine.plugin import games as all_games
+from botwars.engine.ruleset import canonical_json
 from botwars.server.hub import Hub
 from botwars.server.manager import ApiError, MatchManager, agent_seed
 from botwars.store import Store
@@ -166,6 +167,17 @@ class SeatInfo(BaseModel):
     status: str
 
 
+class Capabilities(BaseModel):
+    """What the game declares about itself (docs/plugins.md)."""
+
+    turns: Literal["simultaneous", "alternating", "mixed"]
+    hidden_information: bool
+    finite_legal_orders: bool
+    replace_until_resolved: bool
+    counts_refusals: bool
+    text_orders: bool
+
+
 class GameInfo(BaseModel):
     id: str
     name: str
@@ -174,6 +186,8 @@ class GameInfo(BaseModel):
     rules_version: int
     params: list[dict[str, Any]]
     bots: list[str]
+    agent_kinds: list[str]
+    capabilities: Capabilities
 
 
 class ErrorOut(BaseModel):
@@ -265,6 +279,8 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, backgro
 
     ``background=False`` (tests) plays bots inline and enforces deadlines only when
     ``app.state.manager.tick()`` is called; ``now`` is the server clock (epoch seconds).
+    The browser pages are a separate router (:func:`botwars.web.install_web`) that ``botwars
+    serve`` mounts on this app.
     """
     hub = Hub()
     st = store or Store(db_url)
@@ -322,15 +338,18 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, backgro
     # -- games
     @app.get("/api/games", response_model=list[GameInfo], tags=["games"])
     def games() -> list[dict[str, Any]]:
-        """Every registered game: seat counts, parameter table and built-in bots."""
+        """Every installed game: seat counts, parameter table, built-in bots, the agent kinds it
+        adds (for ``botwars connect``) and its declared capabilities."""
         out = []
-        for gid in ruleset_ids():
-            rs = get_ruleset(gid)
+        for gid, game in all_games().items():
+            rs = game.ruleset()
             out.append({"id": gid, "name": rs.name, "min_seats": rs.min_seats, "max_seats": rs.max_seats,
                         "rules_version": rs.rules_version,
                         "params": [{"name": p.name, "type": p.type.__name__, "default": p.default, "doc": p.doc}
                                    for p in rs.params],
-                        "bots": sorted(rs.builtin_bots())})
+                        "bots": sorted(game.builtin_bots()),
+                        "agent_kinds": [k.prefix for k in game.agent_kinds],
+                        "capabilities": game.capabilities.to_json()})
         return out
 
     # -- matches
@@ -446,6 +465,4 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, backgro
             recv.cancel()
             hub.unsubscribe(sess.id, sub)
 
-    from botwars.web import install_web  # the browser pages (issue 8)
-    install_web(app, manager)
     return app

@@ -48,6 +48,7 @@ from botwars.engine.codes import ClockStatus, FailureCode, OnExpiry, Receipt
 from botwars.engine.errors import BotwarsError, ConfigError, RecordError
 from botwars.engine.events import Event, Outcome
 from botwars.engine.referee import NotAwaited, Referee, Ticket
+from botwars.engine.plugin import get_game
 from botwars.engine.ruleset import Ruleset, canonical_json, get_ruleset
 from botwars.engine.timecontrol import TimeControl
 from botwars.store import Store
@@ -303,13 +304,13 @@ class MatchManager:
         """
         try:
             rs = get_ruleset(game)
+            bots = get_game(game).builtin_bots()
         except BotwarsError as exc:
             raise ApiError(422, "unknown_game", str(exc)) from None
         specs = list(seats) if seats is not None else ["remote"] * rs.min_seats
         if not rs.min_seats <= len(specs) <= rs.max_seats:
             want = str(rs.min_seats) if rs.min_seats == rs.max_seats else f"{rs.min_seats} to {rs.max_seats}"
             raise ApiError(422, "bad_seats", f"{game} needs {want} seats, got {len(specs)}")
-        bots = rs.builtin_bots()
         for spec in specs:
             if spec == "remote":
                 continue
@@ -457,7 +458,7 @@ class MatchManager:
 
     def _make_bots(self, sess: MatchSession) -> None:
         from botwars.agents.base import AgentFailure, CallableAgent
-        bots = sess.rs.builtin_bots()
+        bots = get_game(sess.rs.id).builtin_bots()
         for seat, spec in sess.agents.items():
             if spec.startswith("builtin:"):
                 agent = CallableAgent(bots[spec[len("builtin:"):]](), spec)

@@ -1,8 +1,10 @@
 """The browser UI of the game-master server (issue 8): lobby, seat pages, spectator page and
 replay viewer, rendered server-side with Jinja2 and driven by plain JavaScript (no build step).
 
-:func:`install_web` adds these routes to the server app made by
-:func:`botwars.server.app.create_app`:
+:func:`install_web` mounts these routes on a server app made by
+:func:`botwars.server.app.create_app` (``botwars serve`` does; the API server itself does not
+import this package). Nothing here knows a game: each page asks the game's plug-in
+(docs/plugins.md) for its drawing, report and order-entry script.
 
 - ``GET /`` — the lobby: create a match (game, parameters, seats as human or built-in bot,
   clock) and list running and ended matches;
@@ -13,7 +15,9 @@ replay viewer, rendered server-side with Jinja2 and driven by plain JavaScript (
 - ``GET /web/matches/{id}/board.svg[?token=T]`` — the board as the seat (or a spectator) may
   see it, with the last decision point's events highlighted;
 - ``GET /web/matches/{id}/helpers?token=T`` — what the order-entry controls need: legal orders
-  (``Ruleset.legal_orders``), legal single actions (submarine), built-in bot names;
+  (``Ruleset.legal_orders``), built-in bot names, and the facts the game's ``page_helpers``
+  adds while the seat is to move;
+- ``GET /web/games/{game}/entry.js`` — the game's order-entry script (its ``web_entry``);
 - ``GET /web/matches/{id}/suggest?token=T&bot=NAME`` — the orders a fresh built-in bot would
   give for the seat's view (a starting point the player may edit);
 - ``GET /web/matches/{id}/replay.json`` and ``/web/matches/{id}/replay/{k}.svg`` — the
@@ -38,8 +42,10 @@ from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from botwars.engine.events import filter_events
+from botwars.engine.plugin import games as all_games
+from botwars.engine.plugin import get_game
 from botwars.engine.record import Record, resimulate
-from botwars.engine.ruleset import get_ruleset, ruleset_ids
+from botwars.engine.errors import RulesetError
 from botwars.server.manager import ApiError, MatchManager, agent_seed
 
 _HERE = os.path.dirname(__file__)
@@ -49,13 +55,13 @@ SVG_TYPE = "image/svg+xml"
 
 
 def report_html(rs: Any, before: Any, after: Any, events: list) -> str:
-    """The rule set's ``report`` hook output (a Rich renderable or text) as an HTML fragment
-    (``<pre>`` with inline styles); ``""`` for a game without reports."""
-    hook = getattr(rs, "report", None)
-    if hook is None:
+    """The report the game declares (``Game.report``: a Rich renderable or text) as an HTML
+    fragment (``<pre>`` with inline styles); ``""`` for a game without reports."""
+    game = get_game(rs.id)
+    if game.report is None:
         return ""
     from rich.console import Console
-    shown = hook(before, after, events)
+    shown = game.describe(before, after, events)
     if shown is None or shown == "":
         return ""
     con = Console(record=True, file=open(os.devnull, "w"), width=110, color_system="truecolor")
@@ -97,28 +103,22 @@ class ReplayCache:
         return sess, steps
 
 
-def _action_cost(rs: Any, action: dict[str, Any]) -> int:
-    """Action points of one submarine action (S-4.3 table), for the page's AP counter."""
-    if rs.id == "submarine":
-        from botwars.games.submarine.state import ACTIONS
-        return ACTIONS.get(action.get("action"), (0, None))[0]
-    return 0
-
-
 def _games() -> list[dict[str, Any]]:
     out = []
-    for gid in ruleset_ids():
-        rs = get_ruleset(gid)
+    for gid, game in all_games().items():
+        rs = game.ruleset()
         out.append({"id": gid, "name": rs.name, "min_seats": rs.min_seats, "max_seats": min(rs.max_seats, 6),
                     "seat_names": rs.seat_names(min(rs.max_seats, 6)),
                     "params": [{"name": p.name, "type": p.type.__name__, "default": p.default, "doc": p.doc}
                                for p in rs.params],
-                    "bots": sorted(rs.builtin_bots())})
+                    "bots": sorted(game.builtin_bots())})
     return out
 
 
-def install_web(app: FastAPI, manager: MatchManager) -> None:
-    """Add the pages, the static files and the page helper endpoints to ``app``."""
+def install_web(app: FastAPI) -> None:
+    """Mount the pages, the static files and the page helper endpoints on ``app``, a server
+    app made by :func:`botwars.server.app.create_app` (its ``app.state.manager`` drives them)."""
+    manager: MatchManager = app.state.manager
     app.mount("/static", StaticFiles(directory=os.path.join(_HERE, "static")), name="static")
     replays = ReplayCache()
 
@@ -137,13 +137,24 @@ def install_web(app: FastAPI, manager: MatchManager) -> None:
     def play(match_id: str, token: str = Query(..., max_length=200)) -> HTMLResponse:
         sess = manager.get(match_id)
         seat = manager.authenticate(sess, token)
+        game = get_game(sess.rs.id)
         return page("match.html", sess=sess, seat=seat, token=token, game=sess.rs.id,
-                    bots=sorted(sess.rs.builtin_bots()))
+                    bots=sorted(game.builtin_bots()), entry_script=game.web_entry is not None)
 
     @app.get("/watch/{match_id}", response_class=HTMLResponse, include_in_schema=False)
     def watch(match_id: str) -> HTMLResponse:
         sess = manager.get(match_id)
-        return page("match.html", sess=sess, seat=None, token="", game=sess.rs.id, bots=[])
+        return page("match.html", sess=sess, seat=None, token="", game=sess.rs.id, bots=[], entry_script=False)
+
+    @app.get("/web/games/{game_id}/entry.js", include_in_schema=False)
+    def entry_js(game_id: str) -> Response:
+        try:
+            text = get_game(game_id).entry_script()
+        except RulesetError:
+            text = None
+        if text is None:
+            raise ApiError(404, "not_found", f"no order-entry script for game {game_id[:64]!r}")
+        return Response(text, media_type="text/javascript")
 
     @app.get("/replay/{match_id}", response_class=HTMLResponse, include_in_schema=False)
     def replay(match_id: str) -> HTMLResponse:
@@ -156,7 +167,7 @@ def install_web(app: FastAPI, manager: MatchManager) -> None:
         seat = seat_of(sess, token)
         with sess.lock:
             events = sess.events[-1] if sess.events else []
-            svg = sess.rs.svg(sess.state, seat, filter_events(events, seat))
+            svg = get_game(sess.rs.id).draw_svg(sess.state, seat, filter_events(events, seat))
         return Response(svg, media_type=SVG_TYPE, headers={"Cache-Control": "no-store"})
 
     @app.get("/web/matches/{match_id}/helpers", include_in_schema=False)
@@ -164,21 +175,21 @@ def install_web(app: FastAPI, manager: MatchManager) -> None:
         sess = manager.get(match_id)
         seat = manager.authenticate(sess, token)
         rs = sess.rs
+        game = get_game(rs.id)
         with sess.lock:
-            legal = actions = None
+            legal, facts = None, {}
             if not sess.ended and seat in sess.pending():
                 legal = rs.legal_orders(sess.state, seat)
-                if hasattr(rs, "legal_actions"):
-                    actions = [dict(a, cost=_action_cost(rs, a)) for a in rs.legal_actions(sess.state, seat, True)]
-        return JSONResponse({"legal": legal, "actions": actions, "bots": sorted(rs.builtin_bots())})
+                facts = game.page_facts(sess.state, seat)
+        return JSONResponse({**facts, "legal": legal, "bots": sorted(game.builtin_bots())})
 
     @app.get("/web/matches/{match_id}/suggest", include_in_schema=False)
     def suggest(match_id: str, token: str = Query(..., max_length=200),
                 bot: str = Query(..., max_length=64)) -> JSONResponse:
-        from botwars.agents.base import AgentFailure, CallableAgent
+        from botwars.engine.agent import AgentFailure, CallableAgent
         sess = manager.get(match_id)
         seat = manager.authenticate(sess, token)
-        bots = sess.rs.builtin_bots()
+        bots = get_game(sess.rs.id).builtin_bots()
         if bot not in bots:
             raise ApiError(422, "unknown_bot", f"no built-in bot {bot!r} (known: {', '.join(sorted(bots))})")
         with sess.lock:
@@ -211,4 +222,4 @@ def install_web(app: FastAPI, manager: MatchManager) -> None:
         if not 0 <= k < len(steps):
             raise ApiError(404, "not_found", f"no decision point {k} (0..{len(steps) - 1})")
         after, events, _ = steps[k]
-        return Response(sess.rs.svg(after, None, filter_events(events, None)), media_type=SVG_TYPE)
+        return Response(get_game(sess.rs.id).draw_svg(after, None, filter_events(events, None)), media_type=SVG_TYPE)

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from botwars.agents.base import Agent, AgentFailure
+from botwars.engine.agent import Agent, AgentFailure, AgentTools
 from botwars.engine.errors import InvalidOrders
 
 Square = tuple[int, int]
@@ -278,7 +278,7 @@ def text_orders(orders: ArenaOrders) -> str:
 class BotwarsIoAgent(Agent):
     """The BotWars.io V2 `text` transport (P1a, P2, P3): a fresh process every turn.
 
-    Each turn the program is started afresh in the sandbox (:mod:`botwars.agents.sandbox`:
+    Each turn the program is started afresh in the sandbox (``tools.run_once``, i.e. :mod:`botwars.agents.sandbox`:
     bubblewrap namespaces, seccomp, ``memory_limit_mib`` and the other rlimits, a pids cgroup,
     an environment without the engine's variables; ``docs/sandbox.md``), gets the P4 line and
     LF on stdin, then EOF, and must exit within the deadline (P2); whatever it started is killed
@@ -292,9 +292,10 @@ class BotwarsIoAgent(Agent):
     - response not valid UTF-8, or longer than ``max_output_chars``: ``malformed``.
     """
 
-    def __init__(self, argv: list[str], spec: str = ""):
+    def __init__(self, argv: list[str], spec: str = "", *, tools: AgentTools):
         self.argv = argv
         self.spec = spec
+        self.tools = tools
         self.memory_limit_mib: int | None = 512
         self.max_output_chars = 8192
 
@@ -304,18 +305,17 @@ class BotwarsIoAgent(Agent):
         self.max_output_chars = config.get("max_output_chars", self.max_output_chars)
 
     def act(self, view: dict[str, Any], deadline_s: float | None) -> Any:
-        from botwars.agents import sandbox
         line = text_observation(view) + "\n"
         cap = self.max_output_chars * 4 + 2  # UTF-8: at most 4 bytes a character, plus CR LF
         try:
-            res = sandbox.run_once(self.argv, line.encode("utf-8"), deadline_s, max_stdout=cap,
+            res = self.tools.run_once(self.argv, line.encode("utf-8"), deadline_s, max_stdout=cap,
                                    memory_limit_mib=self.memory_limit_mib)
         except OSError as exc:
             raise AgentFailure("crash", f"cannot start {self.argv[0]}: {exc.strerror or exc}") from None
         if res.timed_out:
             raise AgentFailure("timeout", f"still running after {deadline_s:g} s")
         if res.returncode != 0:
-            code, detail = sandbox.exit_failure(res.returncode, res.stderr_tail)
+            code, detail = self.tools.exit_failure(res.returncode, res.stderr_tail)
             raise AgentFailure(code, detail)
         first, nl, _ = res.stdout.partition(b"\n")
         if not nl and res.overflow:

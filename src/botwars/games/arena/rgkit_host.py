@@ -1,7 +1,9 @@
-"""Host for unmodified RobotGame (rgkit) bots: ``python -m botwars.games.arena.rgkit_host robot.py``.
+"""Host adapter for unmodified RobotGame (rgkit) bots: the arena's agent kind ``rgkit:``.
 
-Run by the engine for the agent spec ``rgkit:path/to/robot.py`` as a JSON-lines program, so
-the bot lives in its own process. Per decision it reads the arena P11 view and answers the
+For the agent spec ``rgkit:path/to/robot.py`` the platform's Python host runs
+``python -m botwars.agents.pyhost --adapter botwars.games.arena.rgkit_host:load_bot robot.py``
+as a JSON-lines program (sandboxed), so the bot lives in its own process; :func:`load_bot`
+builds an :class:`RgkitHost` there. Per decision it reads the arena P11 view and answers the
 P12 object:
 
 - Before loading the bot it installs :mod:`botwars.games.arena.rgcompat` as the modules ``rg``
@@ -37,14 +39,13 @@ restarted and ids start afresh.
 
 from __future__ import annotations
 
-import os
 import random
 import sys
 import traceback
 import types
 from typing import Any
 
-from botwars.agents.pyhost import error_line, failure_reply, load_module, protocol_stdout, serve
+from botwars.engine.agent import BotHost
 from botwars.games.arena import rgcompat
 from botwars.games.arena.rgcompat import AttrDict
 
@@ -231,8 +232,10 @@ def to_order(action: Any, loc: tuple[int, int]) -> tuple[str, str | None]:
 class RgkitHost:
     """Drives one rgkit ``Robot`` instance for one arena seat."""
 
-    def __init__(self, robot: Any, amap, config: dict[str, Any], seat: str, seed: int, path: str = ""):
+    def __init__(self, robot: Any, amap, config: dict[str, Any], seat: str, seed: int, path: str = "",
+                 host: BotHost | None = None):
         self.robot = robot
+        self.host = host
         self.amap = amap
         self.config = config
         self.seat = seat
@@ -268,7 +271,9 @@ class RgkitHost:
                 action = r.act(game)
             except Exception as exc:
                 traceback.print_exc()
-                reply = failure_reply(exc, self.path)
+                if self.host is None:
+                    raise
+                reply = self.host.failure_reply(exc, self.path)
                 reply["botwars_error"] = f"robot at {loc}: {reply['botwars_error']}"
                 return reply
             try:
@@ -284,41 +289,15 @@ class RgkitHost:
         return {"orders": orders}
 
 
-def main(argv: list[str]) -> int:
-    if len(argv) != 2:
-        print("usage: python -m botwars.games.arena.rgkit_host robot.py", file=sys.stderr)
-        return 2
-    path = argv[1]
-    proto = protocol_stdout()
-    from botwars.agents.subprocess_agent import read_config_from_env
+def load_bot(path: str, host: BotHost) -> RgkitHost:
+    """The pyhost adapter: configure ``rg`` for the match's map and parameters, load the file's
+    ``Robot`` class and wrap one instance (raises when the file has no class ``Robot``)."""
     from botwars.games.arena.board import load_map
-    seat = os.environ.get("BOTWARS_SEAT", "")
-    seed = int(os.environ.get("BOTWARS_SEED", "0") or 0)
-    config = read_config_from_env()
-    setup_error: dict[str, str] | None = None
-    host: RgkitHost | None = None
-    try:
-        amap = load_map(config.get("map", "default"))
-        rgcompat.configure(amap, config)
-        install_rg_modules()
-        random.seed(f"{seed}:{seat}")
-        module = load_module(path, "robot")
-        cls = getattr(module, "Robot", None)
-        if not isinstance(cls, type):
-            raise LookupError("no class Robot in the file")
-        host = RgkitHost(cls(), amap, config, seat, seed, path)
-    except Exception as exc:
-        traceback.print_exc()
-        setup_error = {"botwars_error": "loading the rgkit bot: " + error_line(exc, path), "code": "crash"}
-
-    def handle(view: Any) -> Any:
-        if setup_error is not None or host is None:
-            return setup_error
-        return host.act(view)
-
-    serve(proto, handle)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    amap = load_map(host.config.get("map", "default"))
+    rgcompat.configure(amap, host.config)
+    install_rg_modules()
+    module = host.load_module(path, "robot")
+    cls = vars(module).get("Robot")
+    if not isinstance(cls, type):
+        raise LookupError("no class Robot in the file")
+    return RgkitHost(cls(), amap, host.config, host.seat, host.seed, path, host=host)

@@ -9,7 +9,7 @@ from typing import Any, NamedTuple
 
 from botwars.engine.errors import ConfigError
 from botwars.engine.events import Event, Outcome
-from botwars.engine.ruleset import Param, Ruleset, register
+from botwars.engine.ruleset import Param, Ruleset
 from botwars.engine.timecontrol import TimeControl
 from botwars.games.arena.board import ArenaMap, Square, load_map, sq_str
 from botwars.games.arena.protocol import (DIRS, ArenaOrders, accept, fast_accept_json, parse_json_response,
@@ -73,7 +73,6 @@ PARAMS = (
 )
 
 
-@register
 class ArenaRuleset(Ruleset):
     """BotWars.io arena (shared/rules/arena.md): two players, simultaneous orders per robot."""
 
@@ -357,14 +356,6 @@ class ArenaRuleset(Ruleset):
         """``botwars replay --report``: the turn's events by step and the board after it."""
         from botwars.games.arena.report import turn_report
         return turn_report(before, after, events)
-
-    def builtin_bots(self) -> dict[str, Any]:
-        from botwars.games.arena import bots
-        return bots.BUILTIN
-
-    def run_scenario(self, doc: dict[str, Any], source: str) -> list[str]:
-        from botwars.games.arena.scenario import run_scenario
-        return run_scenario(doc, source)
 
     def check_board(self, text: str, source: str, entry: bool = False) -> list[str]:
         """``botwars board check``: the map's problems (R5), one per line; empty when valid."""

@@ -115,8 +115,9 @@ def _resolve_map(spec: Any, source: str) -> Any:
     return candidate if os.path.isfile(candidate) else spec
 
 
-def run_scenario(doc: dict[str, Any], source: str) -> list[str]:
-    """Run one arena scenario document; returns failure lines (empty list = pass).
+def run_scenario(rules: Any, doc: dict[str, Any], source: str) -> list[str]:
+    """Run one arena scenario document (the plug-in's ``scenario`` hook; ``rules`` is the arena
+    rule set); returns failure lines (empty list = pass).
 
     Raises :class:`ConfigError` (file, line, problem) when the document itself is malformed.
     """

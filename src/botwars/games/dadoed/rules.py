@@ -15,7 +15,7 @@ from typing import Any
 
 from botwars.engine.errors import ConfigError, InvalidOrders
 from botwars.engine.events import Event, Outcome
-from botwars.engine.ruleset import Param, Ruleset, register
+from botwars.engine.ruleset import Param, Ruleset
 from botwars.engine.timecontrol import TimeControl
 from botwars.games.dadoed.board import (DIR_NAMES, LABELS, check_board_text, parse_dir, parse_tile, tile_str,
                                         tiles_sorted)
@@ -88,7 +88,6 @@ def _malformed(msg: str, part: Any = None) -> InvalidOrders:
     return InvalidOrders(msg, code="malformed", part=part)
 
 
-@register
 class DadoedRuleset(Ruleset):
     """DADOED (shared/rules/dadoed.md): two players, alternating turns, one command per turn."""
 
@@ -567,14 +566,6 @@ class DadoedRuleset(Ruleset):
         """``botwars replay --report``: the order of one decision, its events and the board after."""
         from botwars.games.dadoed.report import report
         return report(self, before, after, events)
-
-    def builtin_bots(self) -> dict[str, Any]:
-        from botwars.games.dadoed.bots import BUILTIN
-        return BUILTIN
-
-    def run_scenario(self, doc: dict[str, Any], source: str) -> list[str]:
-        from botwars.games.dadoed.scenario import run_scenario
-        return run_scenario(doc, source)
 
     def check_board(self, text: str, source: str, entry: bool = False) -> list[str]:
         """``botwars board check --game dadoed``: a D-2.6 text board's problems."""

@@ -180,9 +180,10 @@ def _check(rs, st: State, events, exp: dict[str, Any], where: str, source: str) 
     return fails
 
 
-def run_scenario(doc: dict[str, Any], source: str) -> list[str]:
-    """Run one DADOED scenario document; returns failure lines (empty = pass)."""
-    rs = get_ruleset("dadoed")
+def run_scenario(rules: Any, doc: dict[str, Any], source: str) -> list[str]:
+    """Run one DADOED scenario document with ``rules`` (the game's rule set, as the plug-in's
+    ``scenario`` hook is called); returns failure lines (empty = pass)."""
+    rs = rules
     unknown = set(doc) - KNOWN
     if unknown:
         raise _err(source, f"unknown key(s) {', '.join(sorted(unknown))} (known: {', '.join(sorted(KNOWN))})")

@@ -1,0 +1,25 @@
+"""Factory (BotWars rules v3): programmed cards on a factory floor (shared/rules/factory.md).
+
+``GAME`` is the game's plug-in declaration (docs/plugins.md); importing this package imports
+no rules.
+"""
+
+from botwars.engine.plugin import BoardFormat, Capabilities, Game, Turns
+
+_RULES = "botwars.games.factory.rules:FactoryRuleset"
+
+GAME = Game(
+    id="factory",
+    name="Factory (BotWars rules v3): program cards on a factory floor",
+    summary="simultaneous programs from secret hands of cards",
+    rules=_RULES,
+    seats=(1, 8),
+    capabilities=Capabilities(turns=Turns.SIMULTANEOUS, hidden_information=True, finite_legal_orders=False,
+                              replace_until_resolved=True, counts_refusals=False, text_orders=False),
+    bots="botwars.games.factory.bots:BUILTIN",
+    board=BoardFormat(check=_RULES + ".check_board", suffixes=(".board",), doc="factory board (F-2)"),
+    scenario="botwars.games.factory.scenario:run_scenario",
+    svg=_RULES + ".svg",
+    report=_RULES + ".report",
+    web_entry="botwars.games.factory:entry.js",
+)

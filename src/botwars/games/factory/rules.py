@@ -150,6 +150,7 @@ class FactoryRuleset(Ruleset):
     params = PARAMS
     min_seats = 1
     max_seats = 8
+    replaces_submissions = True  # F-5.5, F-15.1 (geeko G-16.1): a later valid program replaces an earlier one
 
     # ---- configuration --------------------------------------------------------------------
     def validate_config(self, overrides: dict[str, Any] | None, source: str = "--set") -> dict[str, Any]:
@@ -1386,14 +1387,6 @@ class FactoryRuleset(Ruleset):
 
         from botwars.games.factory.report import render_board, rich_report
         return Group(rich_report(events), Text(render_board(after)))
-
-    def builtin_bots(self) -> dict[str, Any]:
-        from botwars.games.factory import bots
-        return dict(bots.BUILTIN)
-
-    def run_scenario(self, doc: dict[str, Any], source: str) -> list[str]:
-        from botwars.games.factory.scenario import run_scenario
-        return run_scenario(self, doc, source)
 
     def check_board(self, text: str, source: str, entry: bool = False) -> list[str]:
         """``botwars board check FILE --game factory``: one problem per line, ``[]`` when valid."""

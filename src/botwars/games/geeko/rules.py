@@ -783,14 +783,6 @@ class GeekoRuleset(FactoryRuleset):
         parts.append(Text(self.render_text(after, None)))
         return Group(*parts)
 
-    def builtin_bots(self) -> dict[str, Any]:
-        from botwars.games.geeko import bots
-        return dict(bots.BUILTIN)
-
-    def run_scenario(self, doc: dict[str, Any], source: str) -> list[str]:
-        from botwars.games.geeko.scenario import run_scenario
-        return run_scenario(self, doc, source)
-
     def check_board(self, text: str, source: str, entry: bool = False) -> list[str]:
         """``botwars board check FILE --game geeko`` (a room or a five-room set, G-2) or, with
         ``--entry``, the entry-board acceptance test (G-11: ``REJECT Vn: ...`` lines)."""

@@ -1,1 +1,25 @@
-"""Submarine Warfare (ruleset id ``submarine``): shared/rules/submarine.md."""
+"""Submarine Warfare (ruleset id ``submarine``): shared/rules/submarine.md.
+
+``GAME`` is the game's plug-in declaration (docs/plugins.md); importing this package imports
+no rules.
+"""
+
+from botwars.engine.plugin import Capabilities, Game, Turns
+
+_RULES = "botwars.games.submarine.rules:SubmarineRuleset"
+
+GAME = Game(
+    id="submarine",
+    name="Submarine Warfare: hidden fleets, action points, specials",
+    summary="a secret simultaneous setup, then alternating turns of actions under fog of war",
+    rules=_RULES,
+    seats=(2, 2),
+    capabilities=Capabilities(turns=Turns.MIXED, hidden_information=True, finite_legal_orders=False,
+                              replace_until_resolved=False, counts_refusals=True, text_orders=True),
+    bots="botwars.games.submarine.bots:BUILTIN",
+    scenario="botwars.games.submarine.scenario:run_scenario",
+    svg=_RULES + ".svg",
+    report=_RULES + ".report",
+    web_entry="botwars.games.submarine:entry.js",
+    page_helpers="botwars.games.submarine.page:page_helpers",
+)

@@ -251,7 +251,7 @@ BUILTIN = {"random": RandomBot, "hunter": HunterBot}
 def hunter_vs_random(games: int = 100) -> int:
     """Games out of ``games`` that ``hunter`` wins against ``random`` (seeds 0.., seats
     alternating: hunter is p1 on even seeds), with default parameters and no clock."""
-    from botwars.agents.spec import make_agent
+    from botwars.engine.agent import CallableAgent
     from botwars.engine.match import Match
     from botwars.engine.ruleset import get_ruleset
     rs = get_ruleset("submarine")
@@ -260,7 +260,8 @@ def hunter_vs_random(games: int = 100) -> int:
     for seed in range(games):
         hunter = "p1" if seed % 2 == 0 else "p2"
         specs = {s: "builtin:hunter" if s == hunter else "builtin:random" for s in ("p1", "p2")}
-        m = Match(rs, cfg, {s: make_agent(specs[s], "submarine") for s in ("p1", "p2")}, seed, clock=False)
+        agents = {s: CallableAgent(BUILTIN[specs[s][len("builtin:"):]](), specs[s]) for s in ("p1", "p2")}
+        m = Match(rs, cfg, agents, seed, clock=False)
         wins += m.run().outcome.winner == hunter
     return wins
 

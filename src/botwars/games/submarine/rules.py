@@ -17,7 +17,7 @@ from typing import Any
 
 from botwars.engine.errors import ConfigError, InvalidOrders
 from botwars.engine.events import SPECTATOR, Event, Outcome
-from botwars.engine.ruleset import Param, Ruleset, register
+from botwars.engine.ruleset import Param, Ruleset
 from botwars.engine.timecontrol import TimeControl
 from botwars.games.submarine import view as _view
 from botwars.games.submarine.board import (ALL_SPACES, DIRS, NO_MINE, SUBS_OF, Space, dist, name, on_board,
@@ -92,7 +92,6 @@ def parse_text_orders(text: str) -> dict[str, Any]:
     return {"type": "orders", "actions": actions}
 
 
-@register
 class SubmarineRuleset(Ruleset):
     """Submarine Warfare (shared/rules/submarine.md): two players, alternating AP turns, fog of war."""
 
@@ -444,13 +443,7 @@ class SubmarineRuleset(Ruleset):
         lines.append(_view.render(after, None) if after.phase == "over" else "")
         return "\n".join(x for x in lines if x)
 
-    def builtin_bots(self) -> dict[str, Any]:
-        from botwars.games.submarine import bots
-        return bots.BUILTIN
 
-    def run_scenario(self, doc: dict[str, Any], source: str) -> list[str]:
-        from botwars.games.submarine.scenario import run_scenario
-        return run_scenario(doc, source)
 
 
 def kernel_events(evs: list[Any]) -> list[Event]:

@@ -91,8 +91,9 @@ def _fmt_sub(st: SubState, letter: str) -> str:
     return f"{name(s.space)} {s.hp} {'surfaced' if s.surfaced else 'submerged'}"
 
 
-def run_scenario(doc: dict[str, Any], source: str) -> list[str]:
-    """Run one scenario document; returns failure lines (empty: pass)."""
+def run_scenario(rules: Any, doc: dict[str, Any], source: str) -> list[str]:
+    """Run one scenario document (the plug-in's ``scenario`` hook; ``rules`` is the submarine
+    rule set); returns failure lines (empty: pass)."""
     unknown = set(doc) - KNOWN
     if unknown:
         raise _err(source, f"unknown key(s) {', '.join(sorted(unknown))} (known: {', '.join(sorted(KNOWN))})")

@@ -1,4 +1,7 @@
-// Seat and spectator page: board SVG, information, order entry per game, clocks, WebSocket updates.
+// Seat and spectator page: board SVG, information, order entry, clocks, WebSocket updates.
+// A game's own order-entry controls come from its plug-in's script (/web/games/GAME/entry.js,
+// loaded before this file), which sets window.botwarsEntries[GAME] = function (box, view,
+// helpers, ui) with ui = {el, setOrders}; without one the JSON box alone is the entry.
 "use strict";
 (function () {
   const page = document.getElementById("page");
@@ -151,142 +154,7 @@
     if (msg.classList.contains("error")) say("", false);  // a refusal is about the old decision point
     if (!s.your_turn) return;
     const h = await (await fetch(`/web/matches/${M}/helpers${q}`)).json();
-    const build = {arena: arenaEntry, factory: factoryEntry, geeko: geekoEntry, dadoed: dadoedEntry,
-                   submarine: submarineEntry}[GAME];
-    if (build) build(entry, s.view, h);
-  }
-
-  // arena: click a robot, then an order; P12 JSON {"orders": [{"x","y","action","dir"}]}
-  function arenaEntry(entry, view) {
-    const mine = (view.robots || []).filter(r => r.side === "F");
-    const orders = {};
-    mine.forEach(r => { orders[`${r.x}:${r.y}`] = {x: r.x, y: r.y, action: "D"}; });
-    let sel = mine.length ? `${mine[0].x}:${mine[0].y}` : null;
-    const list = el("div", {class: "robots", role: "listbox", "aria-label": "your robots"});
-    const acts = el("div", {class: "acts"});
-    function label(o) { return o.action + (o.dir ? " " + o.dir : ""); }
-    function redraw() {
-      list.innerHTML = "";
-      mine.forEach(r => {
-        const k = `${r.x}:${r.y}`;
-        list.append(el("button", {type: "button", class: "robot" + (k === sel ? " sel" : ""), dataset: {sq: k},
-          "aria-pressed": String(k === sel), onclick: () => { sel = k; redraw(); }}, `${k} ${r.hp}HP → ${label(orders[k])}`));
-      });
-      setOrders({orders: Object.values(orders)});
-    }
-    function order(action, dir) {
-      if (!sel) return;
-      const [x, y] = sel.split(":").map(Number);
-      orders[sel] = dir ? {x, y, action, dir} : {x, y, action};
-      redraw();
-    }
-    for (const a of ["M", "A"]) for (const d of ["N", "E", "S", "W"])
-      acts.append(el("button", {type: "button", dataset: {order: a + d}, onclick: () => order(a, d)}, `${a === "M" ? "Move" : "Attack"} ${d}`));
-    acts.append(el("button", {type: "button", dataset: {order: "D"}, onclick: () => order("D")}, "Defend"),
-                el("button", {type: "button", dataset: {order: "S"}, onclick: () => order("S")}, "Self-destruct"));
-    entry.append(el("p", {class: "hint"}, "Click a robot (X:Y), then its order. Unchanged robots defend."), list, acts);
-    redraw();
-  }
-
-  function cardId(c) { const p = String(c).split(" "); return Number(p[p.length - 1]); }
-
-  // factory: click hand cards into the registers; reboot checkbox; F-15.1 payload
-  function factoryEntry(entry, view) {
-    const hand = view.hand || [], k = view.free_registers || 0, prog = [];
-    const handBox = el("div", {class: "cards", "aria-label": "hand"}), regs = el("ol", {class: "registers"});
-    const reboot = el("input", {type: "checkbox", id: "reboot"});
-    function redraw() {
-      handBox.innerHTML = ""; regs.innerHTML = "";
-      hand.forEach(c => { if (!prog.includes(c)) handBox.append(el("button", {type: "button", class: "cardbtn", dataset: {card: cardId(c)},
-        onclick: () => { if (prog.length < k) { prog.push(c); redraw(); } }}, c)); });
-      for (let i = 0; i < k; i++) regs.append(el("li", {}, prog[i] ? el("button", {type: "button", class: "cardbtn in",
-        onclick: () => { prog.splice(i, 1); redraw(); }}, prog[i]) : el("span", {class: "empty"}, "empty")));
-      setOrders({type: "program", cards: prog.map(cardId), reboot: reboot.checked});
-    }
-    reboot.addEventListener("change", redraw);
-    entry.append(el("p", {class: "hint"}, `Click ${k} cards into your registers (click a register to take its card back).`),
-      el("h3", {}, "Hand"), handBox, el("h3", {}, "Registers"), regs, el("label", {}, reboot, " reboot (power down this turn)"));
-    redraw();
-  }
-
-  // geeko: cards into each robot's registers, the same number for every robot (G-16.1)
-  function geekoEntry(entry, view) {
-    const hand = view.hand || [], robots = Object.keys(view.robots || {}).filter(r => view.robots[r].free > 0);
-    const prog = Object.fromEntries(robots.map(r => [r, []]));
-    let cur = robots[0];
-    const handBox = el("div", {class: "cards"}), regs = el("div", {class: "registers-multi"});
-    const reboot = el("select", {id: "reboot", "aria-label": "reboot"}, el("option", {value: ""}, "no reboot"),
-      ...Object.keys(view.robots || {}).map(r => el("option", {value: r}, `reboot robot ${r}`)));
-    reboot.addEventListener("change", () => redraw());
-    function used() { return Object.values(prog).flat(); }
-    function redraw() {
-      handBox.innerHTML = ""; regs.innerHTML = "";
-      hand.forEach(c => { if (!used().includes(c)) handBox.append(el("button", {type: "button", class: "cardbtn", dataset: {card: cardId(c)},
-        onclick: () => { if (cur && prog[cur].length < view.robots[cur].free) { prog[cur].push(c); redraw(); } }}, c)); });
-      robots.forEach(r => {
-        const row = el("div", {class: "regrow" + (r === cur ? " sel" : "")},
-          el("button", {type: "button", class: "robot" + (r === cur ? " sel" : ""), dataset: {robot: r}, onclick: () => { cur = r; redraw(); }}, `robot ${r} (${view.robots[r].square})`));
-        prog[r].forEach((c, i) => row.append(el("button", {type: "button", class: "cardbtn in", onclick: () => { prog[r].splice(i, 1); redraw(); }}, c)));
-        regs.append(row);
-      });
-      const L = robots.length ? Math.min(...robots.map(r => prog[r].length)) : 0;
-      const p = {type: "program", length: L, reboot: reboot.value || null};
-      robots.forEach(r => { p[r] = prog[r].slice(0, L).map(cardId); });
-      setOrders(p);
-    }
-    entry.append(el("p", {class: "hint"}, "Pick a robot, then click cards into its registers; every robot gets the same number of cards."),
-      el("h3", {}, "Hand"), handBox, el("h3", {}, "Registers"), regs, el("label", {}, "Reboot (G-8.1) ", reboot));
-    redraw();
-  }
-
-  // dadoed: command, tile, direction from the legal orders (D-12.4); setup uses the JSON box
-  function dadoedEntry(entry, view, h) {
-    const legal = h.legal;
-    if (!legal || !legal.length) {
-      entry.append(el("p", {class: "hint"}, view.phase === "setup" ? "Setup: give each bot its supers, e.g. {\"type\":\"setup\",\"supers\":{\"A\":[\"step\",\"dash\"],...}}, or ask a bot for a suggestion." : "No legal order listed."));
-      return;
-    }
-    const cmd = el("select", {id: "d-command", "aria-label": "command"}), tile = el("select", {id: "d-tile", "aria-label": "tile"}),
-          dir = el("select", {id: "d-direction", "aria-label": "direction"});
-    function opts(sel, vals) { const old = sel.value; sel.innerHTML = ""; vals.forEach(v => sel.append(el("option", {value: v}, v || "–"))); if (vals.includes(old)) sel.value = old; }
-    const key = o => o.type === "command" ? o.command : o.type;
-    function refresh() {
-      opts(cmd, [...new Set(legal.map(key))]);
-      const a = legal.filter(o => key(o) === cmd.value);
-      opts(tile, [...new Set(a.map(o => o.tile || ""))]);
-      const b = a.filter(o => (o.tile || "") === tile.value);
-      opts(dir, [...new Set(b.map(o => o.direction || ""))]);
-      const c = b.find(o => (o.direction || "") === dir.value) || b[0];
-      if (c) setOrders(c);
-    }
-    [cmd, tile, dir].forEach(s => s.addEventListener("change", refresh));
-    entry.append(el("p", {class: "hint"}, `${legal.length} legal orders. Choose command, tile, direction (or type the order in the notation).`),
-      el("div", {class: "row"}, el("label", {}, "Command ", cmd), el("label", {}, "Tile ", tile), el("label", {}, "Direction ", dir)));
-    refresh();
-  }
-
-  // submarine: a sequence of actions from the legal actions, with the AP counter (S-12.2)
-  function submarineEntry(entry, view, h) {
-    const acts = h.actions;
-    if (!acts || !acts.length) {
-      entry.append(el("p", {class: "hint"}, "Setup: place your five submarines on your home row and give each a special, e.g. {\"type\":\"setup\",\"placement\":{...},\"specials\":{...}}, or ask a bot for a suggestion."));
-      return;
-    }
-    const seq = [], ap = view.ap || 0;
-    const sel = el("select", {id: "s-action", "aria-label": "action"});
-    const text = a => Object.entries(a).filter(([k]) => k !== "cost").map(([k, v]) => `${k}=${v}`).join(" ") + ` (${a.cost} AP)`;
-    acts.forEach((a, i) => sel.append(el("option", {value: i}, text(a))));
-    const list = el("ol", {class: "seq"}), counter = el("span", {id: "ap-counter"});
-    function redraw() {
-      list.innerHTML = "";
-      seq.forEach((a, i) => list.append(el("li", {}, text(a), " ", el("button", {type: "button", onclick: () => { seq.splice(i, 1); redraw(); }}, "remove"))));
-      const used = seq.reduce((t, a) => t + a.cost, 0);
-      counter.textContent = `AP ${used} / ${ap}`;
-      counter.classList.toggle("error", used > ap);
-      setOrders({type: "orders", actions: seq.map(a => Object.fromEntries(Object.entries(a).filter(([k]) => k !== "cost")))});
-    }
-    entry.append(el("p", {class: "hint"}, "Add actions in order; the counter shows the action points used."),
-      el("div", {class: "row"}, sel, el("button", {type: "button", id: "s-add", onclick: () => { seq.push(acts[Number(sel.value)]); redraw(); }}, "Add"), counter), list);
-    redraw();
+    const build = (window.botwarsEntries || {})[GAME];
+    if (build) build(entry, s.view, h, {el, setOrders});
   }
 })();

@@ -1,0 +1,396 @@
+"""Games as declared plug-ins: what a game offers the platform, and the registry that finds them.
+
+A game package exports one :class:`Game` (by convention ``GAME`` in its ``__init__``) and
+names it in the entry-point group ``botwars.games`` of its distribution::
+
+    [project.entry-points."botwars.games"]
+    arena = "botwars.games.arena:GAME"
+
+so a game in another installed distribution plugs in exactly like the five shipped ones. The
+command line, the server, the web pages and the record tools use a game only through this
+object: they never name a game id, and never probe a rule set for optional methods — what a
+game can do is declared here (its :class:`Capabilities` and hooks), in the manner of
+OpenSpiel's ``GameType`` plus ``register_game``.
+
+**References.** Every hook is a *reference*: a ``"module:qualname"`` string, imported on first
+use (so ``botwars games`` lists every game without importing any rules), or the object
+itself. Hooks that work on a game are called with the game's rule set instance first, so a
+method of the rule set class (``"pkg.rules:MyRuleset.svg"``) is a valid hook as it stands.
+
+**The registry.** :func:`get_game` and :func:`game_ids` see the games of the entry-point
+group plus those added with :func:`register_game` (tests; a registered game replaces an
+installed one of the same id until :func:`unregister_game`). An entry point that fails to load
+does not hide the other games: asking for that id raises :class:`RulesetError` naming the
+failure.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.resources
+import logging
+import threading
+from dataclasses import dataclass, field
+from enum import Enum
+from importlib.metadata import entry_points
+from typing import Any, Callable, Mapping
+
+from botwars.engine.agent import Agent, AgentTools
+from botwars.engine.errors import ConfigError, RulesetError
+
+log = logging.getLogger("botwars.plugins")
+
+ENTRY_POINT_GROUP = "botwars.games"
+"""The entry-point group in which distributions declare their games (name = game id)."""
+
+Ref = Any
+"""A hook reference: a ``"module:qualname"`` string resolved on first use, or the object."""
+
+
+def resolve(ref: Ref) -> Any:
+    """The object a reference names: ``"pkg.mod:Class.attr"`` is imported, anything else is
+    returned as it is. Raises :class:`RulesetError` naming the reference when it cannot be
+    imported or has no such attribute."""
+    if not isinstance(ref, str):
+        return ref
+    mod, sep, qual = ref.partition(":")
+    if not sep or not mod or not qual:
+        raise RulesetError(f"bad plug-in reference {ref!r} (expected 'module:name')")
+    try:
+        obj: Any = importlib.import_module(mod)
+        for part in qual.split("."):
+            obj = getattr(obj, part)
+    except (ImportError, AttributeError) as exc:
+        raise RulesetError(f"plug-in reference {ref!r} cannot be loaded: {type(exc).__name__}: {exc}") from None
+    return obj
+
+
+class Turns(str, Enum):
+    """How seats take their decisions (OpenSpiel's *dynamics*)."""
+
+    SIMULTANEOUS = "simultaneous"
+    """Every decision point awaits every seat still playing; no seat sees the others' orders."""
+    ALTERNATING = "alternating"
+    """Every decision point awaits exactly one seat."""
+    MIXED = "mixed"
+    """Some decision points await several seats at once (e.g. a simultaneous setup), others one."""
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a game declares about itself, so that nothing has to detect it.
+
+    - ``turns``: :class:`Turns`.
+    - ``hidden_information``: some seat may not see everything (hands, fog of war, secret
+      setups). Agents of such a game are never given the match seed (they get a one-way
+      derivation), and the conformance suite perturbs the hidden facts of other seats.
+    - ``finite_legal_orders``: :meth:`Ruleset.legal_orders` enumerates every legal payload at
+      the decision points where that set is finite (``None`` at the others); ``False``: it
+      always returns ``None``.
+    - ``replace_until_resolved``: a later valid submission replaces an earlier one until the
+      decision point resolves (factory F-5.5, F-15.1; geeko G-16.1); ``False``: the first
+      accepted submission stands.
+    - ``counts_refusals``: a refused submission is recorded and counts against the seat, which
+      is asked again (submarine S-4.3, S-7.10: :meth:`Ruleset.rejected_orders` returns the
+      rule set's marker); ``False``: a refusal changes nothing.
+    - ``text_orders``: orders may also be given in the game's text notation, not only as JSON.
+    """
+
+    turns: Turns
+    hidden_information: bool
+    finite_legal_orders: bool = False
+    replace_until_resolved: bool = False
+    counts_refusals: bool = False
+    text_orders: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """The flags as a JSON object (``turns`` as its string value)."""
+        return {"turns": self.turns.value, "hidden_information": self.hidden_information,
+                "finite_legal_orders": self.finite_legal_orders,
+                "replace_until_resolved": self.replace_until_resolved,
+                "counts_refusals": self.counts_refusals, "text_orders": self.text_orders}
+
+
+@dataclass(frozen=True)
+class AgentKind:
+    """An agent kind a game adds to the platform's (``builtin:``, ``cmd:``, ``*.py``).
+
+    The spec ``PREFIX:ARGUMENT`` makes the agent ``make(argument, spec, tools)`` where
+    ``tools`` is the platform's :class:`~botwars.engine.agent.AgentTools` (sandboxed
+    processes). ``make`` raises ``ConfigError`` naming the spec for an unusable argument.
+    """
+
+    prefix: str
+    make: Ref
+    doc: str = ""
+
+    def build(self, argument: str, spec: str, tools: AgentTools) -> Agent:
+        """The agent for ``spec`` (whose text after ``PREFIX:`` is ``argument``)."""
+        agent: Agent = resolve(self.make)(argument, spec, tools)
+        return agent
+
+
+@dataclass(frozen=True)
+class BoardFormat:
+    """A game's board (map, room) file format, checked by ``botwars board check``.
+
+    ``check(rules, text, source, entry)`` returns the problems, one line each (``[]``: valid);
+    ``entry`` asks for the game's entry-board acceptance test, which exists only when
+    ``entry_test`` is true (geeko G-11). ``suffixes`` are the usual file name endings.
+    """
+
+    check: Ref
+    doc: str = ""
+    suffixes: tuple[str, ...] = ()
+    entry_test: bool = False
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game as the platform sees it. Declared once, in the game's package.
+
+    - ``id``: the game id (lower case; the entry point's name); ``name``: its title;
+      ``seats``: ``(minimum, maximum)`` seat counts; ``summary``: one line for listings.
+      ``name`` and ``seats`` must agree with the rule set class (checked when it is loaded).
+    - ``rules``: the :class:`~botwars.engine.ruleset.Ruleset` subclass (a reference: imported
+      only when a match needs it).
+    - ``capabilities``: :class:`Capabilities`.
+    - ``bots``: the built-in bots (``builtin:NAME``): a mapping ``{name: factory}``, or
+      ``bots(rules)`` returning one; each factory returns an object with ``act(view)`` and
+      optionally ``start(game, seat, config, seed)``.
+    - ``agent_kinds``: :class:`AgentKind` s the game adds.
+    - ``board``: :class:`BoardFormat`, or ``None``.
+    - ``scenario``: ``scenario(rules, doc, source) -> [failure, ...]`` runs one scenario
+      document (``botwars scenario run``), or ``None``.
+    - ``svg``: ``svg(rules, state, seat, events) -> str`` draws the board as ``seat`` may see
+      it (``events``: the last decision point's, already filtered for ``seat``), or ``None``.
+    - ``report``: ``report(rules, before, after, events)`` → a Rich renderable or text
+      describing one decision point (``botwars replay --report``, the replay page), or ``None``.
+    - ``web_entry``: ``"package:file.js"``, a script for the seat page's order entry (it sets
+      ``window.botwarsEntries[ID] = function (box, view, helpers, ui)``), or ``None``: the page's
+      JSON box alone.
+    - ``page_helpers``: ``page_helpers(rules, state, seat) -> dict`` of extra facts for that
+      script (merged into ``/web/matches/ID/helpers`` while the seat is to move), or ``None``.
+    """
+
+    id: str
+    name: str
+    rules: Ref
+    capabilities: Capabilities
+    seats: tuple[int, int] = (2, 2)
+    summary: str = ""
+    bots: Ref | None = None
+    agent_kinds: tuple[AgentKind, ...] = ()
+    board: BoardFormat | None = None
+    scenario: Ref | None = None
+    svg: Ref | None = None
+    report: Ref | None = None
+    web_entry: str | None = None
+    page_helpers: Ref | None = None
+    _cache: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_ruleset(cls, rules: Any, capabilities: Capabilities | None = None, **hooks: Any) -> "Game":
+        """A game made from a rule set class alone (:func:`botwars.engine.ruleset.register`):
+        id, name and seats from the class, bots from its ``builtin_bots``. Without
+        ``capabilities`` it is declared :attr:`Turns.MIXED` with hidden information (the
+        cautious reading: agents never get the match seed)."""
+        caps = capabilities or Capabilities(turns=Turns.MIXED, hidden_information=True)
+        hooks.setdefault("bots", rules.builtin_bots)
+        return cls(id=rules.id, name=rules.name, rules=rules, capabilities=caps,
+                   seats=(rules.min_seats, rules.max_seats), **hooks)
+
+    # ---- the rules ------------------------------------------------------------------------
+    def ruleset(self) -> Any:
+        """The game's (shared, stateless) rule set instance; raises :class:`RulesetError` when
+        the rules cannot be imported or disagree with this declaration (id, name, seats)."""
+        inst = self._cache.get("rules")
+        if inst is not None:
+            return inst
+        found = resolve(self.rules)
+        if not isinstance(found, type):
+            raise RulesetError(f"game {self.id!r}: rules {self.rules!r} is not a class")
+        cls: Any = found  # a Ruleset subclass (this module does not import the ruleset module)
+        problems = []
+        if cls.id != self.id:
+            problems.append(f"rules id {cls.id!r}")
+        if cls.name != self.name:
+            problems.append(f"rules name {cls.name!r} (declared {self.name!r})")
+        if (cls.min_seats, cls.max_seats) != self.seats:
+            problems.append(f"rules seats {cls.min_seats}-{cls.max_seats} (declared {self.seats[0]}-{self.seats[1]})")
+        if problems:
+            raise RulesetError(f"game {self.id!r}: its declaration disagrees with its rules: {'; '.join(problems)}")
+        inst = cls()
+        self._cache["rules"] = inst
+        return inst
+
+    def _hook(self, name: str, ref: Ref) -> Any:
+        fn = self._cache.get(name)
+        if fn is None:
+            fn = self._cache[name] = resolve(ref)
+        return fn
+
+    # ---- bots and agents -------------------------------------------------------------------
+    def builtin_bots(self) -> dict[str, Callable[[], Any]]:
+        """Built-in bot factories by name (``{}`` when the game declares none)."""
+        if self.bots is None:
+            return {}
+        found = self._hook("bots", self.bots)
+        return dict(found if isinstance(found, Mapping) else found(self.ruleset()))
+
+    def agent_kind(self, prefix: str) -> AgentKind | None:
+        """The agent kind this game adds under ``prefix`` (``"rgkit"``), or ``None``."""
+        for kind in self.agent_kinds:
+            if kind.prefix == prefix:
+                return kind
+        return None
+
+    # ---- formats, drawings, reports --------------------------------------------------------
+    def check_board(self, text: str, source: str, entry: bool = False) -> list[str]:
+        """The problems of a board file's ``text`` (``[]``: valid), see :class:`BoardFormat`.
+        Raises :class:`ConfigError` when the game has no board format, or no entry test and
+        ``entry`` is asked for."""
+        if self.board is None:
+            raise ConfigError(f"{self.id} has no board file format", source=source)
+        if entry and not self.board.entry_test:
+            raise ConfigError(f"{self.id} has no entry-board acceptance test", source=source)
+        out: list[str] = self._hook("board", self.board.check)(self.ruleset(), text, source, entry)
+        return out
+
+    def run_scenario(self, doc: dict[str, Any], source: str) -> list[str]:
+        """Run one scenario document; the failures (``[]``: pass). Raises :class:`ConfigError`
+        for a malformed document, or when the game has no scenario format."""
+        if self.scenario is None:
+            raise ConfigError(f"no scenario format for game {self.id}", source=source)
+        out: list[str] = self._hook("scenario", self.scenario)(self.ruleset(), doc, source)
+        return out
+
+    def draw_svg(self, state: Any, seat: str | None, events: list[Any]) -> str:
+        """The board as an SVG document as ``seat`` may see it (``events`` already filtered
+        for ``seat``). Raises ``NotImplementedError`` when the game declares no drawing."""
+        if self.svg is None:
+            raise NotImplementedError(f"no SVG drawing for {self.id}")
+        out: str = self._hook("svg", self.svg)(self.ruleset(), state, seat, events)
+        return out
+
+    def describe(self, before: Any, after: Any, events: list[Any]) -> Any:
+        """The report of one decision point (Rich renderable or text), ``None`` when the game
+        declares no report."""
+        if self.report is None:
+            return None
+        return self._hook("report", self.report)(self.ruleset(), before, after, events)
+
+    # ---- the seat page ---------------------------------------------------------------------
+    def entry_script(self) -> str | None:
+        """The text of the seat page's order-entry script, ``None`` when the game has none."""
+        if self.web_entry is None:
+            return None
+        text = self._cache.get("web_entry")
+        if text is None:
+            package, _, name = self.web_entry.partition(":")
+            try:
+                text = importlib.resources.files(package).joinpath(name).read_text(encoding="utf-8")
+            except (ImportError, OSError) as exc:
+                raise RulesetError(f"game {self.id!r}: web_entry {self.web_entry!r} cannot be read: {exc}") from None
+            self._cache["web_entry"] = text
+        return str(text)
+
+    def page_facts(self, state: Any, seat: str) -> dict[str, Any]:
+        """Extra facts for the order-entry script while ``seat`` is to move (``{}`` if none)."""
+        if self.page_helpers is None:
+            return {}
+        return dict(self._hook("page_helpers", self.page_helpers)(self.ruleset(), state, seat))
+
+
+# ---- the registry ------------------------------------------------------------------------------
+_lock = threading.RLock()
+_registered: dict[str, Game] = {}
+_installed: dict[str, Game] | None = None
+_broken: dict[str, str] = {}
+
+
+def _discover() -> dict[str, Game]:
+    global _installed
+    with _lock:
+        if _installed is not None:
+            return _installed
+        found: dict[str, Game] = {}
+        _broken.clear()
+        for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: (e.name, e.value)):
+            where = f"entry point {ep.name} = {ep.value}"
+            if ep.name in found:
+                log.warning("%s: game %r is already provided by another distribution; ignored", where, ep.name)
+                continue
+            try:
+                game = ep.load()
+            except Exception as exc:  # a broken third-party game must not hide the others
+                _broken[ep.name] = f"{where}: {type(exc).__name__}: {exc}"
+                continue
+            if not isinstance(game, Game):
+                _broken[ep.name] = f"{where}: not a botwars.engine.plugin.Game but {type(game).__name__}"
+            elif game.id != ep.name:
+                _broken[ep.name] = f"{where}: the entry point's name differs from the game id {game.id!r}"
+            else:
+                found[ep.name] = game
+        _installed = found
+        return found
+
+
+def refresh() -> None:
+    """Forget the installed games found so far (after installing or removing a distribution
+    at run time); the next lookup reads the entry points again."""
+    global _installed
+    with _lock:
+        _installed = None
+
+
+def register_game(game: Game) -> Game:
+    """Add ``game`` to the registry (it replaces an installed game of the same id until
+    :func:`unregister_game`). Returns ``game``."""
+    if not isinstance(game, Game):
+        raise TypeError(f"register_game expects a Game, got {type(game).__name__}")
+    with _lock:
+        _registered[game.id] = game
+    return game
+
+
+def unregister_game(game_id: str) -> None:
+    """Remove a game added with :func:`register_game` (installed games stay)."""
+    with _lock:
+        _registered.pop(game_id, None)
+
+
+def games() -> dict[str, Game]:
+    """Every available game by id, sorted by id."""
+    with _lock:
+        both = {**_discover(), **_registered}
+    return {k: both[k] for k in sorted(both)}
+
+
+def game_ids() -> list[str]:
+    """The ids of every available game, sorted."""
+    return list(games())
+
+
+def get_game(game_id: str) -> Game:
+    """The game with this id; raises :class:`RulesetError` for an unknown id (naming the known
+    ones) or a game whose entry point cannot be loaded (naming the failure)."""
+    with _lock:
+        game = _registered.get(game_id)
+        if game is None:
+            game = _discover().get(game_id)
+        broken = _broken.get(game_id)
+    if game is not None:
+        return game
+    if broken is not None:
+        raise RulesetError(f"game {game_id!r} cannot be loaded: {broken}")
+    raise RulesetError(f"unknown game {game_id!r} (known: {', '.join(game_ids()) or 'none'})")
+
+
+def agent_prefixes() -> dict[str, list[str]]:
+    """Every agent-kind prefix games add, with the ids of the games that add it."""
+    out: dict[str, list[str]] = {}
+    for gid, game in games().items():
+        for kind in game.agent_kinds:
+            out.setdefault(kind.prefix, []).append(gid)
+    return out
