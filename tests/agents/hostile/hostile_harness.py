@@ -72,12 +72,12 @@ for line in sys.stdin:
     print(json.dumps({"orders": [], "user_data": "n=%d" % n}), flush=True)
 """
 
-GAME_OPPONENT = """from botwars.engine.ruleset import get_ruleset
+GAME_OPPONENT = """from botwars.engine.plugin import get_game
 
 
 class Bot:
     def start(self, game, seat, config, seed):
-        self.bot = get_ruleset(game).builtin_bots()["random"]()
+        self.bot = get_game(game).builtin_bots()["random"]()
         fn = getattr(self.bot, "start", None)
         if callable(fn):
             fn(game, seat, config, seed)
