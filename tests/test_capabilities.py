@@ -9,7 +9,7 @@ from botwars.engine.plugin import game_ids, get_game
 @pytest.mark.parametrize("game_id", game_ids())
 def test_declared_capabilities_match_the_rule_set(game_id):
     game = get_game(game_id)
-    rs = game.ruleset
+    rs = game.ruleset()
     caps = game.capabilities
     # F-5.5 / G-16.1: replacing a submission until resolution is declared and enacted alike
     assert caps.replace_until_resolved == rs.replaces_submissions
