@@ -28,6 +28,7 @@ import time
 
 from botwars.agents.base import CallableAgent
 from botwars.engine.match import Match
+from botwars.engine.referee import Referee
 from botwars.engine.ruleset import get_ruleset
 from botwars.games.arena.bots import BUILTIN
 
@@ -61,16 +62,20 @@ def play_games(bot: str, games: int, rs, config) -> tuple[int, int]:
 
 
 def collect_orders(bot: str, rs, config) -> list:
-    """One game's (state, accepted orders) pairs, for the resolve-only measurement."""
+    """One game's (state, accepted orders) pairs, for the resolve-only measurement (played
+    through the referee; only the measurement itself calls ``resolve`` directly)."""
     cls = BUILTIN[bot]
-    m = Match(rs, config, {"p1": CallableAgent(cls()), "p2": CallableAgent(cls())}, seed=0, clock=False)
-    m.start_agents()
+    agents = {"p1": CallableAgent(cls()), "p2": CallableAgent(cls())}
+    ref = Referee(rs, config, list(agents), 0, clock=False, history=False)
+    for seat, a in agents.items():
+        a.start(rs.id, seat, config, rs.agent_seed(0, seat))
     out = []
-    while m.outcome() is None:
-        state = m.state
-        orders = {s: rs.parse_orders(state, s, m.agents[s].act(rs.view(state, s), None)) for s in m.seats}
-        out.append((state, orders))
-        m.state, _ = rs.resolve(state, orders)
+    while not ref.over:
+        state = ref.state
+        for s in ref.pending():
+            ref.submit(s, agents[s].act(ref.view(s), None), 0.0)
+        out.append((state, {s: ref.settled(s).orders for s in ref.pending()}))
+        ref.resolve()
     return out
 
 

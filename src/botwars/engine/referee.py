@@ -137,13 +137,20 @@ class Referee:
         self._refusal_errors: dict[str, list[dict[str, Any]]] = {}
         self._pending: list[str] | None = None
         self.last_line: dict[str, Any] = {}
+        self._outcome: Outcome | None = None
+        self._outcome_of: Any = object()
 
     # ---- what the decision point is -----------------------------------------------------------
     @property
     def outcome(self) -> Outcome | None:
         """The result once the match is over (forced by time, refusals or resignation, or the
         rule set's :meth:`Ruleset.outcome`), else ``None``."""
-        return self._forced or self.ruleset.outcome(self.state)
+        if self._forced is not None:
+            return self._forced
+        if self._outcome_of is not self.state:  # computed once per state (states are immutable)
+            self._outcome = self.ruleset.outcome(self.state)
+            self._outcome_of = self.state
+        return self._outcome
 
     @property
     def over(self) -> bool:
@@ -278,6 +285,9 @@ class Referee:
         ex = self.exempt()
         if ex is not None:
             return t > ex
+        if self.control.increment_s is None and self.control.move_limit_s is not None \
+                and t <= self.control.move_limit_s:
+            return False  # within the free time of a plain clock: never late
         probe = Clock(self.control, {seat: self.bank[seat]})
         return probe.spend(seat, t) == ClockStatus.EXPIRED
 
