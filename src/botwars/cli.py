@@ -171,7 +171,9 @@ def replay(
         if ok:
             console.print(f"[green]ok[/]: {file}: {msg}", highlight=False)
             return
-        err_console.print(f"[bold red]diverged[/]: {file}: {msg}", highlight=False)
+        label = "incomplete" if msg.startswith("incomplete") else "diverged"
+        err_console.print(f"[bold red]{label}[/]: {file}: {msg.removeprefix('incomplete: ')}", highlight=False,
+                          soft_wrap=True)
         raise typer.Exit(1)
     rs = rec.ruleset
     steps = _guard(lambda: list(resimulate(rec)))
