@@ -44,7 +44,7 @@ def test_G_2_1_room_grammar_gates_starts_and_ml():
     assert r3.kind[(8, 4)] == ("GT", 1, False)
     assert load_rooms()[1].kind[(8, 2)] == ("GT", None, True)
     assert load_rooms()[3].kind[(2, 7)] == ("AR", "ML")
-    assert load_rooms()[3].kind[(8, 4)] == ("CR", (1, 3, 5))
+    assert load_rooms()[3].kind[(8, 4)] == ("CR", (1, 3, 5), None)
 
 
 def _room(grid_rows, start="r1c3 N, r1c5 N"):
@@ -163,3 +163,30 @@ def test_cli_board_check_entry_prints_accept_and_rejects(tmp_path):
     r = subprocess.run([sys.executable, "-m", "botwars.cli", "board", "check", str(g), "--game", "geeko"],
                        capture_output=True, text=True, env=env)
     assert r.returncode == 0
+
+
+def test_F_6_24a_G_2_1_a_room_may_hold_a_crusher_over_a_switch_with_digits_up_to_9():
+    rows = list(ROWS)
+    rows[0] = "r7 . . . GT1- . . ."
+    rows[3] = "r4 . . CR79SR1 . . . ."
+    b = parse_room(_room(rows), "x.board")
+    assert b.kind[(4, 3)] == ("CR", (7, 9), ("SR", 1))
+    assert check_room(_room(rows), "x.board") == []
+
+
+def test_F_6_24a_G_11_V5_V7_a_crusher_over_a_switch_is_a_crusher_and_a_switch():
+    # the sample with its SR1 replaced by a crusher over it: still ACCEPT; channel 1 stays operable (V7)
+    text = SAMPLE.replace("r4  SR1    .", "r4  CR2SR1 .")
+    assert check_entry(text, "x") == []
+    # only crushers and switches and plain floor: V5 counts both kinds of the one square
+    stripped = []
+    for line in SAMPLE.split("\n"):
+        if re.match(r"r\d", line):
+            toks = line.split()
+            line = " ".join([toks[0]] + [t if t.startswith("F") or t in ("SR1", "TD1-") else "." for t in toks[1:]])
+        stripped.append(line)
+    out = check_entry("\n".join(stripped).replace("SR1", "CR2SR1"), "x")
+    assert any(x.startswith("REJECT V4") for x in out)
+    assert not any(x.startswith("REJECT V5") for x in out)  # crusher, switch, trap door: 3 kinds
+    out = check_entry("\n".join(stripped).replace("SR1", "CR2SR1").replace("TD1-", "."), "x")
+    assert "REJECT V5: 2 feature kinds (crusher, switch), at least 3 are needed" in out

@@ -19,8 +19,8 @@ from botwars.games.factory.board import (BOARDS_DIR, DELTA, OPTION_CODES, Board,
 ROOMS_DIR = os.path.join(os.path.dirname(__file__), "rooms")
 ROOM_COUNT = 5
 
-GEEKO_BASE_RE = re.compile(r"\.|PT|TD[1-9][+-]|DB[NESW][1-9]|TP[A-Z]([1-9][+-])?|C[YB][NESW]|G[LRU]|CR[1-9]+|"
-                           r"S[GR][1-9]|BZ|W[12]|F[1-9]|UP|AR[A-Z]{2}|GT([1-9][+-])?")
+GEEKO_BASE_RE = re.compile(r"\.|PT|TD[1-9][+-]|DB[NESW][1-9]|TP[A-Z]([1-9][+-])?|C[YB][NESW]|G[LRU]|"
+                           r"CR[1-9]+(S[GR][1-9])?|S[GR][1-9]|BZ|W[12]|F[1-9]|UP|AR[A-Z]{2}|GT([1-9][+-])?")
 GEEKO_ITEM_RE = re.compile(r"w[NESW]|f[NESW]|p[NESW][1-9]+|l[NESW][1-3]?|b[NESW][1-9][+-]|e[NESW][1-9]")
 
 
@@ -229,9 +229,9 @@ def entry_reachable(b: Board) -> tuple[set[Square], set[int]]:
                     todo.append(nb)
         new = set(ops)
         for sq in seen:
-            k = b.kind[sq]
-            if k[0] in ("SG", "SR"):
-                new.add(k[1])
+            sw = b.switch_of(sq)  # SG, SR or a crusher over a switch (F-6.24a)
+            if sw is not None:
+                new.add(sw[1])
         for (r, c, side), ch in b.eyes.items():
             d = opposite(side)
             sq = (r, c)
@@ -268,6 +268,8 @@ def check_entry(text: str, source: str, library: list[str] | None = None) -> lis
         if k[0] not in (".", "F"):
             features += 1
             kinds.add(_FEATURE_KIND[k[0]])
+            if k[0] == "CR" and k[2] is not None:  # a crusher over a switch is both kinds (F-6.24a)
+                kinds.add("switch")
         if k[0] in ("PT", "TD", "DB", "CR"):
             lethal += 1
         for item in b.cells[sq].items:

@@ -200,10 +200,10 @@ def potential(run: RoomState, i: int) -> float:
         if any(kind == "GT" and not run.gates[key] for kind, key in devs) or any(
                 kind == "DB" and not run.bridges[key] for kind, key in devs):
             useful.add(ch)
-    for sq, k in board.kind.items():
-        if k[0] == "SG" and k[1] in useful and not run.switches[sq]:
+    for sq, kind, ch in board.switch_squares():  # SG, SR and crushers over switches (F-6.24a)
+        if kind == "SG" and ch in useful and not run.switches[sq]:
             subs.append(sq)
-        elif k[0] == "SR" and k[1] in useful:
+        elif kind == "SR" and ch in useful:
             subs.append(sq)
     eye_sq = []
     for (r, c, side), ch in board.eyes.items():
