@@ -361,15 +361,23 @@ def connect(
     agent: str = typer.Argument(..., help="Agent spec: builtin:NAME, bot.py, cmd:PROGRAM, botwars-io:PROGRAM, "
                                           "rgkit:robot.py."),
     quiet: bool = typer.Option(False, "-q", help="No progress messages on stderr."),
+    retry_for: float = typer.Option(300.0, "--retry-for", min=0, metavar="SECONDS",
+                                    help="While the server cannot be reached (at the start or after the "
+                                         "connection drops), keep trying for at most SECONDS, waiting 0.5 s, "
+                                         "1 s, 2 s, ... up to 10 s between tries; then exit 2."),
 ) -> None:
-    """Play one seat of a server match with an agent; print the result as `botwars match --json` does."""
+    """Play one seat of a server match with an agent; print the result as `botwars match --json` does.
+
+    Exit status: 0 when the match ended, 2 when the token or agent is refused or the server could
+    not be reached for --retry-for seconds (one line on stderr).
+    """
     from botwars.server.client import connect as play
 
     def log(msg: str) -> None:
         if not quiet:
-            err_console.print(msg, highlight=False, markup=False)
+            err_console.print(msg, highlight=False, markup=False, soft_wrap=True)
 
-    result = _guard(lambda: play(url, token, agent, log=log))
+    result = _guard(lambda: play(url, token, agent, log=log, retry_for_s=retry_for))
     print(json.dumps(result))
 
 
