@@ -223,6 +223,8 @@ def run_scenario(rs: Any, doc: dict[str, Any], source: str) -> list[str]:
     malformed scenario."""
     if not isinstance(doc, dict):
         raise _err(source, "a scenario is a mapping")
+    from botwars.games.geeko.scenario_schema import check as check_shape
+    check_shape(doc, source)  # keys, types and formats, with file:line:column (issue 11)
     if ("play" in doc) == ("turns" in doc):
         raise _err(source, "give exactly one of 'play' and 'turns'")
     gs = build(rs, doc, source)
