@@ -96,8 +96,9 @@ def match(
             raise ConfigError(f"{game} needs {want} agents, got {len(agents)}")
         config = rs.validate_config(parse_set_options(set_))
         seats = rs.seat_names(len(agents))
-        made = {s: make_agent(a, game) for s, a in zip(seats, agents)}
         path = replay or os.path.join("replays", f"{game}-{seed}-{time.strftime('%Y%m%d-%H%M%S')}.jsonl")
+        _check_writable(path, "--replay")  # before any agent starts or turn is played
+        made = {s: make_agent(a, game) for s, a in zip(seats, agents)}
         m = Match(rs, config, made, seed, record=path, clock=not no_clock,
                   agent_specs=dict(zip(seats, agents)))
         return rs, m
@@ -113,6 +114,30 @@ def match(
         print(json.dumps(result.to_json()))
         return
     _print_result(rs, m, result, agents)
+
+
+def _check_writable(path: str, what: str) -> None:
+    """Raise :class:`ConfigError` (one line) unless a file can be written at ``path``: not a
+    directory, and its folder (created if missing, as the match would) writable.  Nothing is
+    left behind: the record itself is written by the match."""
+    if os.path.isdir(path):
+        raise ConfigError(f"{path} is a directory; give a file name such as {os.path.join(path, 'match.jsonl')}",
+                          source=what)
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise ConfigError(f"cannot write {path}: {folder} is not a folder", source=what) from None
+    except OSError as exc:
+        raise ConfigError(f"cannot create the folder {folder}: {exc.strerror}", source=what) from None
+    existed = os.path.exists(path)
+    try:
+        with open(path, "a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        raise ConfigError(f"cannot write {path}: {exc.strerror}", source=what) from None
+    if not existed:
+        os.remove(path)
 
 
 def _print_result(rs, m, result, agents) -> None:
@@ -268,7 +293,13 @@ def scenario_run(files: list[str] = typer.Argument(..., help="Scenario YAML file
 def board_check(file: str = typer.Argument(..., help="Board or map file."),
                 game: str = typer.Option(..., "--game", help="Game whose format the file is in."),
                 entry: bool = typer.Option(False, "--entry", help="geeko: apply the entry-board acceptance test.")) -> None:
-    """Validate a board or map file: exit 0 only when valid, one problem per line."""
+    """Validate a board or map file: exit 0 only when valid, one problem per line.
+
+    Exit status: 0 valid; 1 the file is a well-formed board that fails a check (every problem
+    printed on stdout as FILE:LINE:COLUMN: rule: message); 2 the file cannot be read or is not
+    a board at all (it does not parse: one line on stderr naming the line and column).  With
+    --entry (geeko, G-11) the verdict lines go to stdout, an unparsable file being `REJECT V1`.
+    """
     from botwars.engine.ruleset import get_ruleset
     rs = _guard(lambda: get_ruleset(game))
     checker = getattr(rs, "check_board", None)
@@ -278,8 +309,17 @@ def board_check(file: str = typer.Argument(..., help="Board or map file."),
         with open(file, encoding="utf-8") as f:
             text = f.read()
     except (OSError, UnicodeDecodeError) as exc:
-        _fail(f"{file}: cannot read: {exc}")
-    problems = _guard(lambda: checker(text, file, entry=entry))
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not UTF-8 text"
+        _fail(f"{file}: cannot read: {why}")
+    try:
+        problems = checker(text, file, entry=entry)
+    except ConfigError as exc:  # not a board at all: malformed input, exit 2
+        if entry:
+            console.print(f"REJECT V1: {exc.one_line()}", highlight=False, markup=False, soft_wrap=True)
+            raise typer.Exit(2)
+        _fail(exc.one_line())
+    except BotwarsError as exc:
+        _fail(str(exc))
     if problems:
         for p in problems:
             console.print(p, highlight=False, markup=False, soft_wrap=True)

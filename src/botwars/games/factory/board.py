@@ -627,16 +627,15 @@ def load_board(spec: str, edge: str = "fence") -> Board:
 
 
 def check_board(text: str, source: str) -> list[str]:
-    """``botwars board check``: every problem of a board text, one line each (``[]`` = valid).
+    """``botwars board check``: every problem of a well-formed board text, one line each
+    (``[]`` = valid).  A text that is not a board at all (F-3.1 to F-3.4: keys, rows, tokens
+    do not parse) raises :class:`ConfigError` with its line and column instead.
 
     Beyond F-3.8 it checks that every flag is reachable from the start square over open
     edges and non-pit squares (teleporters link to each other; trap doors and drawbridges
     count as passable, since switches can make them so).
     """
-    try:
-        b = parse_board(text, source, check=False)
-    except ConfigError as exc:
-        return [exc.one_line()]
+    b = parse_board(text, source, check=False)
     out = []
     for msg, ln, col in b.problems:
         out.append(ConfigError(msg, source=source, line=ln, column=col).one_line())

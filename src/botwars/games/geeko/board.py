@@ -155,16 +155,14 @@ def load_rooms(spec: str = "standard") -> list[GeekoBoard]:
 
 
 def check_room(text: str, source: str) -> list[str]:
-    """``botwars board check FILE --game geeko``: every problem of one room or a five-room set."""
+    """``botwars board check FILE --game geeko``: every problem of one room or a five-room set
+    (``[]`` = valid).  A room that does not parse (F-3.1 to F-3.4, G-2.1's grammar) raises
+    :class:`ConfigError` with its line and column instead."""
     texts = split_rooms(text)
     out: list[str] = []
     for k, t in enumerate(texts, 1):
         src = source if len(texts) == 1 else f"{source} room {k}"
-        try:
-            b = parse_board(t, src, check=False, board_cls=GeekoBoard)
-        except ConfigError as exc:
-            out.append(exc.one_line())
-            continue
+        b = parse_board(t, src, check=False, board_cls=GeekoBoard)
         for msg, ln, col in b.problems:
             out.append(ConfigError(msg, source=src, line=ln, column=col).one_line())
         if not b.problems:
@@ -247,12 +245,11 @@ def entry_reachable(b: Board) -> tuple[set[Square], set[int]]:
 
 
 def check_entry(text: str, source: str, library: list[str] | None = None) -> list[str]:
-    """G-11: every failed check as ``REJECT Vn: <reason>`` (``[]`` = ACCEPT).  ``library``: the
-    texts V8 compares against (default :func:`library_texts`)."""
-    try:
-        b = parse_board(text, source, check=False)
-    except ConfigError as exc:
-        return [f"REJECT V1: {exc.one_line()}"]
+    """G-11: every failed check of a board that parses as ``REJECT Vn: <reason>`` (``[]`` =
+    ACCEPT).  A text that does not parse at all fails V1 alone: it raises :class:`ConfigError`
+    (line, column), which ``botwars board check --entry`` prints as its ``REJECT V1`` line
+    (exit 2).  ``library``: the texts V8 compares against (default :func:`library_texts`)."""
+    b = parse_board(text, source, check=False)
     out = [f"REJECT V1: {ConfigError(m, source=source, line=ln, column=col).one_line()}" for m, ln, col in b.problems]
     if (b.rows, b.cols) != (7, 7):
         out.append(f"REJECT V2: the board is {b.rows}x{b.cols} (rows x cols), it must be 7x7")
