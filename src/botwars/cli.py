@@ -14,7 +14,35 @@ from rich.table import Table
 
 from botwars.engine.errors import BotwarsError, ConfigError, RecordError
 
-app = typer.Typer(help="botwars: play, check and replay turn-based grid robot battle games.",
+class _OneLineErrors(typer.core.TyperGroup):
+    """The top-level command group: a usage error (unknown command or option, an option value
+    of the wrong type, a missing argument) is one line on stderr and exit 2, like every other
+    malformed input, instead of Click's boxed usage message."""
+
+    def main(self, args: Any = None, prog_name: Any = None, complete_var: Any = None,  # type: ignore[override]
+             standalone_mode: bool = True, **extra: Any) -> Any:
+        from typer.exceptions import TyperException  # base of Typer's (vendored Click's) usage errors
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        try:
+            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except typer.Exit as exc:
+            sys.exit(exc.exit_code)
+        except typer.Abort:
+            err_console.print("aborted", highlight=False)
+            sys.exit(1)
+        except TyperException as exc:
+            ctx = getattr(exc, "ctx", None)
+            if type(exc).__name__ == "NoArgsIsHelpError" and ctx is not None:  # `botwars`, `botwars board`
+                console.print(ctx.get_help(), highlight=False, markup=False)
+                sys.exit(getattr(exc, "exit_code", 2))
+            hint = f" (see `{ctx.command_path} --help`)" if ctx is not None else ""
+            _error_line(" ".join(exc.format_message().split()) + hint)
+            sys.exit(getattr(exc, "exit_code", 2))
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+app = typer.Typer(help="botwars: play, check and replay turn-based grid robot battle games.", cls=_OneLineErrors,
                   no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
 scenario_app = typer.Typer(help="Scenario files: write a ruling down as YAML and check it.", no_args_is_help=True)
 board_app = typer.Typer(help="Board and map files: validate them.", no_args_is_help=True)
@@ -25,8 +53,14 @@ console = Console()
 err_console = Console(stderr=True)
 
 
+def _error_line(msg: str) -> None:
+    """Print ``error: msg`` as one line on stderr."""
+    from rich.markup import escape
+    err_console.print(f"[bold red]error:[/] {escape(msg)}", highlight=False, markup=True, soft_wrap=True)
+
+
 def _fail(msg: str, code: int = 2) -> None:
-    err_console.print(f"[bold red]error:[/] {msg}", highlight=False, markup=True, soft_wrap=True)
+    _error_line(msg)
     raise typer.Exit(code)
 
 
@@ -259,6 +293,8 @@ def scenario_run(files: list[str] = typer.Argument(..., help="Scenario YAML file
 
     Exit status: 0 all pass, 1 some rule does not hold, 2 some file is malformed (one line each).
     """
+    from rich.markup import escape
+
     from botwars.engine.scenario import check_file, collect
     paths = _guard(lambda: collect(files))
     failed = 0
@@ -268,11 +304,11 @@ def scenario_run(files: list[str] = typer.Argument(..., help="Scenario YAML file
             problems = check_file(path)
         except ConfigError as exc:
             broken += 1
-            err_console.print(f"[bold red]error:[/] {exc.one_line()}", highlight=False, soft_wrap=True)
+            err_console.print(f"[bold red]error:[/] {escape(exc.one_line())}", highlight=False, soft_wrap=True)
             continue
         except BotwarsError as exc:
             broken += 1
-            err_console.print(f"[bold red]error:[/] {path}: {exc}", highlight=False, soft_wrap=True)
+            err_console.print(f"[bold red]error:[/] {escape(f'{path}: {exc}')}", highlight=False, soft_wrap=True)
             continue
         if problems:
             failed += 1

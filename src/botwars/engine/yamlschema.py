@@ -64,10 +64,16 @@ def locate(source: str, path: tuple[Any, ...], at_key: bool = False) -> tuple[in
     return best.line + 1, best.column + 1
 
 
+def _key_text(key: Any) -> str:
+    """A key as written in a message: plain when it is a plain word, else quoted (``'a\\nb'``)."""
+    text = str(key)
+    return text if re.fullmatch(r"[\w .:+-]+", text) else repr(key)
+
+
 def _path_text(path: tuple[Any, ...]) -> str:
     out = ""
     for key in path:
-        out += f"[{key}]" if isinstance(key, int) else (f".{key}" if out else str(key))
+        out += f"[{key}]" if isinstance(key, int) else (f".{_key_text(key)}" if out else _key_text(key))
     return out or "the document"
 
 
@@ -131,7 +137,7 @@ def validate_doc(model: type[BaseModel], doc: Any, source: str) -> Any:
             text = f"{_path_text(path)}: missing key"
         elif err["type"] == "extra_forbidden":
             known = _known_keys(model, path[:-1])
-            text = (f"{_path_text(path[:-1]) + ': ' if path[:-1] else ''}unknown key(s) {path[-1]}"
+            text = (f"{_path_text(path[:-1]) + ': ' if path[:-1] else ''}unknown key(s) {_key_text(path[-1])}"
                     + (f" (known: {', '.join(known)})" if known else ""))
         elif err["type"] == "value_error":
             text = f"{_path_text(path)}: {msg}"
