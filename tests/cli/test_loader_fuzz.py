@@ -26,7 +26,7 @@ from botwars.engine.scenario import check_file
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 GAMES = ["arena", "dadoed", "factory", "geeko", "submarine"]
 TMP = tempfile.mkdtemp(prefix="botwars-fuzz-")
-FUZZ = settings(max_examples=int(os.environ.get("BOTWARS_FUZZ_EXAMPLES", "120")), deadline=None,
+FUZZ = settings(max_examples=int(os.environ.get("BOTWARS_FUZZ_EXAMPLES", "200")), deadline=None,
                 suppress_health_check=list(HealthCheck), derandomize="BOTWARS_FUZZ_EXAMPLES" not in os.environ)
 
 

@@ -19,8 +19,6 @@ from __future__ import annotations
 import os
 from typing import Any
 
-import yaml
-
 from botwars.engine.errors import ConfigError, InvalidOrders
 from botwars.engine.ruleset import get_ruleset
 from botwars.games.arena.board import load_map, shipped_maps, sq_str
