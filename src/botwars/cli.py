@@ -14,7 +14,35 @@ from rich.table import Table
 
 from botwars.engine.errors import BotwarsError, ConfigError, RecordError
 
-app = typer.Typer(help="botwars: play, check and replay turn-based grid robot battle games.",
+class _OneLineErrors(typer.core.TyperGroup):
+    """The top-level command group: a usage error (unknown command or option, an option value
+    of the wrong type, a missing argument) is one line on stderr and exit 2, like every other
+    malformed input, instead of Click's boxed usage message."""
+
+    def main(self, args: Any = None, prog_name: Any = None, complete_var: Any = None,  # type: ignore[override]
+             standalone_mode: bool = True, **extra: Any) -> Any:
+        from typer.exceptions import TyperException  # base of Typer's (vendored Click's) usage errors
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        try:
+            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except typer.Exit as exc:
+            sys.exit(exc.exit_code)
+        except typer.Abort:
+            err_console.print("aborted", highlight=False)
+            sys.exit(1)
+        except TyperException as exc:
+            ctx = getattr(exc, "ctx", None)
+            if type(exc).__name__ == "NoArgsIsHelpError" and ctx is not None:  # `botwars`, `botwars board`
+                console.print(ctx.get_help(), highlight=False, markup=False)
+                sys.exit(getattr(exc, "exit_code", 2))
+            hint = f" (see `{ctx.command_path} --help`)" if ctx is not None else ""
+            _error_line(" ".join(exc.format_message().split()) + hint)
+            sys.exit(getattr(exc, "exit_code", 2))
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+app = typer.Typer(help="botwars: play, check and replay turn-based grid robot battle games.", cls=_OneLineErrors,
                   no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
 scenario_app = typer.Typer(help="Scenario files: write a ruling down as YAML and check it.", no_args_is_help=True)
 board_app = typer.Typer(help="Board and map files: validate them.", no_args_is_help=True)
@@ -27,8 +55,14 @@ console = Console()
 err_console = Console(stderr=True)
 
 
+def _error_line(msg: str) -> None:
+    """Print ``error: msg`` as one line on stderr."""
+    from rich.markup import escape
+    err_console.print(f"[bold red]error:[/] {escape(msg)}", highlight=False, markup=True, soft_wrap=True)
+
+
 def _fail(msg: str, code: int = 2) -> None:
-    err_console.print(f"[bold red]error:[/] {msg}", highlight=False, markup=True, soft_wrap=True)
+    _error_line(msg)
     raise typer.Exit(code)
 
 
@@ -106,8 +140,9 @@ def match(
             raise ConfigError(f"{game} needs {want} agents, got {len(agents)}")
         config = rs.validate_config(parse_set_options(set_))
         seats = rs.seat_names(len(agents))
-        made = {s: make_agent(a, game) for s, a in zip(seats, agents)}
         path = replay or os.path.join("replays", f"{game}-{seed}-{time.strftime('%Y%m%d-%H%M%S')}.jsonl")
+        _check_writable(path, "--replay")  # before any agent starts or turn is played
+        made = {s: make_agent(a, game) for s, a in zip(seats, agents)}
         m = Match(rs, config, made, seed, record=path, clock=not no_clock,
                   agent_specs=dict(zip(seats, agents)))
         return rs, m, config
@@ -124,6 +159,30 @@ def match(
         print(json.dumps(result.to_json()))
         return
     _print_result(rs, m, result, agents)
+
+
+def _check_writable(path: str, what: str) -> None:
+    """Raise :class:`ConfigError` (one line) unless a file can be written at ``path``: not a
+    directory, and its folder (created if missing, as the match would) writable.  Nothing is
+    left behind: the record itself is written by the match."""
+    if os.path.isdir(path):
+        raise ConfigError(f"{path} is a directory; give a file name such as {os.path.join(path, 'match.jsonl')}",
+                          source=what)
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise ConfigError(f"cannot write {path}: {folder} is not a folder", source=what) from None
+    except OSError as exc:
+        raise ConfigError(f"cannot create the folder {folder}: {exc.strerror}", source=what) from None
+    existed = os.path.exists(path)
+    try:
+        with open(path, "a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        raise ConfigError(f"cannot write {path}: {exc.strerror}", source=what) from None
+    if not existed:
+        os.remove(path)
 
 
 def _print_result(rs, m, result, agents) -> None:
@@ -249,6 +308,8 @@ def scenario_run(files: list[str] = typer.Argument(..., help="Scenario YAML file
 
     Exit status: 0 all pass, 1 some rule does not hold, 2 some file is malformed (one line each).
     """
+    from rich.markup import escape
+
     from botwars.engine.scenario import check_file, collect
     paths = _guard(lambda: collect(files))
     failed = 0
@@ -258,11 +319,11 @@ def scenario_run(files: list[str] = typer.Argument(..., help="Scenario YAML file
             problems = check_file(path)
         except ConfigError as exc:
             broken += 1
-            err_console.print(f"[bold red]error:[/] {exc.one_line()}", highlight=False, soft_wrap=True)
+            err_console.print(f"[bold red]error:[/] {escape(exc.one_line())}", highlight=False, soft_wrap=True)
             continue
         except BotwarsError as exc:
             broken += 1
-            err_console.print(f"[bold red]error:[/] {path}: {exc}", highlight=False, soft_wrap=True)
+            err_console.print(f"[bold red]error:[/] {escape(f'{path}: {exc}')}", highlight=False, soft_wrap=True)
             continue
         if problems:
             failed += 1
@@ -284,7 +345,13 @@ def board_check(file: str = typer.Argument(..., help="Board or map file."),
                 game: str = typer.Option(..., "--game", help="Game whose format the file is in."),
                 entry: bool = typer.Option(False, "--entry", help="Apply the game's entry-board acceptance test "
                                                                   "(games whose board format has one).")) -> None:
-    """Validate a board or map file: exit 0 only when valid, one problem per line."""
+    """Validate a board or map file: exit 0 only when valid, one problem per line.
+
+    Exit status: 0 valid; 1 the file is a well-formed board that fails a check (every problem
+    printed on stdout as FILE:LINE:COLUMN: rule: message); 2 the file cannot be read or is not
+    a board at all (it does not parse: one line on stderr naming the line and column).  With
+    --entry (geeko, G-11) the verdict lines go to stdout, an unparsable file being `REJECT V1`.
+    """
     from botwars.engine.plugin import get_game
     g = _guard(lambda: get_game(game))
     if g.board is None:
@@ -295,8 +362,17 @@ def board_check(file: str = typer.Argument(..., help="Board or map file."),
         with open(file, encoding="utf-8") as f:
             text = f.read()
     except (OSError, UnicodeDecodeError) as exc:
-        _fail(f"{file}: cannot read: {exc}")
-    problems = _guard(lambda: g.check_board(text, file, entry=entry))
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not UTF-8 text"
+        _fail(f"{file}: cannot read: {why}")
+    try:
+        problems = g.check_board(text, file, entry=entry)
+    except ConfigError as exc:  # not a board at all: malformed input, exit 2
+        if entry:
+            console.print(f"REJECT V1: {exc.one_line()}", highlight=False, markup=False, soft_wrap=True)
+            raise typer.Exit(2)
+        _fail(exc.one_line())
+    except BotwarsError as exc:
+        _fail(str(exc))
     if problems:
         for p in problems:
             console.print(p, highlight=False, markup=False, soft_wrap=True)
@@ -405,15 +481,23 @@ def connect(
     agent: str = typer.Argument(..., help="Agent spec: builtin:NAME, bot.py, cmd:PROGRAM, or a kind the game "
                                           "adds (`botwars games GAME` lists them)."),
     quiet: bool = typer.Option(False, "-q", help="No progress messages on stderr."),
+    retry_for: float = typer.Option(300.0, "--retry-for", min=0, metavar="SECONDS",
+                                    help="While the server cannot be reached (at the start or after the "
+                                         "connection drops), keep trying for at most SECONDS, waiting 0.5 s, "
+                                         "1 s, 2 s, ... up to 10 s between tries; then exit 2."),
 ) -> None:
-    """Play one seat of a server match with an agent; print the result as `botwars match --json` does."""
+    """Play one seat of a server match with an agent; print the result as `botwars match --json` does.
+
+    Exit status: 0 when the match ended, 2 when the token or agent is refused or the server could
+    not be reached for --retry-for seconds (one line on stderr).
+    """
     from botwars.server.client import connect as play
 
     def log(msg: str) -> None:
         if not quiet:
-            err_console.print(msg, highlight=False, markup=False)
+            err_console.print(msg, highlight=False, markup=False, soft_wrap=True)
 
-    result = _guard(lambda: play(url, token, agent, log=log))
+    result = _guard(lambda: play(url, token, agent, log=log, retry_for_s=retry_for))
     print(json.dumps(result))
 
 

@@ -269,9 +269,13 @@ def test_bad_map_file_is_one_line_with_file_and_line_exit_2(tmp_path):
 
 def test_board_check_reports_map_problems(tmp_path):
     bad = tmp_path / "bad.map"
-    bad.write_text("###\n#1#\n#?#\n")
+    bad.write_text("###\n#1#\n#?#\n")  # not a map (R5's characters): malformed, exit 2
     res = runner.invoke(app, ["board", "check", str(bad), "--game", "arena"])
-    assert res.exit_code == 1 and f"{bad}:3:2" in res.output
+    assert res.exit_code == 2 and f"{bad}:3:2" in res.output
+    lonely = tmp_path / "lonely.map"
+    lonely.write_text("###\n#1#\n###\n")  # well formed, but player 2 has no spawn point: exit 1
+    res = runner.invoke(app, ["board", "check", str(lonely), "--game", "arena"])
+    assert res.exit_code == 1 and res.output.strip() == f"{lonely}: player 2 has no spawn point"
 
 
 def test_set_map_and_parameters_play_a_match(tmp_path):

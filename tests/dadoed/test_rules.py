@@ -490,9 +490,15 @@ def test_default_pool_matches_D_4_2():
 
 def test_D_2_6_board_check():
     assert RS.check_board("  ABCDEFGH\n" + EMPTY, "b.txt") == []
-    probs = RS.check_board(EMPTY.replace("5 ........", "5 ...Q...."), "b.txt")
-    assert probs and "unknown tile character 'Q' at D5" in probs[0]
-    assert "appears twice" in RS.check_board(EMPTY.replace("5 ........", "5 A..A...."[:10]), "b")[0]
+    # every D-2.6 problem is one of form: the board is malformed (ConfigError with line and column)
+    with pytest.raises(ConfigError) as e:
+        RS.check_board(EMPTY.replace("5 ........", "5 ...Q...."), "b.txt")
+    assert "unknown tile character 'Q' at D5" in str(e.value) and (e.value.line, e.value.column) == (4, 6)
+    with pytest.raises(ConfigError, match="appears twice"):
+        RS.check_board(EMPTY.replace("5 ........", "5 A..A...."[:10]), "b")
+    with pytest.raises(ConfigError) as e:
+        RS.check_board("\n" + EMPTY.replace("2 ........\n", ""), "b")
+    assert "a board has 8 rows (8 down to 1), got 7" in str(e.value) and e.value.line == 8
     assert parse_board(board_with(A="A1", c="H8")).bots == {"A": ("blue", (0, 0)), "C": ("orange", (7, 7))}
 
 

@@ -163,3 +163,35 @@ def test_F_3_print_then_parse_gives_an_equal_board(rows, cols, data):
     assert b2 == b
     assert print_board(b2) == printed
     assert [p[0] for p in b2.problems] == [p[0] for p in b.problems]
+
+
+# ---- F-6.24a: a crusher over a switch ------------------------------------------------------------
+def test_F_6_24a_F_3_3_crusher_over_a_switch_parses_and_prints_back():
+    b = parse_board(HEAD + "r2 . CR24SG3 TD3-\nr1 F1 CR1SR2 DBN4\nend\n", "t.board", check=False)
+    assert b.kind[(2, 2)] == ("CR", (2, 4), ("SG", 3))
+    assert b.kind[(1, 2)] == ("CR", (1,), ("SR", 2))
+    assert b.switch_of((2, 2)) == ("SG", 3) and b.switch_of((1, 2)) == ("SR", 2) and b.switch_of((1, 1)) is None
+    assert [(sq, kind, ch) for sq, kind, ch in b.switch_squares()] == [((1, 2), "SR", 2), ((2, 2), "SG", 3)]
+    printed = print_board(b)
+    assert "CR24SG3" in printed and "CR1SR2" in printed
+    assert parse_board(printed, "t.board", check=False) == b
+
+
+def test_F_6_24a_F_3_7_a_crusher_switch_links_its_channel():
+    ok = HEAD + "r2 . CR24SG3 TD3-\nr1 . F1 .\nend\n"
+    assert check_board(ok, "t.board") == []
+    problems = check_board(HEAD + "r2 . CR24SG3 .\nr1 . F1 .\nend\n", "t.board")
+    assert problems == ["t.board:6:6: F-3.7: channel 3 has switches or eyes but no device"]
+    # a drawbridge channel takes only SG switches: a crusher over an SR is refused, over an SG allowed
+    assert "drawbridge" in err_of(HEAD + "r2 . CR2SR1 DBN1\nr1 . F1 .\nend\n").message
+    assert check_board(HEAD + "r2 . CR2SG1 DBN1\nr1 . F1 .\nend\n", "t.board") == []
+
+
+@pytest.mark.parametrize("tok", ["CR24SG", "CR24SX1", "CRSG1", "CR24SG0", "CR6SG1", "CR24SG1+", "CR24sg1"])
+def test_F_6_24a_F_3_3_bad_crusher_switch_tokens_name_line_and_column(tok):
+    e = err_of(HEAD + f"r2 . {tok} .\nr1 F1 . .\nend\n")
+    assert (e.line, e.column) == (6, 6) and "F-3.3" in e.message and tok in e.message
+
+
+def test_F_6_24a_F_3_8_crusher_switch_registers_must_ascend():
+    assert "F-3.8: crusher registers 42" in err_of(HEAD + "r2 . CR42SG1 TD1-\nr1 F1 . .\nend\n").message

@@ -35,3 +35,20 @@ def test_replay_svg_writes_a_file(tmp_path):
     res = runner.invoke(app, ["replay", str(rec), "--turn", "1", "--svg", str(out)])
     assert res.exit_code == 0, res.output
     ET.fromstring(out.read_text())
+
+
+def test_F_6_24a_svg_shows_the_switch_under_a_crusher_and_its_state():
+    from botwars.games.factory.board import grid_board
+    from botwars.games.factory.rules import Ctx
+    board = grid_board("r2 . CR24SG3 TD3-\nr1 . . .")
+    cfg = RS.validate_config({"robot_lasers": False})
+    st = RS.empty_state(cfg, ["p1"], "s", board, ["Alice"])
+    titles = [t.text for t in ET.fromstring(RS.svg(st)).iter(f"{NS}title")]
+    texts = [t.text for t in ET.fromstring(RS.svg(st)).iter(f"{NS}text")]
+    assert "r2c2 crusher stages 24 over switch SG3 off" in titles
+    assert "CR24" in texts and "SG" in texts
+    c = Ctx(st, 1)
+    RS.stage(c, 2)  # S7 of stage 2: the crusher presses the switch (F-6.24a)
+    doc = ET.fromstring(RS.svg(st))
+    assert "r2c2 crusher stages 24 over switch SG3 on" in [t.text for t in doc.iter(f"{NS}title")]
+    assert "SG+" in [t.text for t in doc.iter(f"{NS}text")]

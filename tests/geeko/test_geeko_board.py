@@ -44,7 +44,7 @@ def test_G_2_1_room_grammar_gates_starts_and_ml():
     assert r3.kind[(8, 4)] == ("GT", 1, False)
     assert load_rooms()[1].kind[(8, 2)] == ("GT", None, True)
     assert load_rooms()[3].kind[(2, 7)] == ("AR", "ML")
-    assert load_rooms()[3].kind[(8, 4)] == ("CR", (1, 3, 5))
+    assert load_rooms()[3].kind[(8, 4)] == ("CR", (1, 3, 5), None)
 
 
 def _room(grid_rows, start="r1c3 N, r1c5 N"):
@@ -64,7 +64,8 @@ def test_G_2_1_gate_outside_the_top_row_and_flags_are_refused():
 
 def test_G_2_1_two_distinct_start_squares_are_required():
     assert any("G-2.1: start must give two squares" in p for p in check_room(_room(ROWS, "r1c3 N"), "x"))
-    assert any("F-3.1: start must be" in p for p in check_room(_room(ROWS, "r1c3 N, r1c4 N, r1c5 N"), "x"))
+    with pytest.raises(ConfigError, match="F-3.1: start must be"):  # does not parse: malformed (exit 2)
+        check_room(_room(ROWS, "r1c3 N, r1c4 N, r1c5 N"), "x")
     assert any("both r1c3" in p for p in check_room(_room(ROWS, "r1c3 N, r1c3 E"), "x"))
     rows = list(ROWS)
     rows[-1] = "r1 . . . . PT . ."
@@ -122,7 +123,9 @@ def test_G_15_12_stripped_sample_is_rejected_for_V4_and_V5():
 
 
 def test_G_11_V1_V2_V3_V6_V7_V8():
-    assert check_entry("board: x\n", "x")[0].startswith("REJECT V1:")
+    with pytest.raises(ConfigError, match="F-3.1: missing 'grid:' line"):  # not a board: V1, exit 2
+        check_entry("board: x\n", "x")
+    assert check_entry(SAMPLE.replace("F2 ", "F3 "), "x")[0].startswith("REJECT V1: x:6:5: F-3.8: flags")
     big = SAMPLE.replace("rows: 7", "rows: 8").replace("grid:\n", "grid:\nr8  . . . . . . .\n")
     assert any(x.startswith("REJECT V2") for x in check_entry(big, "x"))
     out = check_entry(SAMPLE.replace("r1  .      .      .", "r1  F3     F4     ."), "x")
@@ -159,7 +162,40 @@ def test_cli_board_check_entry_prints_accept_and_rejects(tmp_path):
     g.write_text(standard_room_texts()[1])
     r = subprocess.run([sys.executable, "-m", "botwars.cli", "board", "check", str(g), "--game", "geeko", "--entry"],
                        capture_output=True, text=True, env=env)
-    assert r.returncode == 1 and "REJECT V1" in r.stdout
+    # a room is not a factory board (two start squares): it does not parse, V1, exit 2 (malformed)
+    assert r.returncode == 2 and r.stdout.startswith(f"REJECT V1: {g}:5:7: F-3.1: start must be") and r.stdout.count("\n") == 1
     r = subprocess.run([sys.executable, "-m", "botwars.cli", "board", "check", str(g), "--game", "geeko"],
                        capture_output=True, text=True, env=env)
     assert r.returncode == 0
+    h = tmp_path / "h.board"
+    h.write_text(SAMPLE.replace("F2 ", "F3 "))  # parses, fails V1 (F-3.8 flags): a verdict, exit 1
+    r = subprocess.run([sys.executable, "-m", "botwars.cli", "board", "check", str(h), "--game", "geeko", "--entry"],
+                       capture_output=True, text=True, env=env)
+    assert r.returncode == 1 and r.stdout.startswith(f"REJECT V1: {h}:6:5: F-3.8: flags")
+
+
+def test_F_6_24a_G_2_1_a_room_may_hold_a_crusher_over_a_switch_with_digits_up_to_9():
+    rows = list(ROWS)
+    rows[0] = "r7 . . . GT1- . . ."
+    rows[3] = "r4 . . CR79SR1 . . . ."
+    b = parse_room(_room(rows), "x.board")
+    assert b.kind[(4, 3)] == ("CR", (7, 9), ("SR", 1))
+    assert check_room(_room(rows), "x.board") == []
+
+
+def test_F_6_24a_G_11_V5_V7_a_crusher_over_a_switch_is_a_crusher_and_a_switch():
+    # the sample with its SR1 replaced by a crusher over it: still ACCEPT; channel 1 stays operable (V7)
+    text = SAMPLE.replace("r4  SR1    .", "r4  CR2SR1 .")
+    assert check_entry(text, "x") == []
+    # only crushers and switches and plain floor: V5 counts both kinds of the one square
+    stripped = []
+    for line in SAMPLE.split("\n"):
+        if re.match(r"r\d", line):
+            toks = line.split()
+            line = " ".join([toks[0]] + [t if t.startswith("F") or t in ("SR1", "TD1-") else "." for t in toks[1:]])
+        stripped.append(line)
+    out = check_entry("\n".join(stripped).replace("SR1", "CR2SR1"), "x")
+    assert any(x.startswith("REJECT V4") for x in out)
+    assert not any(x.startswith("REJECT V5") for x in out)  # crusher, switch, trap door: 3 kinds
+    out = check_entry("\n".join(stripped).replace("SR1", "CR2SR1").replace("TD1-", "."), "x")
+    assert "REJECT V5: 2 feature kinds (crusher, switch), at least 3 are needed" in out

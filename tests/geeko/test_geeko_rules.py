@@ -204,3 +204,73 @@ def test_G_16_2_G_3_4_a_missing_order_plays_the_default_program():
     b, _ = RS.resolve(gs, {"p1": RS.default_orders(gs, "p1")})
     assert json.dumps(RS.state_json(a), sort_keys=True) == json.dumps(RS.state_json(b), sort_keys=True)
     assert a.turn == 1 and len(a.runs[0].hand) == 18
+
+
+def no_fit_state():
+    """Issue 11 (audit): A at HP 1 with all nine registers fused and set A, B at HP 2 with one
+    free register; the only card dealt is RVS3 795, which B cannot use (G-4.4, G-4.5)."""
+    from botwars.games.factory.cards import parse_card
+    gs = new(seed="rvs3-82")
+    run = gs.runs[0]
+    a, b = run.bots
+    a.hp, a.sets = 1, ["A"]
+    a.regs = [parse_card(c) for c in ("70", "90", "110", "130", "80", "100", "120", "140", "10")]
+    b.hp = 2
+    b.regs = [None] + [parse_card(c) for c in ("150", "170", "190", "210", "160", "200", "220", "240")]
+    RS.deal(run, 1, [])
+    assert [card_str(c) for c in run.hand] == ["RVS3 795"]
+    return gs
+
+
+@pytest.mark.parametrize("payload", [
+    {"type": "program", "length": 0, "reboot": None},
+    {"type": "program", "length": 0, "reboot": None, "B": []},  # what the web page's entry sends
+    {"type": "program", "length": 0, "reboot": "B"},
+])
+def test_G_4_5_length_zero_is_accepted_when_no_program_with_L_1_is_valid(payload):
+    gs = no_fit_state()
+    assert RS.longest_program(gs.runs[0]) == 0
+    o = RS.parse_orders(gs, "p1", payload)
+    assert o.length == 0 and o.progs == {}
+    assert RS.default_orders(gs, "p1").to_json() == {"type": "program", "length": 0, "reboot": None}
+    gs2, events = RS.resolve(gs, {"p1": o})
+    assert len([e for e in events if e.kind == "stage"]) == 9  # A runs its nine fused registers (G-4.7)
+
+
+@pytest.mark.parametrize("payload, text", [
+    ({"type": "program", "length": 1, "B": [795], "reboot": None}, "'length' must be 0"),
+    ({"type": "program", "length": 0, "B": [795], "reboot": None}, "omit 'B'"),
+])
+def test_G_4_5_with_no_valid_program_other_orders_are_refused(payload, text):
+    with pytest.raises(InvalidOrders) as e:
+        RS.parse_orders(no_fit_state(), "p1", payload)
+    assert text in str(e.value)
+
+
+def test_G_4_5_length_zero_is_refused_while_a_program_with_L_1_exists():
+    gs = new()
+    with pytest.raises(InvalidOrders) as e:
+        RS.parse_orders(gs, "p1", {"type": "program", "length": 0, "reboot": None})
+    assert "'length' must be 1 to 9" in str(e.value)
+
+
+@pytest.mark.parametrize("bot", ["random", "pathfinder"])
+def test_G_4_5_builtin_bots_send_length_zero_when_no_program_fits(bot):
+    gs = no_fit_state()
+    agent = RS.builtin_bots()[bot]()
+    agent.start("geeko", "p1", {}, 7)
+    payload = agent.act(RS.view(gs, "p1"))
+    assert payload == {"type": "program", "length": 0, "reboot": None}
+    assert RS.parse_orders(gs, "p1", payload).length == 0
+
+
+def test_G_4_5_joint_fill_finds_a_program_a_greedy_fill_would_miss():
+    """Hand FWD1 490, RVS3 795; A holds set A, B does not.  Handing cards out in hand order, A
+    first, gives 490 to A and leaves B nothing; the exact fill gives A the RVS3 and B the FWD1."""
+    from botwars.games.geeko.program import joint_fill
+    assert joint_fill([490, 795], [["A"], []], 1) == [[795], [490]]
+    assert joint_fill([490, 500], [["A"], ["A"]], 1) == [[490], [500]]
+    assert joint_fill([490, 500, 510], [[], []], 1) == [[490], [500]]
+    assert joint_fill([795], [["A"], []], 1) is None
+    assert joint_fill([490, 795], [["A"], []], 2) is None
+    assert joint_fill([490, 795], [["A"]], 2) == [[490, 795]]

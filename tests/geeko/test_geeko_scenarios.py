@@ -60,12 +60,12 @@ def test_every_numbered_rule_is_covered_by_a_scenario_or_a_test():
 
 @pytest.mark.parametrize("text, msg", [
     ("game: geeko\nplay: [1]\nturns: []\n", "exactly one of 'play' and 'turns'"),
-    ("game: geeko\nroom: 6\nplay: [1]\n", "room must be 1 to 5"),
-    ("game: geeko\nrobots: {C: {}}\nplay: [1]\n", "robots are A and B"),
-    ("game: geeko\nrobots: {A: {wings: 2}}\nplay: [1]\n", "unknown key(s) wings"),
+    ("game: geeko\nroom: 6\nplay: [1]\n", "room: input should be less than or equal to 5, got 6"),
+    ("game: geeko\nrobots: {C: {}}\nplay: [1]\n", "robots.C: input should be 'A' or 'B', got 'C'"),
+    ("game: geeko\nrobots: {A: {wings: 2}}\nplay: [1]\n", "robots.A: unknown key(s) wings (known: at, facing"),
     ("game: geeko\nflavour: x\nplay: [1]\n", "unknown key(s) flavour"),
-    ("game: geeko\nplay: [10]\n", "play must be"),
-    ("game: geeko\nplay: [1]\nexpect: {stage 1: {colour: red}}\n", "unknown expectation"),
+    ("game: geeko\nplay: [10]\n", "play[0]: input should be less than or equal to 9, got 10"),
+    ("game: geeko\nplay: [1]\nexpect: {stage 1: {colour: red}}\n", "expect.stage 1: unknown key(s) colour"),
 ])
 def test_malformed_scenarios_raise_config_error(tmp_path, text, msg):
     import yaml as _yaml
@@ -78,3 +78,29 @@ def test_malformed_scenarios_raise_config_error(tmp_path, text, msg):
     f = tmp_path / "bad.yaml"
     f.write_text(text)
     assert msg in run_file(str(f))[0]  # the runner reports it as one failure line
+
+
+@pytest.mark.parametrize("text, where, msg", [
+    # issue 11: wrongly typed fields are one line with file:line:column, never a traceback
+    ("game: geeko\nroom: 1\nturns: [1]\n", "3:9", "turns[0]: input should be a valid dictionary, got 1"),
+    ("game: geeko\nroom: 1\nturns:\n  - orders: default\n    hand: 3\n", "5:11",
+     "turns[0].hand: input should be a valid list, got 3"),
+    ("game: geeko\nrobots:\n  A: {facing: [N]}\nplay: [1]\n", "3:15", "robots.A.facing: input should be 'N', 'E', 'S' or 'W', got ['N']"),
+    ("game: geeko\nrobots:\n  A: {at: r1c9}\nplay: [1]\n", "3:11",
+     "robots.A.at: r1c9 is outside a room (rows 1-9, columns 1-7)"),
+    ("game: geeko\nrobots:\n  B: {program: [FWD1 501]}\nplay: [1]\n", "3:17",
+     "robots.B.program[0]: no card 'FWD1 501'"),
+    ("game: geeko\nplay: turn\nexpect: {stage x: {}}\n", "3:10", "expect: unknown key(s) stage x"),
+    ("game: geeko\nplay: turn\nexpect:\n  end: {rows: {MODE: [a]}}\n", "4:22",
+     "expect.end.rows.MODE: input should be a valid dictionary, got ['a']"),
+    ("game: geeko\nplay: turn\nlength: x\n", "3:9", "length: input should be a valid integer, got 'x'"),
+])
+def test_wrongly_typed_fields_name_file_line_and_column(tmp_path, text, where, msg):
+    from botwars.engine.errors import ConfigError
+    from botwars.engine.scenario import check_file
+    f = tmp_path / "bad.yaml"
+    f.write_text(text)
+    with pytest.raises(ConfigError) as e:
+        check_file(str(f))
+    line = e.value.one_line()
+    assert line.startswith(f"{f}:{where}: ") and msg in line and "\n" not in line

@@ -23,6 +23,8 @@ class ConfigError(BotwarsError):
         super().__init__(self.one_line())
 
     def one_line(self) -> str:
+        """``source:line:column: message`` on one line (line breaks in the message, which can
+        only come from quoted input, are written ``\\n``)."""
         where = ""
         if self.source:
             where = self.source
@@ -31,7 +33,7 @@ class ConfigError(BotwarsError):
                 if self.column is not None:
                     where += f":{self.column}"
             where += ": "
-        return where + self.message
+        return (where + self.message).replace("\r", "\\r").replace("\n", "\\n")
 
 
 class InvalidOrders(BotwarsError):

@@ -69,9 +69,9 @@ class Param:
                     raise ValueError(f"expected text, got {value!r}")
             else:  # pragma: no cover - programming error
                 raise ValueError(f"unsupported parameter type {self.type}")
-        except ValueError as exc:
+        except (ValueError, TypeError, OverflowError) as exc:  # int([1]), float(None), float(10**400)
             msg = str(exc)
-            if "invalid literal" in msg or "could not convert" in msg:
+            if not isinstance(exc, ValueError) or "invalid literal" in msg or "could not convert" in msg:
                 msg = f"expected {'an integer' if self.type is int else 'a number'}, got {value!r}"
             raise ConfigError(f"parameter {name}: {msg}", source=source) from None
         if self.minimum is not None and v < self.minimum:

@@ -52,8 +52,11 @@ class ArenaMap:
         return self.width * self.height - len(self.walls)
 
 
-def parse_map(text: str, source: str = "<map>") -> ArenaMap:
-    """Parse the R5 text format. Raises :class:`ConfigError` naming the line and column."""
+def parse_map(text: str, source: str = "<map>", *, check: bool = True) -> ArenaMap:
+    """Parse the R5 text format. Raises :class:`ConfigError` naming the line and column.
+
+    With ``check=False`` a well-formed map without spawn points for a player is returned
+    anyway (:func:`map_problems` lists that), for ``botwars board check``."""
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -79,10 +82,17 @@ def parse_map(text: str, source: str = "<map>") -> ArenaMap:
                 spawns[int(ch)].append((k, y))
             elif ch != ".":
                 raise ConfigError(f"unknown map character {ch!r} (use # . 1 2)", source=source, line=i, column=k)
-    for p in (1, 2):
-        if not spawns[p]:
-            raise ConfigError(f"player {p} has no spawn point", source=source)
-    return ArenaMap(w, h, frozenset(walls), {p: tuple(sorted(s)) for p, s in spawns.items()})
+    amap = ArenaMap(w, h, frozenset(walls), {p: tuple(sorted(s)) for p, s in spawns.items()})
+    if check:
+        problems = map_problems(amap)
+        if problems:
+            raise ConfigError(problems[0], source=source)
+    return amap
+
+
+def map_problems(amap: ArenaMap) -> list[str]:
+    """What makes a well-formed map unplayable (R5): a player without spawn points."""
+    return [f"player {p} has no spawn point" for p in (1, 2) if not amap.spawns[p]]
 
 
 _SHIPPED: tuple[str, ...] | None = None

@@ -358,13 +358,11 @@ class ArenaRuleset(Ruleset):
         return turn_report(before, after, events)
 
     def check_board(self, text: str, source: str, entry: bool = False) -> list[str]:
-        """``botwars board check``: the map's problems (R5), one per line; empty when valid."""
-        from botwars.games.arena.board import parse_map
-        try:
-            parse_map(text, source)
-        except ConfigError as exc:
-            return [exc.one_line()]
-        return []
+        """``botwars board check``: the problems of a well-formed map (R5: a player without spawn
+        points), one per line; empty when valid.  A text that is not a map (R5's characters,
+        line lengths, size) raises :class:`ConfigError` with its line and column."""
+        from botwars.games.arena.board import map_problems, parse_map
+        return [ConfigError(p, source=source).one_line() for p in map_problems(parse_map(text, source, check=False))]
 
     def svg(self, state: ArenaState, seat: str | None = None, events: list | None = None) -> str:
         """The board as SVG (see :mod:`botwars.games.arena.svg`); the arena hides nothing (R30)."""

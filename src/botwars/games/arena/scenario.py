@@ -19,8 +19,6 @@ from __future__ import annotations
 import os
 from typing import Any
 
-import yaml
-
 from botwars.engine.referee import resolve_parsed
 from botwars.engine.errors import ConfigError, InvalidOrders
 from botwars.engine.ruleset import get_ruleset
@@ -37,43 +35,24 @@ FAILURE_CODES = ("timeout", "crash", "memory")
 
 
 class _Locator:
-    """Finds the line of a key path in the scenario file (``yaml.compose``), for error messages."""
+    """Finds the line and column of a key path in the scenario file, for error messages."""
 
     def __init__(self, source: str):
         self.source = source
-        self._root: Any = False
-
-    def root(self) -> Any:
-        if self._root is False:
-            try:
-                with open(self.source, encoding="utf-8") as f:
-                    self._root = yaml.compose(f)
-            except Exception:
-                self._root = None
-        return self._root
 
     def line(self, *path: Any) -> int | None:
         """1-based line of the deepest node of ``path`` that exists (``None`` if unknown)."""
-        node = self.root()
-        best = node.start_mark.line + 1 if node is not None else None
-        for key in path:
-            nxt = None
-            if isinstance(node, yaml.MappingNode):
-                for k, v in node.value:
-                    if str(k.value) == str(key):
-                        best = k.start_mark.line + 1
-                        nxt = v
-                        break
-            elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and 0 <= key < len(node.value):
-                nxt = node.value[key]
-                best = nxt.start_mark.line + 1
-            if nxt is None:
-                break
-            node = nxt
-        return best
+        return self.place(*path)[0]
+
+    def place(self, *path: Any) -> tuple[int | None, int | None]:
+        """1-based ``(line, column)`` of the deepest node of ``path`` that exists (a mapping key
+        is placed at the key); ``(None, None)`` if unknown."""
+        from botwars.engine.yamlschema import locate
+        return locate(self.source, tuple(path), at_key=True)
 
     def error(self, msg: str, *path: Any) -> ConfigError:
-        return ConfigError(msg, source=self.source, line=self.line(*path))
+        line, column = self.place(*path)
+        return ConfigError(msg, source=self.source, line=line, column=column)
 
 
 def square(value: Any) -> tuple[int, int] | None:
@@ -342,6 +321,8 @@ def _check(exp: dict[str, Any], state: Any, events: list, labels: dict[str, int]
             out.append(f"{here}: robots not in the scenario's list: expected {want_new}, got {got_new}")
     if "count" in exp:
         want = exp["count"] or {}
+        if not isinstance(want, dict) or any(type(n) is not int for n in want.values()):
+            raise loc.error("expect.count must map p1/p2 to a number of robots", *epath, "count")
         for seat, n in want.items():
             if seat not in SEATS:
                 raise loc.error(f"unknown seat {seat!r} in expect.count", *epath, "count")
@@ -361,11 +342,16 @@ def _check(exp: dict[str, Any], state: Any, events: list, labels: dict[str, int]
     if not isinstance(block, dict) or any(s not in SEATS for s in block):
         raise loc.error("expect.errors must map p1/p2 to a list of error codes", *epath, "errors")
     for seat, want in block.items():
+        if want is not None and not isinstance(want, list):
+            raise loc.error(f"expect.errors.{seat} must be a list of error codes", *epath, "errors", seat)
         want = list(want or [])
         got = seen_errors.get(seat, [])
         if got != want:
             out.append(f"{here}: errors of {seat}: expected {want}, got {got}")
     if "malformed" in exp:
+        if exp["malformed"] is not None and (not isinstance(exp["malformed"], list)
+                                             or any(s not in SEATS for s in exp["malformed"])):
+            raise loc.error("expect.malformed must be a list of seats (p1, p2)", *epath, "malformed")
         want = sorted(exp["malformed"] or [])
         if sorted(malformed) != want:
             out.append(f"{here}: malformed responses: expected {want}, got {sorted(malformed)}")
@@ -385,10 +371,14 @@ def _check(exp: dict[str, Any], state: Any, events: list, labels: dict[str, int]
                 out.append(f"{here}: winner: expected {w}, got {got_w}")
             for k in ("robots", "hp"):
                 if k in want:
+                    if not isinstance(want[k], dict) or any(s not in SEATS for s in want[k]):
+                        raise loc.error(f"expect.result.{k} must map p1/p2 to a number", *epath, "result", k)
                     got = res.details[k]
                     if {s: got[s] for s in want[k]} != want[k]:
                         out.append(f"{here}: result {k}: expected {want[k]}, got {got}")
     if "events" in exp:
+        if exp["events"] is not None and not isinstance(exp["events"], list):
+            raise loc.error("expect.events must be a list of event kinds", *epath, "events")
         kinds = [e.kind for e in events if e.kind != "orders"]
         for k in exp["events"] or []:
             if k not in kinds:

@@ -83,26 +83,33 @@ def render_board(bots: dict[str, tuple[str, Tile | None]], boulders, fire, holes
     return lines
 
 
-def parse_board(text: str, source: str = "board") -> BoardText:
+def parse_board(text: str, source: str = "board", *, first_line: int = 1, indent: int = 0) -> BoardText:
     """Parse a D-2.6 text board (the header line is optional; blank lines are ignored).
 
-    Raises :class:`ConfigError` naming the line and column of the first problem. Bots on
-    fire cannot be written (the letter hides the fire): give such fire separately.
+    Raises :class:`ConfigError` naming the line and column of the first problem, counted in
+    the file the text comes from: ``first_line`` is the file line of the text's first line and
+    ``indent`` the columns the file has before it (a board in a YAML block, whose indentation
+    YAML has already removed).  Bots on fire cannot be
+    written (the letter hides the fire): give such fire separately.
     """
-    lines = [ln.rstrip() for ln in str(text).splitlines() if ln.strip()]
-    if lines and lines[0].strip() == COLS:
-        lines = lines[1:]
-    if len(lines) != SIZE:
-        raise ConfigError(f"a board has {SIZE} rows (8 down to 1), got {len(lines)}", source=source)
+    numbered = [(n, ln.rstrip()) for n, ln in enumerate(str(text).splitlines(), first_line) if ln.strip()]
+    if numbered and numbered[0][1].strip() == COLS:
+        numbered = numbered[1:]
+    if len(numbered) != SIZE:
+        where = numbered[SIZE][0] if len(numbered) > SIZE else (numbered[-1][0] if numbered else first_line)
+        raise ConfigError(f"a board has {SIZE} rows (8 down to 1), got {len(numbered)}", source=source, line=where,
+                          column=indent + 1)
     out = BoardText()
-    for i, ln in enumerate(lines):
+    for i, (ln_no, ln) in enumerate(numbered):
         row = SIZE - 1 - i
         want = f"{row + 1} "
         if not ln.startswith(want):
-            raise ConfigError(f"row {i + 1} must start with '{want}', got {ln[:2]!r}", source=source, line=i + 1)
+            raise ConfigError(f"row {i + 1} must start with '{want}', got {ln[:2]!r}", source=source, line=ln_no,
+                              column=indent + 1)
         cells = ln[2:]
         if len(cells) != SIZE:
-            raise ConfigError(f"row {row + 1} must have {SIZE} tiles, got {len(cells)}", source=source, line=i + 1)
+            raise ConfigError(f"row {row + 1} must have {SIZE} tiles, got {len(cells)}", source=source, line=ln_no,
+                              column=indent + 3 + min(len(cells), SIZE))
         for c, ch in enumerate(cells):
             t = (c, row)
             if ch == ".":
@@ -116,18 +123,17 @@ def parse_board(text: str, source: str = "board") -> BoardText:
             elif ch.upper() in LABELS:
                 label = ch.upper()
                 if label in out.bots:
-                    raise ConfigError(f"bot {label} appears twice", source=source, line=i + 1, column=c + 3)
+                    raise ConfigError(f"bot {label} appears twice", source=source, line=ln_no, column=indent + c + 3)
                 out.bots[label] = ("blue" if ch.isupper() else "orange", t)
             else:
                 raise ConfigError(f"unknown tile character {ch!r} at {tile_str(t)} "
-                                  "(use . * X O A-D a-d)", source=source, line=i + 1, column=c + 3)
+                                  "(use . * X O A-D a-d)", source=source, line=ln_no, column=indent + c + 3)
     return out
 
 
 def check_board_text(text: str, source: str) -> list[str]:
-    """``botwars board check --game dadoed``: the problems of a text board, one per line."""
-    try:
-        parse_board(text, source)
-    except ConfigError as exc:
-        return [exc.one_line()]
+    """``botwars board check --game dadoed``: ``[]`` for a valid D-2.6 text board.  Every
+    problem of this format is one of form (rows, tiles, a bot written twice), so a bad board
+    raises :class:`ConfigError` (file, line, column): the command line's exit 2."""
+    parse_board(text, source)
     return []

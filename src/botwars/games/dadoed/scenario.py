@@ -40,6 +40,32 @@ def _tiles(v: Any, source: str, what: str) -> set:
         raise _err(source, f"{what}: {exc}") from None
 
 
+def _block_place(source: str, key: str) -> dict[str, int]:
+    """Where the text of top-level ``key`` starts in the YAML file ``source``: ``first_line``
+    (1-based) and ``indent`` for :func:`~botwars.games.dadoed.board.parse_board`, so that its
+    errors name the file's line and column; ``{}`` when unknown."""
+    import yaml
+    try:
+        with open(source, encoding="utf-8") as f:
+            text = f.read()
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except Exception:
+        return {}
+    if not isinstance(root, yaml.MappingNode):
+        return {}
+    node = next((v for k, v in root.value if k.value == key), None)
+    if not isinstance(node, yaml.ScalarNode):
+        return {}
+    if node.style in ("|", ">"):  # block scalar: the text starts on the next line, indented
+        lines = text.splitlines()
+        first = node.start_mark.line + 1
+        while first < len(lines) and not lines[first].strip():
+            first += 1
+        indent = len(lines[first]) - len(lines[first].lstrip()) if first < len(lines) else 0
+        return {"first_line": node.start_mark.line + 2, "indent": indent}
+    return {"first_line": node.start_mark.line + 1, "indent": node.start_mark.column}
+
+
 def build_state(doc: dict[str, Any], source: str) -> State:
     """The scenario's starting position; raises :class:`ConfigError` for a malformed one."""
     rs = get_ruleset("dadoed")
@@ -51,7 +77,7 @@ def build_state(doc: dict[str, Any], source: str) -> State:
     pool = load_pool(config["pool"])
     if "board" not in doc:
         raise _err(source, "missing key 'board' (a D-2.6 text board)")
-    bt = parse_board(doc["board"], source)
+    bt = parse_board(doc["board"], source, **_block_place(source, "board"))
     holes = bt.holes | _tiles(doc.get("holes"), source, "holes")
     fire = bt.fire | _tiles(doc.get("fire"), source, "fire")
     boulders = bt.boulders | _tiles(doc.get("boulders"), source, "boulders")
@@ -187,6 +213,8 @@ def run_scenario(rules: Any, doc: dict[str, Any], source: str) -> list[str]:
     unknown = set(doc) - KNOWN
     if unknown:
         raise _err(source, f"unknown key(s) {', '.join(sorted(unknown))} (known: {', '.join(sorted(KNOWN))})")
+    from botwars.games.dadoed.scenario_schema import check as check_shape
+    check_shape(doc, source)  # keys, types and formats, with file:line:column (issue 11)
     st = build_state(doc, source)
     entries = doc.get("orders")
     if not isinstance(entries, list) or not entries:

@@ -25,8 +25,8 @@ DIRS = "NESW"
 DELTA = ((1, 0), (0, 1), (-1, 0), (0, -1))
 OPTION_CODES = ("AA", "DL", "FI", "GS", "HC", "MP", "RL", "XM")
 
-BASE_RE = re.compile(r"\.|PT|TD[1-9][+-]|DB[NESW][1-9]|TP[A-Z]([1-9][+-])?|C[YB][NESW]|G[LRU]|CR[1-5]+|"
-                     r"S[GR][1-9]|BZ|W[12]|F[1-9]|UP|AR[A-Z]{2}")
+BASE_RE = re.compile(r"\.|PT|TD[1-9][+-]|DB[NESW][1-9]|TP[A-Z]([1-9][+-])?|C[YB][NESW]|G[LRU]|"
+                     r"CR[1-5]+(S[GR][1-9])?|S[GR][1-9]|BZ|W[12]|F[1-9]|UP|AR[A-Z]{2}")
 ITEM_RE = re.compile(r"w[NESW]|f[NESW]|p[NESW][1-5]+|l[NESW][1-3]?|b[NESW][1-9][+-]|e[NESW][1-9]")
 ID_RE = re.compile(r"[a-z0-9-]+")
 SQ_RE = re.compile(r"r(\d+)c(\d+)")
@@ -179,13 +179,34 @@ class Board:
         """A BASE token → ``(kind, params...)`` (see :func:`_base_kind`)."""
         return _base_kind(tok)
 
+    def switch_of(self, sq: Square) -> tuple[str, int] | None:
+        """The floor switch on ``sq`` as ``("SG"|"SR", channel)``: an ``SG``/``SR`` square or a
+        crusher over a switch (F-6.24a); ``None`` if there is none."""
+        k = self.kind[sq]
+        if k[0] in ("SG", "SR"):
+            return k[0], k[1]
+        if k[0] == "CR":
+            return k[2]
+        return None
+
+    def switch_squares(self) -> list[tuple[Square, str, int]]:
+        """Every floor switch (F-6.11, F-6.12, F-6.24a) as ``(square, "SG"|"SR", channel)``, in
+        ascending (row, column) order (cached)."""
+        c = self._cache.get("switches")
+        if c is None:
+            c = self._cache["switches"] = [(sq, *sw) for sq in sorted(self.kind)
+                                           if (sw := self.switch_of(sq)) is not None]
+        return c
+
     def channel_members(self) -> tuple[dict[int, list[tuple[str, Square]]], dict[int, list[tuple[str, Square]]]]:
-        """F-3.7: ``(switches, devices)`` per channel, each ``(kind, square)`` in file order."""
+        """F-3.7: ``(switches, devices)`` per channel, each ``(kind, square)`` in file order; a
+        crusher over a switch counts as its switch (F-6.24a)."""
         switches: dict[int, list[tuple[str, Square]]] = {}
         devices: dict[int, list[tuple[str, Square]]] = {}
         for sq, k in sorted(self.kind.items(), key=lambda kv: self.lines.get(kv[0], (0, 0))):
-            if k[0] in ("SG", "SR"):
-                switches.setdefault(k[1], []).append((k[0], sq))
+            sw = self.switch_of(sq)
+            if sw is not None:
+                switches.setdefault(sw[1], []).append((sw[0], sq))
             elif k[0] == "TD":
                 devices.setdefault(k[1], []).append(("TD", sq))
             elif k[0] == "DB":
@@ -374,8 +395,9 @@ def _base_kind(tok: str) -> tuple:
         return (h, DIRS.index(tok[2]))
     if h in ("GL", "GR", "GU"):
         return ("G", tok[1])
-    if h == "CR":
-        return ("CR", tuple(int(x) for x in tok[2:]))
+    if h == "CR":  # CR<regs> or CR<regs>S<G|R><ch> (F-6.24a): ("CR", regs, None | ("SG"|"SR", ch))
+        regs, sep, sw = tok[2:].partition("S")
+        return ("CR", tuple(int(x) for x in regs), ("S" + sw[0], int(sw[1])) if sep else None)
     if h in ("SG", "SR"):
         return (h, int(tok[2]))
     if tok[0] == "W":
@@ -605,16 +627,15 @@ def load_board(spec: str, edge: str = "fence") -> Board:
 
 
 def check_board(text: str, source: str) -> list[str]:
-    """``botwars board check``: every problem of a board text, one line each (``[]`` = valid).
+    """``botwars board check``: every problem of a well-formed board text, one line each
+    (``[]`` = valid).  A text that is not a board at all (F-3.1 to F-3.4: keys, rows, tokens
+    do not parse) raises :class:`ConfigError` with its line and column instead.
 
     Beyond F-3.8 it checks that every flag is reachable from the start square over open
     edges and non-pit squares (teleporters link to each other; trap doors and drawbridges
     count as passable, since switches can make them so).
     """
-    try:
-        b = parse_board(text, source, check=False)
-    except ConfigError as exc:
-        return [exc.one_line()]
+    b = parse_board(text, source, check=False)
     out = []
     for msg, ln, col in b.problems:
         out.append(ConfigError(msg, source=source, line=ln, column=col).one_line())

@@ -248,9 +248,9 @@ class FactoryRuleset(Ruleset):
             p.robots_left = config["robots"]
         sw, td, br, tp = {}, {}, {}, {}
         for sq, k in sorted(board.kind.items()):
-            if k[0] in ("SG", "SR"):
+            if board.switch_of(sq) is not None:  # SG, SR, or a crusher over a switch (F-6.24a): off
                 sw[sq] = False
-            elif k[0] == "TD":
+            if k[0] == "TD":
                 td[sq] = k[2]
             elif k[0] == "DB":
                 br[sq] = False
@@ -655,34 +655,41 @@ class FactoryRuleset(Ruleset):
         return True
 
     def arrive(self, c: Ctx, i: int) -> None:
-        """F-6.6 arrival effects: fall (pit, open trap door, raised drawbridge), switch, teleport."""
+        """F-6.6 arrival effects: fall (pit, open trap door, raised drawbridge), switch (also the
+        switch under a crusher, F-6.24a), teleport."""
         st = c.st
         b = st.bots[i]
         sq = b.sq
         k = st.board.kind[sq]
         kk = k[0]
+        if kk == "CR" and k[2] is not None:
+            kk, k = k[2][0], k[2]
         if kk == "." or kk in ("CY", "CB", "G", "F", "W", "UP", "AR", "BZ", "CR"):
             return
         if kk == "PT" or (kk == "TD" and st.trapdoors[sq]) or (kk == "DB" and not st.bridges[sq]):
             c.ev(i, "fell into pit")
             self.destroy(c, i)
             return
-        if kk == "SG":
-            if not st.switches[sq]:
-                st.switches[sq] = True
-                c.ev(i, f"switch {sq_str(sq)} on")
-                self.flip_channel(c, k[1])
-            return
-        if kk == "SR":
-            st.switches[sq] = not st.switches[sq]
-            c.ev(i, f"switch {sq_str(sq)} {'on' if st.switches[sq] else 'off'}")
-            self.flip_channel(c, k[1])
+        if kk in ("SG", "SR"):
+            if self.press_switch(c, sq, kk, k[1]):
+                c.ev(i, f"switch {sq_str(sq)} {'on' if st.switches[sq] else 'off'}")
             return
         if kk == "TP" and st.teleporters[k[1]]:
             dest = self.teleport_target(st, k[1])
             if dest is not None:
                 b.sq = dest
                 c.ev(i, f"teleport to {sq_str(dest)}")
+
+    def press_switch(self, c: Ctx, sq: Square, kind: str, ch: int) -> bool:
+        """A floor switch on ``sq`` is pressed (a robot enters it, or a crusher comes down on it,
+        F-6.24a): an ``SG`` that is off turns on (F-6.11), an ``SR`` toggles (F-6.12), and a flip
+        toggles channel ``ch`` (F-6.14).  Returns whether the switch flipped."""
+        st = c.st
+        if kind == "SG" and st.switches[sq]:
+            return False
+        st.switches[sq] = not st.switches[sq]
+        self.flip_channel(c, ch)
+        return True
 
     def teleport_target(self, st: FactoryState, colour: str) -> Square | None:
         """F-6.18: the next active, empty teleporter in cyclic alphabetical order after ``colour``."""
@@ -916,7 +923,9 @@ class FactoryRuleset(Ruleset):
                     c.ev(i, f"gear face {DIRS[b.facing]}")
 
     def sub_crushers(self, c: Ctx, s: int) -> None:
-        """S7: crushers active in ``s`` destroy every robot on them."""
+        """S7: crushers active in ``s`` destroy every robot on them (F-6.24); then each crusher
+        over a switch active in ``s`` presses its switch, robot or not (F-6.24a), in ascending
+        (row, column) order, reported on the stage's ``BOARD`` line (F-9.1)."""
         st = c.st
         for i, b in enumerate(st.bots):
             if b.alive:
@@ -924,6 +933,10 @@ class FactoryRuleset(Ruleset):
                 if k[0] == "CR" and s in k[1]:
                     c.ev(i, "crushed")
                     self.destroy(c, i)
+        for sq, kind, ch in st.board.switch_squares():
+            k = st.board.kind[sq]
+            if k[0] == "CR" and s in k[1] and self.press_switch(c, sq, kind, ch) and c.log:
+                c.board_line.append(f"switch {sq_str(sq)} {'on' if st.switches[sq] else 'off'}")
 
     # ---- lasers (F-6.25 to F-6.27, F-6.13) -----------------------------------------------------
     def static_path(self, st: FactoryState, origin: Square, d: int, include_origin: bool, lowered: tuple = ()

@@ -118,6 +118,9 @@ def build(rs: Any, doc: dict[str, Any], source: str) -> tuple[Any, dict[str, int
         if "checkpoint" in spec:
             pl.checkpoint = parse_sq(spec["checkpoint"])
         pl.stations = [parse_sq(x) for x in spec.get("stations") or []]
+        for where_sq in [pl.checkpoint] + pl.stations:
+            if not board.on_board(where_sq):
+                raise _err(source, f"robot {name}: {sq_str(where_sq)} is off the board")
         pl.sets = [str(x) for x in spec.get("sets") or []]
         if "sacrifice_at" in spec:
             pl.standing["sacrifice_at"] = int(spec["sacrifice_at"])
@@ -131,7 +134,10 @@ def build(rs: Any, doc: dict[str, Any], source: str) -> tuple[Any, dict[str, int
         if table is None:
             raise _err(source, f"devices: unknown kind {kind!r}")
         for k, v in vals.items():
-            key = k if kind == "teleporters" else parse_sq(k)
+            try:
+                key = k if kind == "teleporters" else parse_sq(k)
+            except ValueError as exc:
+                raise _err(source, f"devices: {exc}") from None
             if key not in table:
                 raise _err(source, f"devices: no {kind[:-1]} at {k}")
             table[key] = bool(v)
@@ -141,6 +147,8 @@ def build(rs: Any, doc: dict[str, Any], source: str) -> tuple[Any, dict[str, int
 def run_scenario(rs: Any, doc: dict[str, Any], source: str) -> list[str]:
     """Run one factory scenario; returns failure lines (empty = pass)."""
     from botwars.games.factory.rules import Ctx
+    from botwars.games.factory.scenario_schema import check as check_shape
+    check_shape(doc, source)  # keys, types and formats, with file:line:column (issue 11)
     st, idx = build(rs, doc, source)
     failures: list[str] = []
     if "turns" in doc:
@@ -300,7 +308,10 @@ def _check(rs: Any, st: Any, exp: dict[str, Any], events: list[Any], idx: dict[s
                         failures.append(f"{where}: {name} {f}: expected {v!r}, got {got_all[f]!r}")
         elif key == "devices":
             for k, v in want.items():
-                got = _device(st, k)
+                try:
+                    got = _device(st, k)
+                except ValueError as exc:
+                    raise _err(source, f"{where}: devices: {exc}") from None
                 if got != v:
                     failures.append(f"{where}: device {k}: expected {v!r}, got {got!r}")
         elif key == "hands":

@@ -57,11 +57,20 @@ def factory_svg(st: Any, seat: str | None = None, events: list[Event] | None = N
         fill = _FILL.get(k[0], "#fff")
         if k[0] == "TD" and st.trapdoors[sq]:
             fill = "#222"
-        svg.rect(c, r, fill)
+        sw = b.switch_of(sq) if k[0] == "CR" else None
+        title = ""
+        if sw is not None:  # F-6.24a: a crusher over a switch
+            on = "on" if st.switches[sq] else "off"
+            title = (f"{sq_str(sq)} crusher stages {''.join(map(str, k[1]))} over switch {sw[0]}{sw[1]} {on}")
+        svg.rect(c, r, fill, title=title)
         lab = _label(k, st, sq)
         if lab:
             x, y = svg.centre(c, r)
             svg.text(x, y + cell * 0.28, lab, 8, "#fff" if fill == "#222" else "#333")
+        if sw is not None:  # the switch and its state at the top of the square, coloured as SG/SR
+            x, y = svg.centre(c, r)
+            svg.text(x, y - cell * 0.3, sw[0] + ("+" if st.switches[sq] else ""), 7,
+                     "#1a7f1a" if sw[0] == "SG" else "#b22222", weight="bold")
     # edges: walls and fences, drawn once per internal edge (N and E sides) plus the perimeter
     for sq in b.squares():
         c, r = cr(sq)

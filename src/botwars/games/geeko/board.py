@@ -19,8 +19,8 @@ from botwars.games.factory.board import (BOARDS_DIR, DELTA, OPTION_CODES, Board,
 ROOMS_DIR = os.path.join(os.path.dirname(__file__), "rooms")
 ROOM_COUNT = 5
 
-GEEKO_BASE_RE = re.compile(r"\.|PT|TD[1-9][+-]|DB[NESW][1-9]|TP[A-Z]([1-9][+-])?|C[YB][NESW]|G[LRU]|CR[1-9]+|"
-                           r"S[GR][1-9]|BZ|W[12]|F[1-9]|UP|AR[A-Z]{2}|GT([1-9][+-])?")
+GEEKO_BASE_RE = re.compile(r"\.|PT|TD[1-9][+-]|DB[NESW][1-9]|TP[A-Z]([1-9][+-])?|C[YB][NESW]|G[LRU]|"
+                           r"CR[1-9]+(S[GR][1-9])?|S[GR][1-9]|BZ|W[12]|F[1-9]|UP|AR[A-Z]{2}|GT([1-9][+-])?")
 GEEKO_ITEM_RE = re.compile(r"w[NESW]|f[NESW]|p[NESW][1-9]+|l[NESW][1-3]?|b[NESW][1-9][+-]|e[NESW][1-9]")
 
 
@@ -155,16 +155,14 @@ def load_rooms(spec: str = "standard") -> list[GeekoBoard]:
 
 
 def check_room(text: str, source: str) -> list[str]:
-    """``botwars board check FILE --game geeko``: every problem of one room or a five-room set."""
+    """``botwars board check FILE --game geeko``: every problem of one room or a five-room set
+    (``[]`` = valid).  A room that does not parse (F-3.1 to F-3.4, G-2.1's grammar) raises
+    :class:`ConfigError` with its line and column instead."""
     texts = split_rooms(text)
     out: list[str] = []
     for k, t in enumerate(texts, 1):
         src = source if len(texts) == 1 else f"{source} room {k}"
-        try:
-            b = parse_board(t, src, check=False, board_cls=GeekoBoard)
-        except ConfigError as exc:
-            out.append(exc.one_line())
-            continue
+        b = parse_board(t, src, check=False, board_cls=GeekoBoard)
         for msg, ln, col in b.problems:
             out.append(ConfigError(msg, source=src, line=ln, column=col).one_line())
         if not b.problems:
@@ -229,9 +227,9 @@ def entry_reachable(b: Board) -> tuple[set[Square], set[int]]:
                     todo.append(nb)
         new = set(ops)
         for sq in seen:
-            k = b.kind[sq]
-            if k[0] in ("SG", "SR"):
-                new.add(k[1])
+            sw = b.switch_of(sq)  # SG, SR or a crusher over a switch (F-6.24a)
+            if sw is not None:
+                new.add(sw[1])
         for (r, c, side), ch in b.eyes.items():
             d = opposite(side)
             sq = (r, c)
@@ -247,12 +245,11 @@ def entry_reachable(b: Board) -> tuple[set[Square], set[int]]:
 
 
 def check_entry(text: str, source: str, library: list[str] | None = None) -> list[str]:
-    """G-11: every failed check as ``REJECT Vn: <reason>`` (``[]`` = ACCEPT).  ``library``: the
-    texts V8 compares against (default :func:`library_texts`)."""
-    try:
-        b = parse_board(text, source, check=False)
-    except ConfigError as exc:
-        return [f"REJECT V1: {exc.one_line()}"]
+    """G-11: every failed check of a board that parses as ``REJECT Vn: <reason>`` (``[]`` =
+    ACCEPT).  A text that does not parse at all fails V1 alone: it raises :class:`ConfigError`
+    (line, column), which ``botwars board check --entry`` prints as its ``REJECT V1`` line
+    (exit 2).  ``library``: the texts V8 compares against (default :func:`library_texts`)."""
+    b = parse_board(text, source, check=False)
     out = [f"REJECT V1: {ConfigError(m, source=source, line=ln, column=col).one_line()}" for m, ln, col in b.problems]
     if (b.rows, b.cols) != (7, 7):
         out.append(f"REJECT V2: the board is {b.rows}x{b.cols} (rows x cols), it must be 7x7")
@@ -268,6 +265,8 @@ def check_entry(text: str, source: str, library: list[str] | None = None) -> lis
         if k[0] not in (".", "F"):
             features += 1
             kinds.add(_FEATURE_KIND[k[0]])
+            if k[0] == "CR" and k[2] is not None:  # a crusher over a switch is both kinds (F-6.24a)
+                kinds.add("switch")
         if k[0] in ("PT", "TD", "DB", "CR"):
             lethal += 1
         for item in b.cells[sq].items:

@@ -17,6 +17,7 @@ from botwars.games.factory.board import DELTA, DIRS, parse_sq
 from botwars.games.factory.cards import CARD_TYPE, parse_card, usable
 from botwars.games.factory.rules import Ctx
 from botwars.games.geeko.board import GeekoBoard, parse_room
+from botwars.games.geeko.program import joint_fill
 from botwars.games.geeko.state import LETTERS, GeekoBot, RoomState
 
 
@@ -52,17 +53,12 @@ class RandomBot(GeekoBotBase):
         for L in sorted(range(1, top + 1), key=lambda x: (self.rng.random(), x)):
             pool = list(hand)
             self.rng.shuffle(pool)
-            progs: dict[str, list[int]] = {k: [] for k in need}
-            for c in pool:
-                for k in need:
-                    if len(progs[k]) < L and usable(c, view["robots"][k]["sets"]):
-                        progs[k].append(c)
-                        break
-            if all(len(p) == L for p in progs.values()):
+            progs = joint_fill(pool, [view["robots"][k]["sets"] for k in need], L)
+            if progs is not None:
                 out: dict[str, Any] = {"type": "program", "length": L, "reboot": None}
-                out.update(progs)
+                out.update(zip(need, progs))
                 return out
-        return {"type": "program", "length": 0, "reboot": None}
+        return {"type": "program", "length": 0, "reboot": None}  # G-4.5: no program with L >= 1 is valid
 
 
 _ROOMS: dict[str, GeekoBoard] = {}
@@ -204,10 +200,10 @@ def potential(run: RoomState, i: int) -> float:
         if any(kind == "GT" and not run.gates[key] for kind, key in devs) or any(
                 kind == "DB" and not run.bridges[key] for kind, key in devs):
             useful.add(ch)
-    for sq, k in board.kind.items():
-        if k[0] == "SG" and k[1] in useful and not run.switches[sq]:
+    for sq, kind, ch in board.switch_squares():  # SG, SR and crushers over switches (F-6.24a)
+        if kind == "SG" and ch in useful and not run.switches[sq]:
             subs.append(sq)
-        elif k[0] == "SR" and k[1] in useful:
+        elif kind == "SR" and ch in useful:
             subs.append(sq)
     eye_sq = []
     for (r, c, side), ch in board.eyes.items():
@@ -266,8 +262,9 @@ class PathfinderBot(GeekoBotBase):
         run = room_from_view(rs, view)
         slots = [LETTERS.index(k) for k in need]
         hand = run.hand
-        top = min(rs.free_registers(run, i) for i in slots)
-        L = top
+        L = rs.longest_program(run)
+        if L == 0:  # G-4.5: no program with L >= 1 is valid
+            return {"type": "program", "length": 0, "reboot": None}
         # beam: (score, progs, state after the stages so far)
         beam: list[tuple[float, dict[int, list[int]], RoomState]] = [(0.0, {i: [] for i in slots}, run)]
         for s in range(1, L + 1):
@@ -319,7 +316,9 @@ class PathfinderBot(GeekoBotBase):
             if best is None or sc > best[0]:
                 best = (sc, progs)
         if best is None:
-            return rs.default_program(run).to_json()
+            fill = joint_fill(hand, [run.bots[i].sets for i in slots], L)
+            assert fill is not None  # longest_program found one
+            best = (0.0, dict(zip(slots, fill)))
         progs = best[1]
         reboot = None
         for i in slots:

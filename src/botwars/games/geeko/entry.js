@@ -28,7 +28,8 @@
       robots.forEach(r => { p[r] = prog[r].slice(0, L).map(cardId); });
       setOrders(p);
     }
-    entry.append(el("p", {class: "hint"}, "Pick a robot, then click cards into its registers; every robot gets the same number of cards."),
+    entry.append(el("p", {class: "hint"}, "Pick a robot, then click cards into its registers; every robot gets the same number of cards. " +
+      "If no robot can be given a card it may use, send no cards at all (length 0, G-4.5)."),
       el("h3", {}, "Hand"), handBox, el("h3", {}, "Registers"), regs, el("label", {}, "Reboot (G-8.1) ", reboot));
     redraw();
   }

@@ -24,6 +24,7 @@ from botwars.games.factory.board import DIRS, Square, opposite, sq_str
 from botwars.games.factory.cards import ALL_CARDS, CARD_TYPE, SET_TYPES, TYPES, card_str, parse_card, usable
 from botwars.games.factory.rules import Ctx, FactoryRuleset
 from botwars.games.geeko.board import GeekoBoard, load_rooms
+from botwars.games.geeko.program import joint_fill
 from botwars.games.geeko.state import LETTERS, GeekoBot, GeekoState, RoomState
 
 REGS = 9
@@ -274,16 +275,25 @@ class GeekoRuleset(FactoryRuleset):
                                 part="reboot")
         if not need and L != 0:
             raise InvalidOrders(f"no robot needs cards this turn: 'length' must be 0, got {L}", part="length")
+        zero = False  # G-4.5: L = 0 although robots need cards, because no program with L ≥ 1 is valid
         if need:
             top = min(self.free_registers(run, i) for i in need)
-            if not 1 <= L <= top:
+            if L == 0 and self.longest_program(run) == 0:
+                zero = True
+            elif self.longest_program(run) == 0:
+                raise InvalidOrders(f"no program with L ≥ 1 is valid with this hand: 'length' must be 0 (G-4.5), "
+                                    f"got {L}", part="length")
+            elif not 1 <= L <= top:
                 raise InvalidOrders(f"'length' must be 1 to {top} (G-4.5: every program has length L ≤ the free "
                                     f"registers of each robot), got {L}", part="length")
         progs_raw: dict[int, list[Any]] = {}
         for slot, letter in enumerate(LETTERS):
             raw = payload.get(letter)
             i = slot
-            if i not in need:
+            if i not in need or zero:
+                if zero and raw not in (None, []):
+                    raise InvalidOrders(f"'length' is 0: robot {letter} gets no cards, omit '{letter}' (G-4.5)",
+                                        part=letter)
                 if raw not in (None, []):
                     why = "is not programmable this turn" if i not in self.programmable(run) else "has no free register"
                     raise InvalidOrders(f"robot {letter} {why}: omit '{letter}'", part=letter)
@@ -291,7 +301,7 @@ class GeekoRuleset(FactoryRuleset):
             if not isinstance(raw, list):
                 raise InvalidOrders(f"'{letter}' must be a list of {L} cards", code="malformed", part=letter)
             progs_raw[slot] = raw
-        if not need:
+        if not need or zero:
             return GeekoOrders("program", 0, {}, reboot)
         for slot, raw in progs_raw.items():
             if len(raw) != L:
@@ -339,6 +349,19 @@ class GeekoRuleset(FactoryRuleset):
             used.add(pick)
             out[slot][r] = pick
         return {slot: tuple(v) for slot, v in out.items()}  # type: ignore[misc]
+
+    def longest_program(self, run: RoomState) -> int:
+        """G-4.5: the largest L (0 to the smallest free count) for which a valid program exists with
+        ``run.hand``: every robot that needs cards gets L distinct hand cards it can use.  0 means
+        no program with L ≥ 1 is valid, so ``length`` 0 is the order (G-16.1)."""
+        need = self.needs_cards(run)
+        if not need:
+            return 0
+        top = min(self.free_registers(run, i) for i in need)
+        for L in range(top, 0, -1):
+            if joint_fill(run.hand, [run.bots[i].sets for i in need], L) is not None:
+                return L
+        return 0
 
     def default_orders(self, gs: GeekoState, seat: str) -> GeekoOrders:
         """G-4.6: the largest L the greedy hand-order fill completes; no reboot."""

@@ -82,15 +82,18 @@ def build(rs: Any, doc: dict[str, Any], source: str):
         if bad:
             raise _err(source, f"robot {letter}: unknown key(s) {', '.join(sorted(bad))}")
         set_robot(run, LETTERS.index(letter), spec or {}, source)
+    for b in run.bots:
+        if b.place in ("board", "parked") and (b.sq is None or not run.board.on_board(b.sq)):
+            raise _err(source, f"robot {b.letter}: {sq_str(b.sq) if b.sq else 'no square'} is not a square of "
+                               f"the room ({run.board.rows} rows, {run.board.cols} columns)")
     dev = doc.get("devices") or {}
-    for k, v in (dev.get("switches") or {}).items():
-        run.switches[parse_sq(k)] = bool(v)
-    for k, v in (dev.get("trapdoors") or {}).items():
-        run.trapdoors[parse_sq(k)] = bool(v)
-    for k, v in (dev.get("bridges") or {}).items():
-        run.bridges[parse_sq(k)] = v in (True, "lowered")
-    for k, v in (dev.get("teleporters") or {}).items():
-        run.teleporters[k] = bool(v)
+    for kind, one, table in (("switches", "switch", run.switches), ("trapdoors", "trap door", run.trapdoors),
+                             ("bridges", "drawbridge", run.bridges), ("teleporters", "teleporter", run.teleporters)):
+        for k, v in (dev.get(kind) or {}).items():
+            key = k if kind == "teleporters" else parse_sq(k)
+            if key not in table:
+                raise _err(source, f"devices: the room has no {one} {k}")
+            table[key] = (v in (True, "lowered")) if kind == "bridges" else bool(v)
     for k, v in (dev.get("gates") or {}).items():
         if parse_sq(k) not in run.gates:
             raise _err(source, f"{k} is not a gate of the room")
@@ -224,6 +227,8 @@ def run_scenario(rs: Any, doc: dict[str, Any], source: str) -> list[str]:
     malformed scenario."""
     if not isinstance(doc, dict):
         raise _err(source, "a scenario is a mapping")
+    from botwars.games.geeko.scenario_schema import check as check_shape
+    check_shape(doc, source)  # keys, types and formats, with file:line:column (issue 11)
     if ("play" in doc) == ("turns" in doc):
         raise _err(source, "give exactly one of 'play' and 'turns'")
     gs = build(rs, doc, source)

@@ -97,6 +97,8 @@ def run_scenario(rules: Any, doc: dict[str, Any], source: str) -> list[str]:
     unknown = set(doc) - KNOWN
     if unknown:
         raise _err(source, f"unknown key(s) {', '.join(sorted(unknown))} (known: {', '.join(sorted(KNOWN))})")
+    from botwars.games.submarine.scenario_schema import check as check_shape
+    check_shape(doc, source)  # keys, types and formats, with file:line:column (issue 11)
     if "clock" in doc:
         return _run_clock(doc, source)
     rs = get_ruleset("submarine")
