@@ -6,6 +6,7 @@ import json
 import pytest
 
 from botwars.engine.errors import InvalidOrders
+from botwars.engine.plugin import get_game
 from botwars.engine.ruleset import get_ruleset
 from botwars.games.factory.cards import card_str
 from botwars.engine.plugin import get_game
@@ -257,7 +258,7 @@ def test_G_4_5_length_zero_is_refused_while_a_program_with_L_1_exists():
 @pytest.mark.parametrize("bot", ["random", "pathfinder"])
 def test_G_4_5_builtin_bots_send_length_zero_when_no_program_fits(bot):
     gs = no_fit_state()
-    agent = RS.builtin_bots()[bot]()
+    agent = get_game("geeko").builtin_bots()[bot]()
     agent.start("geeko", "p1", {}, 7)
     payload = agent.act(RS.view(gs, "p1"))
     assert payload == {"type": "program", "length": 0, "reboot": None}
