@@ -65,6 +65,7 @@ def test_same_seed_and_same_orders_give_the_same_record_times_aside(game, tmp_pa
     third = write_record(replay_script(p), str(tmp_path / "c.jsonl"))
     assert open(first, encoding="utf-8").read() == open(third, encoding="utf-8").read()
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_a_game_with_hidden_information_has_twins_that_differ(game):
     """A twin hook that never changes anything would make the non-interference checks vacuous:
