@@ -228,9 +228,10 @@ def replay(
     if verify:
         ok, msg = _guard(lambda: verify_record(rec))
         if ok:
-            console.print(f"[green]ok[/]: {file}: {msg}", highlight=False)
+            console.print(f"[green]ok[/]: {file}: {msg}", highlight=False, soft_wrap=True)
             return
-        label = "incomplete" if msg.startswith("incomplete") else "diverged"
+        # a record without its outcome line that replays fine is incomplete, not diverged
+        label = "incomplete" if rec.outcome is None and msg.startswith("incomplete") else "diverged"
         err_console.print(f"[bold red]{label}[/]: {file}: {msg.removeprefix('incomplete: ')}", highlight=False,
                           soft_wrap=True)
         raise typer.Exit(1)

@@ -14,10 +14,9 @@ from botwars.engine.errors import InvalidOrders
 from botwars.engine.record import RecordWriter
 from botwars.engine.referee import Referee
 from botwars.engine.ruleset import get_ruleset
-from botwars.games.submarine.board import ALL_SPACES, SUBS_OF, other
+from botwars.games.submarine.board import SUBS_OF, other
 from botwars.games.submarine.bots import HunterBot, RandomBot
 from botwars.games.submarine.records import filter_record_for_seat
-from botwars.games.submarine.state import SPECIALS, SetupOrders
 
 from sub_oracle import Oracle, diff, scan_view
 
@@ -44,36 +43,9 @@ def bogus_orders(st: Any, seat: str) -> list[Any]:
 
 
 def twin(st: Any, seat: str | None, rng: random.Random) -> Any:
-    """A copy of ``st`` that differs from it only in facts hidden from ``seat`` (S-8.1): the
-    enemy's submerged positions, every enemy HP, special, plate, ramming and per-turn flag, the
-    enemy's mines, score, rejection count and secret setup. ``seat`` None: both sides' hidden facts."""
-    t = st.clone()
-    enemies = ("p1", "p2") if seat is None else (other(seat),)
-    occupied = {s.space for s in t.subs.values()}
-    empty = [sp for sp in ALL_SPACES if sp not in occupied]
-    rng.shuffle(empty)
-    for e in enemies:
-        for s in t.living(e):
-            s.hp = rng.randint(1, 9)
-            s.special = rng.choice(SPECIALS)
-            s.plate = rng.random() < 0.5
-            s.ramming = rng.random() < 0.5
-            s.used_special = rng.random() < 0.5
-            s.cancelled = rng.random() < 0.5
-            if not s.surfaced and empty:
-                new = empty.pop()
-                empty.append(s.space)
-                s.space = new
-        t.mines = {sp: o for sp, o in t.mines.items() if o != e}
-        for sp in rng.sample(ALL_SPACES, rng.randint(0, 4)):
-            if sp not in t.mines:
-                t.mines[sp] = e
-        t.scores[e] = rng.randint(0, 49) if not t.announced[e] else rng.randint(25, 49)
-        t.rejections[e] = rng.randint(0, 2)
-        if e in t.setups:
-            su = t.setups[e]
-            t.setups[e] = SetupOrders(dict(reversed(list(su.placement.items()))), dict(su.specials))
-    return t
+    """A copy of ``st`` that differs from it only in facts hidden from ``seat`` (S-8.1):
+    :meth:`SubmarineRuleset.twin_state` (the hook the conformance suite in tests/engine uses)."""
+    return RS.twin_state(st, seat, rng)
 
 
 def refusal(st: Any, seat: str, payload: Any) -> str | None:

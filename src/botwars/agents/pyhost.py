@@ -11,13 +11,14 @@ The bot class API (``docs/bots.md``):
 - The class is instantiated with no arguments, once per match.
 - Optional ``start(self, game, seat, config, seed)`` is called once before the first decision:
   ``game`` is the game id (``"arena"``), ``seat`` the seat name (``"p1"``), ``config`` the
-  validated parameters (a copy: changing it changes nothing), ``seed`` the match seed.
+  validated parameters (a copy: changing it changes nothing), ``seed`` the seat's one-way seed
+  (:meth:`Ruleset.agent_seed`, never the match seed).
 - ``act(self, view)`` is called once per decision with the seat's view (a dict, the game's
   JSON observation: the arena P11 object) and returns the orders payload (the arena P12 dict,
   or a P5 text string).
 
 What the bot prints with ``print`` goes to stderr (kept for error reports), never into the
-protocol. ``random`` is seeded from the match seed and seat, so a bot using it replays the same.
+protocol. ``random`` is seeded from the seat's seed, so a bot using it replays the same.
 An exception in ``start`` or ``act`` is reported as a ``crash`` for that decision (the seat's
 default orders apply) and the bot keeps running; a non-JSON return value is ``malformed``.
 

@@ -463,9 +463,12 @@ class Referee:
                            {k: list(v) for k, v in self._refusal_errors.items()}, len(self.lines), len(self.events))
 
     def rollback(self, cp: _Checkpoint) -> None:
-        """Return to ``cp`` (when the store could not commit what was done since)."""
-        self.state, self.n, self._forced, self.bank = cp.state, cp.n, cp.forced, cp.bank
-        self._settled, self._refused, self._refusal_errors = cp.settled, cp.refused, cp.refusal_errors
+        """Return to ``cp`` (when the store could not commit what was done since). ``cp`` is
+        left as it was, so the referee may return to it again."""
+        self.state, self.n, self._forced, self.bank = cp.state, cp.n, cp.forced, dict(cp.bank)
+        self._settled = dict(cp.settled)
+        self._refused = {k: list(v) for k, v in cp.refused.items()}
+        self._refusal_errors = {k: list(v) for k, v in cp.refusal_errors.items()}
         del self.lines[cp.lines:]
         del self.events[cp.events:]
         self._pending = None

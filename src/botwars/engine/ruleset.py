@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar
 
@@ -213,6 +214,16 @@ class Ruleset:
         """Every legal orders payload for ``seat`` where that set is finite, else ``None``."""
         return None
 
+    def twin_state(self, state: Any, seat: str | None, rng: random.Random) -> Any:
+        """A new state that differs from ``state`` only in facts hidden from ``seat`` (``None``:
+        hidden from spectators, i.e. every seat's secrets), drawn with ``rng``; ``state`` itself
+        is not changed. Returns ``None`` when the game has no hidden information (the default).
+
+        The conformance suite (tests/engine) checks non-interference with it: the seat's view,
+        refusal messages and accepted orders are the same in ``state`` and in its twin. A twin
+        equal to ``state`` is allowed where nothing is hidden from ``seat`` at the moment."""
+        return None
+
     def default_orders(self, state: Any, seat: str) -> Any:
         """The orders a seat gets when it submits nothing valid in time."""
         raise NotImplementedError
@@ -247,7 +258,11 @@ class Ruleset:
         raise NotImplementedError
 
     def orders_json(self, orders: Any) -> Any:
-        """Accepted orders as JSON (public once resolved)."""
+        """Accepted orders (from :meth:`parse_orders`) as an orders payload (JSON value or the
+        game's text notation) that :meth:`parse_orders` accepts in the same position and turns
+        into the same orders: payload → orders → payload is stable (checked for every game by
+        the conformance suite, tests/engine). The default returns ``orders`` unchanged, which
+        suits a game whose parsed orders are the payload itself."""
         return orders
 
     def render_text(self, state: Any, seat: str | None = None) -> str:

@@ -451,7 +451,7 @@ class MatchManager:
         if ref.ready() or (ref.over and not row.outcome):
             with sess.lock:
                 cp = ref.checkpoint()
-                if ref.ready():
+                while ref.ready():  # also points that await nobody (e.g. a game's ending step)
                     ref.resolve()
                 self._commit(sess, cp, now=self.now())
         return sess
@@ -548,7 +548,7 @@ class MatchManager:
                                "errors": canonical_json(st.errors), "time_used": st.time_s,
                                "clock_status": ClockStatus.EXPIRED.value if st.expired else "",
                                "received_at": now, "request_key": key})
-        if not closed and ref.ready():
+        while ref.ready():  # a point may await nobody (e.g. a game's ending step): resolve it too
             ref.resolve()
         self._commit(sess, cp, now=now, orders=orders, refusals=refusals,
                      replace=[(n, seat)] if had and orders else [])
@@ -652,7 +652,7 @@ class MatchManager:
                "errors": canonical_json(errors), "time_used": t,
                "clock_status": ClockStatus.EXPIRED.value if expired else "", "received_at": now,
                "request_key": canonical_json([None, {"code": "timeout"}])}
-        if ref.ready():
+        while ref.ready():
             ref.resolve()
         self._commit(sess, cp, now=now, orders=[row])
 

@@ -5,6 +5,8 @@ Every rule lives here; the rest of the package only parses, prints and plays.
 
 from __future__ import annotations
 
+import random
+import string
 from typing import Any, NamedTuple
 
 from botwars.engine.errors import ConfigError
@@ -52,6 +54,8 @@ def _map_check(value: str) -> None:
     except ConfigError as exc:
         raise ValueError(exc.one_line()) from None
 
+
+_PRINTABLE = string.ascii_letters + string.digits + string.punctuation + " "
 
 PARAMS = (
     Param("map", str, "default", "Walls and spawn points (R5): a shipped map name, a file path or map text",
@@ -138,7 +142,22 @@ class ArenaRuleset(Ruleset):
         return None
 
     def orders_json(self, orders: ArenaOrders) -> Any:
-        return text_orders(orders)
+        """The P5 text form of accepted orders, with ``#USER`` when they store user data (P7):
+        parsing it again gives the same orders."""
+        text = text_orders(orders)
+        return f"{text}#{orders.user_data}" if orders.user_data else text
+
+    def twin_state(self, state: ArenaState, seat: str | None, rng: random.Random) -> ArenaState:
+        """The state with the stored user data (P7) of every player but ``seat``'s redrawn:
+        user data is private (R32, H25); everything else is public (R30)."""
+        user = list(state.user_data)
+        for p in (1, 2):
+            if (seat is None or state.player_of(seat) != p) and state.config["user_data_max_len"] > 0:
+                n = rng.randint(1, state.config["user_data_max_len"])
+                user[p - 1] = "".join(rng.choice(_PRINTABLE) for _ in range(n))
+                if user[p - 1] == state.user_data[p - 1]:
+                    user[p - 1] = user[p - 1][1:] or "x"
+        return state._replace(user_data=(user[0], user[1]))
 
     # ---- resolution (R12-R25) -------------------------------------------------------------
     def resolve(self, state: ArenaState, orders: dict[str, ArenaOrders]) -> tuple[ArenaState, list[Event]]:

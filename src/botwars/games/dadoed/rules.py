@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 from typing import Any
 
 from botwars.engine.errors import ConfigError, InvalidOrders
@@ -423,6 +424,27 @@ class DadoedRuleset(Ruleset):
         if state.phase != "play" or seat != state.seat_of(state.active):
             return []
         return [o.payload() for o in iter_legal(state, state.active)] + [{"type": "resign"}]
+
+    def twin_state(self, state: State, seat: str | None, rng: random.Random) -> State:
+        """The state with the other player's accepted but unrevealed supers changed (D-3.5: secret
+        until both are in; the supers are swapped between its bots, or their order reversed when
+        it has one bot). Nothing else is hidden (D-12.2), so outside set-up the twin is a copy."""
+        st = state.copy()
+        if st.phase != "setup":
+            return st
+        you = state.player_of(seat) if seat in state.seats else None
+        for p, supers in state.submitted.items():
+            if p == you:
+                continue
+            labels = sorted(supers)
+            pairs = [supers[lb] for lb in labels]
+            if len(pairs) > 1 and len(set(pairs)) > 1:
+                k = rng.randrange(1, len(pairs))
+                pairs = pairs[k:] + pairs[:k]
+            else:
+                pairs = [(b, a) for a, b in pairs]
+            st.submitted = {**st.submitted, p: dict(zip(labels, pairs))}
+        return st
 
     def default_orders(self, state: State, seat: str) -> Order:
         """A refused or missing order counts as a rejection (D-5.8, D-3.5)."""

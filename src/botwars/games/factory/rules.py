@@ -458,6 +458,28 @@ class FactoryRuleset(Ruleset):
     def orders_json(self, orders: FactoryOrders) -> Any:
         return orders.to_json()
 
+    def twin_state(self, st: FactoryState, seat: str | None, rng: random.Random) -> FactoryState:
+        """The state with what ``seat`` may not know redrawn (F-14.2, F-15.3): the other
+        players' hands (other cards of the deck, same sizes), their hand messages and standing
+        orders, the option deck's order and the deck seed (future deals)."""
+        t = st.copy()
+        you = st.player_of(seat) if seat in st.seats else None
+        mine = set(st.hands.get(self.order_robot(st, you), [])) if you is not None else set()
+        held = {c for b in st.bots for c in b.regs if c is not None}
+        pool = [c for c in self.deck_cards(st) if c not in mine and c not in held]
+        rng.shuffle(pool)
+        for i in sorted(st.hands):
+            if st.bots[i].owner != you:
+                t.hands[i], pool = pool[:len(st.hands[i])], pool[len(st.hands[i]):]
+        for p, pl in enumerate(t.players):
+            if p != you:
+                pl.standing = {**pl.standing, "sacrifice_at": rng.randint(0, 10)}
+                if pl.seat in t.hand_msgs:
+                    t.hand_msgs[pl.seat] = [f"twin {rng.random()}"]
+        rng.shuffle(t.option_deck)
+        t.seed = f"{st.seed}/twin{rng.random()}"
+        return t
+
     # ---- resolution ---------------------------------------------------------------------------
     def resolve(self, state: FactoryState, orders: dict[str, Any]) -> tuple[FactoryState, list[Event]]:
         """One turn: resignations (F-8.6), programs, five stages (F-5.8), end of turn (F-5.11),

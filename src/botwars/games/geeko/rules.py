@@ -389,6 +389,24 @@ class GeekoRuleset(FactoryRuleset):
     def orders_json(self, orders: GeekoOrders) -> Any:
         return orders.to_json()
 
+    def twin_state(self, gs: GeekoState, seat: str | None, rng: random.Random) -> GeekoState:
+        """The state with the other players' private room copies (G-1.3, G-16.3) changed: their
+        hands (other cards, same sizes), the rest of their decks, their hand messages and their
+        robots' HP. Only room, finished and out of another player are public (G-16.4)."""
+        t = gs.copy()
+        for p, run in enumerate(t.runs):
+            if gs.seats[p] == seat:
+                continue
+            held = {c for b in run.bots for c in b.regs if c is not None}
+            pool = [c for c in ALL_CARDS if c not in held]
+            rng.shuffle(pool)
+            run.hand, run.deck_left = pool[:len(run.hand)], pool[len(run.hand):]
+            run.hand_msgs = {k: [f"twin {rng.random()}"] for k in run.hand_msgs}
+            for b in run.bots:
+                if b.alive:
+                    b.hp = rng.randint(1, 10)
+        return t
+
     def apply_program(self, run: RoomState, p: int, o: GeekoOrders) -> None:
         """Store the programs, fix E(X) (G-4.7, GH21) and the reboot declaration (G-8.1)."""
         run.length = o.length

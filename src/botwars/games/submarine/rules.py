@@ -265,6 +265,39 @@ class SubmarineRuleset(Ruleset):
             return Forfeit()
         return TurnOrders(())
 
+    def twin_state(self, state: SubState, seat: str | None, rng: random.Random) -> SubState:
+        """A copy of ``state`` that differs from it only in facts hidden from ``seat`` (S-8.1): the
+        enemy's submerged positions, every enemy HP, special, plate, ramming and per-turn flag, the
+        enemy's mines, score (at least 25 once announced, S-7.2), rejection count and secret
+        setup. ``seat`` None: both sides' hidden facts."""
+        t = state.clone()
+        enemies = ("p1", "p2") if seat is None else tuple(s for s in ("p1", "p2") if s != seat)
+        occupied = {s.space for s in t.subs.values()}
+        empty = [sp for sp in ALL_SPACES if sp not in occupied]
+        rng.shuffle(empty)
+        for e in enemies:
+            for s in t.living(e):
+                s.hp = rng.randint(1, 9)
+                s.special = rng.choice(SPECIALS)
+                s.plate = rng.random() < 0.5
+                s.ramming = rng.random() < 0.5
+                s.used_special = rng.random() < 0.5
+                s.cancelled = rng.random() < 0.5
+                if not s.surfaced and empty:
+                    new = empty.pop()
+                    empty.append(s.space)
+                    s.space = new
+            t.mines = {sp: o for sp, o in t.mines.items() if o != e}
+            for sp in rng.sample(ALL_SPACES, rng.randint(0, 4)):
+                if sp not in t.mines:
+                    t.mines[sp] = e
+            t.scores[e] = rng.randint(0, 49) if not t.announced[e] else rng.randint(25, 49)
+            t.rejections[e] = rng.randint(0, 2)
+            if e in t.setups:
+                su = t.setups[e]
+                t.setups[e] = SetupOrders(dict(reversed(list(su.placement.items()))), dict(su.specials))
+        return t
+
     def legal_orders(self, state: SubState, seat: str) -> None:
         """Orders are lists of up to ``max_actions`` actions: not enumerated; see
         :meth:`legal_actions` for every single legal action."""
