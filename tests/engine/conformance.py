@@ -16,6 +16,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from botwars.engine.plugin import get_game
 from botwars.agents.base import AgentFailure, CallableAgent
 from botwars.engine.codes import Receipt
 from botwars.engine.record import RecordWriter, read_record, verify_record
@@ -68,7 +69,7 @@ def strip_times(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def make_bots(rs: Ruleset, config: dict[str, Any], seats: list[str], seed: int) -> dict[str, CallableAgent]:
     """One built-in bot per seat (``random`` where the game has it), started with the seat's
     one-way seed; empty when the game has no built-in bot."""
-    bots = rs.builtin_bots()
+    bots = get_game(rs.id).builtin_bots()
     if not bots:
         return {}
     name = "random" if "random" in bots else sorted(bots)[0]

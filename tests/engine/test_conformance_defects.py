@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from conformance import (GAMES, GARBAGE, FakeClock, api_client, bearer, canon, make_bots, mutants, read_lines,
                          seats_for, short_config, short_overrides, strings_in, verify_file)
 
+from botwars.engine.plugin import get_game
 from botwars.agents.base import Agent, AgentFailure
 from botwars.cli import app as cli_app
 from botwars.engine.codes import Receipt
@@ -38,7 +39,7 @@ def set_options(rs, turns=4):
 
 
 def builtin_spec(rs):
-    bots = rs.builtin_bots()
+    bots = get_game(rs.id).builtin_bots()
     return f"builtin:{'random' if 'random' in bots else sorted(bots)[0]}" if bots else None
 
 
