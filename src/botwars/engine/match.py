@@ -102,7 +102,7 @@ class Match:
         counted = self.ruleset.refusal_limit(ref.state, seat) is not None
         t0 = self.time_source()
         spent = 0.0  # the clock runs on across refused submissions (S-7.8)
-        while seat in ref.awaited() and not ref.over:
+        while not ref.over and seat in ref.pending() and ref.settled(seat) is None:
             deadline = ref.deadline(seat)
             left = None if deadline is None else max(0.0, deadline - spent)
             try:

@@ -139,6 +139,8 @@ class Referee:
         self.last_line: dict[str, Any] = {}
         self._outcome: Outcome | None = None
         self._outcome_of: Any = object()
+        self._exempt: float | None = None
+        self._exempt_of: Any = object()
 
     # ---- what the decision point is -----------------------------------------------------------
     @property
@@ -168,11 +170,10 @@ class Referee:
 
     def pending(self) -> list[str]:
         """Seats whose orders the open decision point needs, in seat order (empty once over)."""
-        if self.over:
-            return []
-        if self._pending is None:
-            self._pending = list(self.ruleset.pending(self.state))
-        return self._pending
+        p = self._pending  # cached per decision point (states are immutable)
+        if p is None:
+            p = self._pending = [] if self.over else list(self.ruleset.pending(self.state))
+        return p
 
     def awaited(self) -> list[str]:
         """Pending seats whose part is not settled yet."""
@@ -193,9 +194,12 @@ class Referee:
     def exempt(self) -> float | None:
         """Seconds allowed for the open point when it is not charged to the clock
         (:meth:`Ruleset.clock_exempt`, e.g. the DADOED set-up, D-3.5), else ``None``."""
-        if not self.clock_enabled or self.over:
+        if not self.clock_enabled:
             return None
-        return self.ruleset.clock_exempt(self.state)
+        if self._exempt_of is not self.state:
+            self._exempt = None if self.over else self.ruleset.clock_exempt(self.state)
+            self._exempt_of = self.state
+        return self._exempt
 
     @property
     def charged(self) -> bool:
@@ -268,6 +272,8 @@ class Referee:
 
     # ---- settling seats ------------------------------------------------------------------------
     def _check_awaited(self, seat: str) -> None:
+        if seat in self.pending() and seat not in self._settled:
+            return  # the common case
         if self.over:
             raise NotAwaited("the match has ended", "match_ended")
         if seat not in self.pending():
@@ -440,15 +446,14 @@ class Referee:
                 if status != ClockStatus.OK:
                     clock[s] = str(status)
         new_state, events = rs.resolve(self.state, orders)
-        dig = decision_digest(rs, new_state, events) if self.history else None
-        line = self._line(clock, dig)
-        self.state = new_state
         if self.history:
+            line = self._line(clock, decision_digest(rs, new_state, events))
             self.lines.append(line)
             self.events.append(list(events))
-        self.last_line = line
+            self.last_line = line
+        self.state = new_state
         self._open_next()
-        if rs.outcome(new_state) is None:
+        if clock and self.outcome is None:
             for s, status in clock.items():
                 if status == ClockStatus.DEPLETED:
                     self._forced = rs.timeout_outcome(new_state, s, KernelReason.TIME.value)
