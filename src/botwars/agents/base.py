@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from botwars.engine.codes import FailureCode
 from botwars.engine.errors import AgentFailure
 
 __all__ = ["AgentFailure", "Agent", "CallableAgent"]
@@ -52,7 +53,7 @@ class CallableAgent(Agent):
             try:
                 fn(game, seat, config, seed)
             except Exception as exc:  # a bot's own problem never stops the match
-                raise AgentFailure("crash", f"start: {type(exc).__name__}: {exc}") from None
+                raise AgentFailure(FailureCode.CRASH, f"start: {type(exc).__name__}: {exc}") from None
 
     def act(self, view: dict[str, Any], deadline_s: float | None) -> Any:
         fn = self.bot.act if hasattr(self.bot, "act") else self.bot
@@ -60,7 +61,7 @@ class CallableAgent(Agent):
         try:
             out = fn(view)
         except Exception as exc:
-            raise AgentFailure("crash", f"{type(exc).__name__}: {exc}") from None
+            raise AgentFailure(FailureCode.CRASH, f"{type(exc).__name__}: {exc}") from None
         if deadline_s is not None and time.perf_counter() - t0 > deadline_s:
-            raise AgentFailure("timeout", f"no reply within {deadline_s:g} s")
+            raise AgentFailure(FailureCode.TIMEOUT, f"no reply within {deadline_s:g} s")
         return out

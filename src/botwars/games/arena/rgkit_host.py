@@ -45,6 +45,7 @@ import types
 from typing import Any
 
 from botwars.agents.pyhost import error_line, failure_reply, load_module, protocol_stdout, serve
+from botwars.engine.codes import FailureCode
 from botwars.games.arena import rgcompat
 from botwars.games.arena.rgcompat import AttrDict
 
@@ -274,7 +275,7 @@ class RgkitHost:
             try:
                 a, d = to_order(action, loc)
             except InvalidAction as exc:
-                return {"botwars_error": f"robot at {loc}: {exc}", "code": "malformed"}
+                return {"botwars_error": f"robot at {loc}: {exc}", "code": FailureCode.MALFORMED}
             chosen[sq] = (a, d)
             o = {"x": sq[0], "y": sq[1], "action": a}
             if d:
@@ -309,7 +310,7 @@ def main(argv: list[str]) -> int:
         host = RgkitHost(cls(), amap, config, seat, seed, path)
     except Exception as exc:
         traceback.print_exc()
-        setup_error = {"botwars_error": "loading the rgkit bot: " + error_line(exc, path), "code": "crash"}
+        setup_error = {"botwars_error": "loading the rgkit bot: " + error_line(exc, path), "code": FailureCode.CRASH}
 
     def handle(view: Any) -> Any:
         if setup_error is not None or host is None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from botwars.engine.codes import OnExpiry
 from botwars.engine.errors import ConfigError
 from botwars.engine.events import Event, Outcome
 from botwars.engine.ruleset import Param, Ruleset, register
@@ -86,7 +87,7 @@ class ArenaRuleset(Ruleset):
 
     def time_control(self, config: dict[str, Any]) -> TimeControl:
         """P2: ``turn_time_limit_s`` per turn plus ``time_bank_s``; on expiry all robots defend (P10)."""
-        return TimeControl(config["turn_time_limit_s"], config["time_bank_s"], None, "default")
+        return TimeControl(config["turn_time_limit_s"], config["time_bank_s"], None, OnExpiry.DEFAULT)
 
     # ---- setup (R7) ---------------------------------------------------------------------
     def setup(self, config: dict[str, Any], seats: list[str], seed: int) -> ArenaState:

@@ -21,6 +21,7 @@ from typing import Any
 
 import yaml
 
+from botwars.engine.codes import FailureCode, RefusalCode
 from botwars.engine.errors import ConfigError, InvalidOrders
 from botwars.engine.ruleset import get_ruleset
 from botwars.games.arena.board import load_map, shipped_maps, sq_str
@@ -32,7 +33,8 @@ TURN_KEYS = {"orders", "responses", "failures", "expect", "note"}
 EXPECT_KEYS = {"robots", "new", "user_data", "errors", "accepted", "malformed", "over", "result", "events",
                "count"}
 SEATS = ("p1", "p2")
-FAILURE_CODES = ("timeout", "crash", "memory")
+FAILURE_CODES = (FailureCode.TIMEOUT, FailureCode.CRASH, FailureCode.MEMORY)
+"""Failures a scenario turn may give a seat (``failures:``); a malformed reply is a ``responses:`` entry."""
 
 
 class _Locator:
@@ -275,7 +277,7 @@ def _run_case(doc: dict[str, Any], source: str, loc: _Locator, at: tuple, case_k
                     seen_errors[seat] = [e["code"] for e in orders[seat].errors]
                 except InvalidOrders:
                     malformed.append(seat)
-                    seen_errors[seat] = ["malformed"]
+                    seen_errors[seat] = [RefusalCode.MALFORMED]
                     orders[seat] = rs.default_orders(state, seat)  # P10
         accepted = {s: text_orders(o) for s, o in orders.items()}
         state, events = rs.resolve(state, orders)

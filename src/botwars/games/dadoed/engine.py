@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterator
 
+from botwars.engine.codes import KernelReason
 from botwars.engine.events import Event
 from botwars.games.dadoed.board import DIR_NAMES, DIRS, SIZE, Tile, ahead, on_board, render_board, tile_str
 from botwars.games.dadoed.pool import Pool
@@ -659,11 +660,11 @@ def apply_order(state: State, order: Order, *, log: bool = True) -> tuple[State,
         sim.ev("rejected", player=player, count=st.rejections)
         if st.rejections >= cfg.get("max_rejections", 3):  # D-5.8 / D-8.2
             st.turn += 1
-            _finish(st, sim, other(player), "refused")
+            _finish(st, sim, other(player), KernelReason.REFUSED)
         return st, sim.events
     if order.kind == "resign":
         st.turn += 1
-        _finish(st, sim, other(player), "resign")
+        _finish(st, sim, other(player), KernelReason.RESIGN)
     else:
         try:
             if order.kind == "command":

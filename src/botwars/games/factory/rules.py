@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from botwars.engine.codes import KernelReason, OnExpiry, RefusalCode
 from botwars.engine.errors import ConfigError, InvalidOrders
 from botwars.engine.events import Event, Outcome
 from botwars.engine.ruleset import Param, Ruleset
@@ -168,7 +169,7 @@ class FactoryRuleset(Ruleset):
 
     def time_control(self, config: dict[str, Any]) -> TimeControl:
         """F-5.5: ``turn_time_s`` per turn, no time bank; on expiry the default program applies."""
-        return TimeControl(config["turn_time_s"], 0.0, None, "default")
+        return TimeControl(config["turn_time_s"], 0.0, None, OnExpiry.DEFAULT)
 
     # ---- hooks a subclass overrides (geeko) ---------------------------------------------------
     def robots_per_player(self, config: dict[str, Any]) -> int:
@@ -342,18 +343,18 @@ class FactoryRuleset(Ruleset):
         of cards (naming the fused registers), a missing ``reboot``, a bad standing order.
         """
         if seat not in st.seats:
-            raise InvalidOrders(f"unknown seat {seat!r}", code="malformed", part=seat)
+            raise InvalidOrders(f"unknown seat {seat!r}", code=RefusalCode.MALFORMED, part=seat)
         p = st.player_of(seat)
         if st.players[p].out:
-            raise InvalidOrders("you are out of the game", code="illegal", part=seat)
+            raise InvalidOrders("you are out of the game", code=RefusalCode.ILLEGAL, part=seat)
         if self.order_type(payload, {"type", "cards", "reboot", "standing"}) == "resign":
             return FactoryOrders("resign")
         if "reboot" not in payload or not isinstance(payload["reboot"], bool):
-            raise InvalidOrders("'reboot' (true or false) is required", code="malformed", part="reboot")
+            raise InvalidOrders("'reboot' (true or false) is required", code=RefusalCode.MALFORMED, part="reboot")
         standing = self.parse_standing(payload.get("standing"))
         cards = payload.get("cards")
         if not isinstance(cards, list):
-            raise InvalidOrders("'cards' must be a list", code="malformed", part="cards")
+            raise InvalidOrders("'cards' must be a list", code=RefusalCode.MALFORMED, part="cards")
         i = self.order_robot(st, p)
         chosen = self.assign_cards(st, i, cards)
         return FactoryOrders("program", tuple(chosen), payload["reboot"], standing)
@@ -367,18 +368,20 @@ class FactoryRuleset(Ruleset):
         to the unknown-key message.
         """
         if not isinstance(payload, dict):
-            raise InvalidOrders("orders must be a JSON object {\"type\": \"program\", ...}", code="malformed")
+            raise InvalidOrders("orders must be a JSON object {\"type\": \"program\", ...}", code=RefusalCode.MALFORMED)
         typ = payload.get("type")
         if typ == "resign":
             extra = sorted(set(payload) - {"type"})
             if extra:
-                raise InvalidOrders(f"unknown key {extra[0]!r} in a resign order", code="malformed", part=extra[0])
+                raise InvalidOrders(f"unknown key {extra[0]!r} in a resign order", code=RefusalCode.MALFORMED,
+                                    part=extra[0])
             return "resign"
         if typ != "program":
-            raise InvalidOrders(f"type must be 'program' or 'resign', got {typ!r}", code="malformed", part="type")
+            raise InvalidOrders(f"type must be 'program' or 'resign', got {typ!r}", code=RefusalCode.MALFORMED,
+                                part="type")
         extra = sorted(set(payload) - program_keys)
         if extra:
-            raise InvalidOrders(f"unknown key {extra[0]!r}{keys_hint}", code="malformed", part=extra[0])
+            raise InvalidOrders(f"unknown key {extra[0]!r}{keys_hint}", code=RefusalCode.MALFORMED, part=extra[0])
         return "program"
 
     def parse_standing(self, raw: Any) -> dict[str, Any]:
@@ -386,7 +389,7 @@ class FactoryRuleset(Ruleset):
         if raw is None:
             return {}
         if not isinstance(raw, dict):
-            raise InvalidOrders("'standing' must be an object", code="malformed", part="standing")
+            raise InvalidOrders("'standing' must be an object", code=RefusalCode.MALFORMED, part="standing")
         out: dict[str, Any] = {}
         for k, v in raw.items():
             if k == "sacrifice_at":
@@ -399,7 +402,7 @@ class FactoryRuleset(Ruleset):
                 if v not in ("N", "E", "S", "W"):
                     raise InvalidOrders(f"standing facing must be N, E, S or W, got {v!r}", part="facing")
             else:
-                raise InvalidOrders(f"unknown standing order {k!r}", code="malformed", part=k)
+                raise InvalidOrders(f"unknown standing order {k!r}", code=RefusalCode.MALFORMED, part=k)
             out[k] = v
         return out
 
@@ -420,7 +423,7 @@ class FactoryRuleset(Ruleset):
         for r, c in enumerate(cards):
             if isinstance(c, bool) or not isinstance(c, (int, str)):
                 raise InvalidOrders(f"register {r + 1}: a card is a priority or a type name, got {c!r}",
-                                    code="malformed", part=c)
+                                    code=RefusalCode.MALFORMED, part=c)
             if isinstance(c, str) and c.strip() in TYPES:
                 continue
             try:
@@ -1260,7 +1263,7 @@ class FactoryRuleset(Ruleset):
             return False
         left = [p for p, pl in enumerate(st.players) if not pl.out]
         if not left or (st.started >= 2 and len(left) == 1):
-            self.end_game(c, "resign", left)
+            self.end_game(c, KernelReason.RESIGN, left)
             self.emit_result(c)
             c.t -= 1  # the turn was not played
             return True

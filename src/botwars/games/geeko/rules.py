@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from botwars.engine.codes import KernelReason, OnExpiry, RefusalCode
 from botwars.engine.errors import ConfigError, InvalidOrders
 from botwars.engine.events import Event, Outcome
 from botwars.engine.ruleset import Param, Ruleset
@@ -97,7 +98,7 @@ class GeekoRuleset(FactoryRuleset):
 
     def time_control(self, config: dict[str, Any]) -> TimeControl:
         """F-5.5 / G-16.2: ``turn_time_s`` per turn; on expiry the default program of G-4.6."""
-        return TimeControl(config["turn_time_s"], 0.0, None, "default")
+        return TimeControl(config["turn_time_s"], 0.0, None, OnExpiry.DEFAULT)
 
     def robots_per_player(self, config: dict[str, Any]) -> int:
         """G-1.1: robots A and B."""
@@ -255,16 +256,17 @@ class GeekoRuleset(FactoryRuleset):
     def parse_orders(self, gs: GeekoState, seat: str, payload: Any) -> GeekoOrders:
         """G-16.1 payload → :class:`GeekoOrders`; raises :class:`InvalidOrders` naming the entry."""
         if seat not in gs.seats:
-            raise InvalidOrders(f"unknown seat {seat!r}", code="malformed", part=seat)
+            raise InvalidOrders(f"unknown seat {seat!r}", code=RefusalCode.MALFORMED, part=seat)
         run = gs.runs[gs.player_of(seat)]
         if not run.active:
-            raise InvalidOrders("you have finished or are out of the game", code="illegal", part=seat)
+            raise InvalidOrders("you have finished or are out of the game", code=RefusalCode.ILLEGAL, part=seat)
         if self.order_type(payload, {"type", "length", "A", "B", "reboot"},
                            " (G-16.1: type, length, A, B, reboot)") == "resign":
             return GeekoOrders("resign")
         L = payload.get("length")
         if isinstance(L, bool) or not isinstance(L, int):
-            raise InvalidOrders(f"'length' must be a whole number, got {L!r}", code="malformed", part="length")
+            raise InvalidOrders(f"'length' must be a whole number, got {L!r}", code=RefusalCode.MALFORMED,
+                                part="length")
         need = self.needs_cards(run)
         reboot = payload.get("reboot")
         if reboot not in (None, "A", "B"):
@@ -289,7 +291,7 @@ class GeekoRuleset(FactoryRuleset):
                     raise InvalidOrders(f"robot {letter} {why}: omit '{letter}'", part=letter)
                 continue
             if not isinstance(raw, list):
-                raise InvalidOrders(f"'{letter}' must be a list of {L} cards", code="malformed", part=letter)
+                raise InvalidOrders(f"'{letter}' must be a list of {L} cards", code=RefusalCode.MALFORMED, part=letter)
             progs_raw[slot] = raw
         if not need:
             return GeekoOrders("program", 0, {}, reboot)
@@ -311,8 +313,8 @@ class GeekoRuleset(FactoryRuleset):
             for r, c in enumerate(progs_raw[slot]):
                 where = f"{letter} register {r + 1}"
                 if isinstance(c, bool) or not isinstance(c, (int, str)):
-                    raise InvalidOrders(f"{where}: a card is a priority or a type name, got {c!r}", code="malformed",
-                                        part=c)
+                    raise InvalidOrders(f"{where}: a card is a priority or a type name, got {c!r}",
+                                        code=RefusalCode.MALFORMED, part=c)
                 if isinstance(c, str) and c.strip() in TYPES:
                     types.append((slot, r, c.strip()))
                     continue
@@ -395,7 +397,7 @@ class GeekoRuleset(FactoryRuleset):
                 resigned = True
                 events.append(Event("resign", {"turn": t, "seat": run.players[0].seat}))
         if resigned and not any(r.active for r in gs.runs):  # G-9.4: the game ends at once
-            self.end_game(gs, "resign", events, t - 1)
+            self.end_game(gs, KernelReason.RESIGN, events, t - 1)
             for run in gs.runs:
                 run.hand, run.hand_msgs = [], {}
             return gs, events
