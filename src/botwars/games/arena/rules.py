@@ -5,6 +5,7 @@ Every rule lives here; the rest of the package only parses, prints and plays.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any, NamedTuple
 
 from botwars.engine.codes import OnExpiry
@@ -21,6 +22,15 @@ _ORDERS_KIND = "orders"
 
 Robot = tuple[int, int, int]
 """A robot: ``(id, player, hp)``; ids are unique within a match (for reports and adapters)."""
+
+
+class ArenaReason(StrEnum):
+    """How an arena game ends (``Outcome.reason``): ``turn_limit`` (R26, after turn
+    ``max_turns``) or ``wipeout`` (R27, a player has no robot in play); a loss on time is the
+    kernel's ``time``."""
+
+    TURN_LIMIT = "turn_limit"
+    WIPEOUT = "wipeout"
 
 
 class ArenaState(NamedTuple):
@@ -339,7 +349,7 @@ class ArenaRuleset(Ruleset):
             winner, ranking = s2, [[s2], [s1]]
         else:
             winner, ranking = None, [[s1, s2]]
-        reason = "turn_limit" if state.turn >= state.config["max_turns"] else "wipeout"
+        reason = ArenaReason.TURN_LIMIT if state.turn >= state.config["max_turns"] else ArenaReason.WIPEOUT
         return Outcome(winner, {s1: count[1], s2: count[2]}, reason, ranking,
                        {"robots": {s1: count[1], s2: count[2]}, "hp": {s1: hp[1], s2: hp[2]}})
 

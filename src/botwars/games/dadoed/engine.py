@@ -9,6 +9,7 @@ D-12.6 order. Legality (D-5.3, D-5.4) is :func:`command_problem` / :func:`super_
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from typing import Any, Iterator
 
 from botwars.engine.codes import KernelReason
@@ -18,6 +19,16 @@ from botwars.games.dadoed.pool import Pool
 
 PLAYERS = ("blue", "orange")
 ALL_TILES: tuple[Tile, ...] = tuple((c, r) for c in range(SIZE) for r in range(SIZE))
+
+
+class DadoedReason(StrEnum):
+    """DADOED's own result reasons (D-8.5); ``resign``, ``refused`` and ``time`` are the kernel's
+    (:class:`~botwars.engine.codes.KernelReason`)."""
+
+    ELIMINATION = "elimination"  # D-8.1
+    NO_LEGAL_ORDER = "no_legal_order"  # D-8.2, D-5.2
+    TURN_LIMIT = "turn_limit"  # D-8.4
+    SETUP_FORFEIT = "setup_forfeit"  # D-3.5
 
 
 def other(player: str) -> str:
@@ -194,7 +205,7 @@ class Sim:
         """D-8.1: if exactly one player has a bot on the board, that player wins."""
         present = {b.owner for b in self.st.bots.values() if b.tile is not None}
         if len(present) == 1:
-            self.st.result = (next(iter(present)), "elimination")
+            self.st.result = (next(iter(present)), DadoedReason.ELIMINATION)
             self.st.phase = "over"
             raise GameOver()
 
@@ -697,9 +708,9 @@ def apply_order(state: State, order: Order, *, log: bool = True) -> tuple[State,
         st.rejections = 0
         # D-5.7: the clock is charged (by the kernel) before these two checks apply
         if st.turn >= cfg.get("max_turns", 200):  # D-8.4
-            st.phase, st.pending_end = "ending", ("draw", "turn_limit")
+            st.phase, st.pending_end = "ending", ("draw", DadoedReason.TURN_LIMIT)
         elif not has_legal(st, st.active):  # D-5.2 for the next player
-            st.phase, st.pending_end = "ending", (other(st.active), "no_legal_order")
+            st.phase, st.pending_end = "ending", (other(st.active), DadoedReason.NO_LEGAL_ORDER)
     if log:
         st.log = st.log + ({"turn": state.turn + 1, "player": player, "order": text,
                             "events": _events_json(sim.events)},)

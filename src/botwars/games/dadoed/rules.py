@@ -20,8 +20,8 @@ from botwars.engine.ruleset import Param, Ruleset, register
 from botwars.engine.timecontrol import TimeControl
 from botwars.games.dadoed.board import (DIR_NAMES, LABELS, check_board_text, parse_dir, parse_tile, tile_str,
                                         tiles_sorted)
-from botwars.games.dadoed.engine import (PLAYERS, Bot, Order, State, apply_ending, apply_order, command_problem,
-                                         has_legal, iter_legal, other, super_problem)
+from botwars.games.dadoed.engine import (PLAYERS, Bot, DadoedReason, Order, State, apply_ending, apply_order,
+                                         command_problem, has_legal, iter_legal, other, super_problem)
 from botwars.games.dadoed.pool import load_pool
 
 
@@ -467,9 +467,9 @@ class DadoedRuleset(Ruleset):
                     forfeit.append(p)
         if forfeit:
             winner = "draw" if len(forfeit) == 2 else other(forfeit[0])
-            st.result = (winner, "setup_forfeit")
+            st.result = (winner, DadoedReason.SETUP_FORFEIT)
             st.phase = "over"
-            events.append(Event("result", {"winner": winner, "reason": "setup_forfeit"}))
+            events.append(Event("result", {"winner": winner, "reason": DadoedReason.SETUP_FORFEIT}))
             return st, events
         if len(st.submitted) == 2:
             for p in PLAYERS:
@@ -478,9 +478,9 @@ class DadoedRuleset(Ruleset):
             st.phase = "play"
             events.append(Event("supers", {lb: list(st.bots[lb].super) for lb in sorted(st.bots)}))
             if not has_legal(st, st.active):
-                st.result = (other(st.active), "no_legal_order")
+                st.result = (other(st.active), DadoedReason.NO_LEGAL_ORDER)
                 st.phase = "over"
-                events.append(Event("result", {"winner": st.result[0], "reason": "no_legal_order"}))
+                events.append(Event("result", {"winner": st.result[0], "reason": DadoedReason.NO_LEGAL_ORDER}))
         return st, events
 
     # ---- observation (D-12) --------------------------------------------------------------------------

@@ -17,6 +17,7 @@ variant style) so that ``geeko`` can subclass :class:`FactoryRuleset`:
 from __future__ import annotations
 
 import random
+from enum import StrEnum
 from typing import Any
 
 from botwars.engine.codes import KernelReason, OnExpiry, RefusalCode
@@ -65,6 +66,15 @@ PARAMS = (
 )
 
 STANDING_KEYS = ("sacrifice_at", "wrench2", "facing")
+
+
+class FactoryReason(StrEnum):
+    """Factory's own result reasons (F-8.7); ``resign`` (F-8.6) is the kernel's
+    :attr:`~botwars.engine.codes.KernelReason.RESIGN`."""
+
+    FLAGS = "flags"  # F-8.1
+    ELIMINATION = "elimination"  # F-8.3
+    TURN_LIMIT = "turn_limit"  # F-8.4
 
 
 class FactoryOrders:
@@ -1133,7 +1143,7 @@ class FactoryRuleset(Ruleset):
         """F-8.1: players who tagged the last flag this stage win (co-winners, H23)."""
         if tagged_last:
             winners = sorted(set(tagged_last))
-            self.end_game(c, "flags", winners)
+            self.end_game(c, FactoryReason.FLAGS, winners)
 
     # ---- end of turn (F-5.11) ----------------------------------------------------------------------
     def end_of_turn(self, c: Ctx) -> None:
@@ -1228,9 +1238,9 @@ class FactoryRuleset(Ruleset):
         st = c.st
         left = [p for p, pl in enumerate(st.players) if not pl.out]
         if not left:
-            self.end_game(c, "elimination", [])
+            self.end_game(c, FactoryReason.ELIMINATION, [])
         elif st.started >= 2 and len(left) == 1:
-            self.end_game(c, "elimination", left)
+            self.end_game(c, FactoryReason.ELIMINATION, left)
         elif c.t >= st.config["turn_limit"]:
             if st.started >= 2:
                 ranks = self.standings(st, [])
@@ -1238,7 +1248,7 @@ class FactoryRuleset(Ruleset):
                 winners = [p for p in top if st.players[p].next_flag > 1]
             else:
                 winners = []
-            self.end_game(c, "turn_limit", winners)
+            self.end_game(c, FactoryReason.TURN_LIMIT, winners)
 
     # ---- resignation and the end (F-8.5 to F-8.7) -------------------------------------------------
     def resign(self, c: Ctx, p: int) -> None:
@@ -1288,7 +1298,7 @@ class FactoryRuleset(Ruleset):
             out.append((p, rank))
         return out
 
-    def end_game(self, c: Ctx, reason: str, winners: list[int]) -> None:
+    def end_game(self, c: Ctx, reason: FactoryReason | KernelReason, winners: list[int]) -> None:
         """Record the result (F-8.7) and the F-9.10 result table, which :meth:`emit_result` adds
         after the stage or end-of-turn report it follows."""
         st = c.st

@@ -14,6 +14,7 @@ registers filled, G-5.2), ``destroy`` (options kept, G-5.1), ``robot_beam_dirs``
 from __future__ import annotations
 
 import random
+from enum import StrEnum
 from typing import Any
 
 from botwars.engine.codes import KernelReason, OnExpiry, RefusalCode
@@ -51,6 +52,14 @@ PARAMS = (
 FIXED = {"variant": "geeko", "registers": REGS, "max_hp": 10, "robots": 2, "edge": "fence",
          "reinstate_hp": 10, "double_wrench": "choice", "upgrades": True, "converge": "botwars",
          "robot_lasers": True, "sacrifice_default": 0}
+
+
+class GeekoReason(StrEnum):
+    """Geeko's own result reasons (G-9.5, instead of F-8.7); ``resign`` (G-9.4) is the kernel's
+    :attr:`~botwars.engine.codes.KernelReason.RESIGN`."""
+
+    FINISHED = "finished"  # G-9.2: every player has finished or is out
+    TURN_LIMIT = "turn_limit"  # G-9.2
 
 
 class GeekoOrders:
@@ -418,9 +427,9 @@ class GeekoRuleset(FactoryRuleset):
         for run in gs.runs:
             run.turn = t
         if all(not r.active for r in gs.runs):  # E4 (G-9.2)
-            self.end_game(gs, "finished", events, t)
+            self.end_game(gs, GeekoReason.FINISHED, events, t)
         elif t >= gs.config["turn_limit"]:
-            self.end_game(gs, "turn_limit", events, t)
+            self.end_game(gs, GeekoReason.TURN_LIMIT, events, t)
         if gs.over:
             for run in gs.runs:
                 run.hand, run.hand_msgs, run.hands = [], {}, {}
@@ -653,7 +662,7 @@ class GeekoRuleset(FactoryRuleset):
             out.append((p, rank))
         return out
 
-    def end_game(self, gs: GeekoState, reason: str, events: list[Event], t: int) -> None:
+    def end_game(self, gs: GeekoState, reason: GeekoReason | KernelReason, events: list[Event], t: int) -> None:
         """G-9.2 to G-9.5: the result and the G-10.5 result table (public)."""
         ranks = self.standings(gs)
         winners = [p for p, r in ranks if r == 1 and gs.runs[p].finished is not None and not gs.runs[p].out]

@@ -23,7 +23,7 @@ from botwars.engine.timecontrol import TimeControl
 from botwars.games.submarine import view as _view
 from botwars.games.submarine.board import (ALL_SPACES, DIRS, NO_MINE, SUBS_OF, Space, dist, name, on_board,
                                            other, parse_space, step)
-from botwars.games.submarine.engine import GameEnded, Resolver
+from botwars.games.submarine.engine import GameEnded, Resolver, SubmarineReason
 from botwars.games.submarine.state import (ACTIONS, CATALOG, PASSIVE, SPECIALS, Action, Forfeit, Rejected,
                                            SetupOrders, SubState, TurnOrders)
 
@@ -358,7 +358,7 @@ class SubmarineRuleset(Ruleset):
         st.forfeited = tuple(sorted(forfeited))
         if st.forfeited and all(s in st.setups or s in st.forfeited for s in ("p1", "p2")):
             winners = [s for s in ("p1", "p2") if s not in st.forfeited]
-            r.result(winners[0] if winners else None, "setup_forfeit")
+            r.result(winners[0] if winners else None, SubmarineReason.SETUP_FORFEIT)
         if len(st.setups) == 2:
             st.rejections = {"p1": 0, "p2": 0}
             r.begin_game()
