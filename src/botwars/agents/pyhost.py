@@ -40,6 +40,8 @@ import sys
 import traceback
 from typing import Any
 
+from botwars.engine.codes import FailureCode
+
 
 def error_line(exc: BaseException, path: str | None = None) -> str:
     """``Type: message (file:line)`` naming the innermost frame in the bot's file if any."""
@@ -53,10 +55,10 @@ def error_line(exc: BaseException, path: str | None = None) -> str:
     return f"{type(exc).__name__}: {msg}{where}" if msg else f"{type(exc).__name__}{where}"
 
 
-def failure_reply(exc: BaseException, path: str | None = None, code: str | None = None) -> dict[str, str]:
+def failure_reply(exc: BaseException, path: str | None = None, code: FailureCode | None = None) -> dict[str, str]:
     """The ``{"botwars_error": ..., "code": ...}`` reply for an exception in bot code."""
     if code is None:
-        code = "memory" if isinstance(exc, MemoryError) else "crash"
+        code = FailureCode.MEMORY if isinstance(exc, MemoryError) else FailureCode.CRASH
     return {"botwars_error": error_line(exc, path), "code": code}
 
 
@@ -115,14 +117,14 @@ def serve(proto, handle) -> None:
         try:
             view = json.loads(line)
         except ValueError:
-            reply: Any = {"botwars_error": "the engine sent a line that is not JSON", "code": "crash"}
+            reply: Any = {"botwars_error": "the engine sent a line that is not JSON", "code": FailureCode.CRASH}
         else:
             reply = handle(view)
         try:
             data = json.dumps(reply, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
         except (TypeError, ValueError) as exc:
             data = json.dumps({"botwars_error": f"act returned a value that is not JSON: {exc}",
-                               "code": "malformed"})
+                               "code": FailureCode.MALFORMED})
         try:
             proto.write(data.encode("utf-8", "replace") + b"\n")
         except BrokenPipeError:

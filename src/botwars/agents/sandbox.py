@@ -49,6 +49,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
+from botwars.engine.codes import FailureCode
+
 LEVELS = ("none", "process", "namespaces", "full")
 
 #: environment variables a bot may receive (everything else of the engine's is dropped)
@@ -683,7 +685,7 @@ def kill(proc: subprocess.Popen) -> None:
         proc.cgroup = None
 
 
-def exit_failure(returncode: int | None, stderr_tail: str) -> tuple[str, str]:
+def exit_failure(returncode: int | None, stderr_tail: str) -> tuple[FailureCode, str]:
     """``(code, detail)`` of :class:`~botwars.agents.AgentFailure` for a bot process that ended.
 
     ``memory`` when the process ran out of memory (a ``MemoryError`` or ``bad_alloc`` on
@@ -708,8 +710,8 @@ def exit_failure(returncode: int | None, stderr_tail: str) -> tuple[str, str]:
     else:
         status = f"exit status {returncode}"
     lowered = stderr_tail.lower()
-    code = "memory" if ("memoryerror" in lowered or "bad_alloc" in lowered or "out of memory" in lowered
-                        or "cannot allocate memory" in lowered) else "crash"
+    code = FailureCode.MEMORY if ("memoryerror" in lowered or "bad_alloc" in lowered or "out of memory" in lowered
+                                  or "cannot allocate memory" in lowered) else FailureCode.CRASH
     return code, f"{status}: {last}" if last else status
 
 

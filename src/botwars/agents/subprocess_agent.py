@@ -41,6 +41,7 @@ from typing import Any
 
 from botwars.agents.base import Agent, AgentFailure
 from botwars.agents import sandbox
+from botwars.engine.codes import FailureCode
 
 ENV_LIMIT = 64 * 1024
 STDERR_TAIL = 8192
@@ -115,7 +116,7 @@ class JsonLinesAgent(Agent):
                                       env=self.env, paths=[self._config_file] if self._config_file else ())
         except OSError as exc:
             self.proc = None
-            raise AgentFailure("crash", f"cannot start {self.argv[0]}: {exc.strerror or exc}") from None
+            raise AgentFailure(FailureCode.CRASH, f"cannot start {self.argv[0]}: {exc.strerror or exc}") from None
         os.set_blocking(self.proc.stdin.fileno(), False)
         self._sel = selectors.DefaultSelector()
         self._sel.register(self.proc.stdout, selectors.EVENT_READ, "out")
@@ -201,11 +202,11 @@ class JsonLinesAgent(Agent):
                     return line
                 if len(self._out) > self.max_line_bytes:
                     self._drop()
-                    raise AgentFailure("malformed", f"reply line longer than {self.max_line_bytes} bytes")
+                    raise AgentFailure(FailureCode.MALFORMED, f"reply line longer than {self.max_line_bytes} bytes")
                 timeout = None if end is None else end - time.monotonic()
                 if timeout is not None and timeout <= 0:
                     self._drop()
-                    raise AgentFailure("timeout", f"no reply within {deadline_s:g} s")
+                    raise AgentFailure(FailureCode.TIMEOUT, f"no reply within {deadline_s:g} s")
                 if self._sel is None:
                     break
                 for key, _ in self._sel.select(timeout):
@@ -237,7 +238,7 @@ class JsonLinesAgent(Agent):
                             self._drop()
                             raise failure
             # unreachable: kept for type checkers
-            raise AgentFailure("crash", "lost the program")
+            raise AgentFailure(FailureCode.CRASH, "lost the program")
         finally:
             if writing and self._sel is not None:
                 try:
@@ -294,16 +295,18 @@ class JsonLinesAgent(Agent):
         try:
             text = line.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise AgentFailure("malformed", f"reply is not valid UTF-8 (byte {exc.start})") from None
+            raise AgentFailure(FailureCode.MALFORMED, f"reply is not valid UTF-8 (byte {exc.start})") from None
         if self.max_chars is not None and len(text) > self.max_chars:
-            raise AgentFailure("malformed", f"reply line longer than {self.max_chars} characters")
+            raise AgentFailure(FailureCode.MALFORMED, f"reply line longer than {self.max_chars} characters")
         try:
             obj = json.loads(text)
         except ValueError as exc:
-            raise AgentFailure("malformed", f"reply is not JSON ({exc.msg} at column {exc.colno}): "
-                                            f"{_clip(text)}") from None
+            raise AgentFailure(FailureCode.MALFORMED, f"reply is not JSON ({exc.msg} at column {exc.colno}): "
+                                                      f"{_clip(text)}") from None
         if isinstance(obj, dict) and "botwars_error" in obj and set(obj) <= {"botwars_error", "code"}:
-            code = obj.get("code") if obj.get("code") in ("crash", "malformed", "memory") else "crash"
+            reported = obj.get("code")
+            code = reported if reported in (FailureCode.CRASH, FailureCode.MALFORMED, FailureCode.MEMORY) \
+                else FailureCode.CRASH
             raise AgentFailure(code, str(obj["botwars_error"])[:500])
         return obj
 

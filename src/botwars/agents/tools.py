@@ -10,6 +10,7 @@ import sys
 
 from botwars.agents import sandbox
 from botwars.engine.agent import Agent
+from botwars.engine.codes import FailureCode
 from botwars.engine.errors import ConfigError
 
 
@@ -52,7 +53,7 @@ class SandboxTools:
         """:func:`botwars.agents.sandbox.run_once` (raises ``OSError`` when it cannot start)."""
         return sandbox.run_once(argv, data, deadline_s, max_stdout=max_stdout, memory_limit_mib=memory_limit_mib)
 
-    def exit_failure(self, returncode: int | None, stderr_tail: str) -> tuple[str, str]:
+    def exit_failure(self, returncode: int | None, stderr_tail: str) -> tuple[FailureCode, str]:
         """:func:`botwars.agents.sandbox.exit_failure`."""
         return sandbox.exit_failure(returncode, stderr_tail)
 

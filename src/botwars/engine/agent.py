@@ -14,6 +14,7 @@ import time
 from types import ModuleType
 from typing import Any, Protocol
 
+from botwars.engine.codes import FailureCode
 from botwars.engine.errors import AgentFailure
 
 __all__ = ["Agent", "AgentFailure", "AgentTools", "BotHost", "CallableAgent"]
@@ -63,7 +64,7 @@ class CallableAgent(Agent):
             try:
                 fn(game, seat, config, seed)
             except Exception as exc:  # a bot's own problem never stops the match
-                raise AgentFailure("crash", f"start: {type(exc).__name__}: {exc}") from None
+                raise AgentFailure(FailureCode.CRASH, f"start: {type(exc).__name__}: {exc}") from None
 
     def act(self, view: dict[str, Any], deadline_s: float | None) -> Any:
         fn = self.bot.act if hasattr(self.bot, "act") else self.bot
@@ -71,9 +72,9 @@ class CallableAgent(Agent):
         try:
             out = fn(view)
         except Exception as exc:
-            raise AgentFailure("crash", f"{type(exc).__name__}: {exc}") from None
+            raise AgentFailure(FailureCode.CRASH, f"{type(exc).__name__}: {exc}") from None
         if deadline_s is not None and time.perf_counter() - t0 > deadline_s:
-            raise AgentFailure("timeout", f"no reply within {deadline_s:g} s")
+            raise AgentFailure(FailureCode.TIMEOUT, f"no reply within {deadline_s:g} s")
         return out
 
 
@@ -123,7 +124,7 @@ class AgentTools(Protocol):
         (killed ``deadline_s`` seconds after the start). Raises ``OSError`` when it cannot start."""
         ...
 
-    def exit_failure(self, returncode: int | None, stderr_tail: str) -> tuple[str, str]:
+    def exit_failure(self, returncode: int | None, stderr_tail: str) -> tuple[FailureCode, str]:
         """``(code, detail)`` of an :class:`AgentFailure` for a program that exited badly."""
         ...
 
@@ -141,6 +142,7 @@ class BotHost(Protocol):
         """Import the Python file at ``path`` as a fresh module called ``name``."""
         ...
 
-    def failure_reply(self, exc: BaseException, path: str | None = None, code: str | None = None) -> dict[str, str]:
+    def failure_reply(self, exc: BaseException, path: str | None = None,
+                      code: FailureCode | None = None) -> dict[str, str]:
         """The ``{"botwars_error": ..., "code": ...}`` reply reporting an exception in bot code."""
         ...

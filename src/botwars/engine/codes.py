@@ -1,5 +1,6 @@
 """The kernel's closed vocabularies, spelled once: failure codes, clock statuses, outcome
-reasons the kernel itself produces, and submission receipts.
+reasons the kernel itself produces, refusal codes, submission receipts and the reasons a
+submission is not awaited.
 
 Every enum is a :class:`enum.StrEnum`, so its members are the very strings written to records
 and sent over HTTP (``FailureCode.TIMEOUT == "timeout"``).
@@ -8,6 +9,7 @@ and sent over HTTP (``FailureCode.TIMEOUT == "timeout"``).
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Final
 
 
 class FailureCode(StrEnum):
@@ -32,6 +34,11 @@ class FailureCode(StrEnum):
             raise ValueError(f"unknown failure code {value!r} (known: {', '.join(m.value for m in cls)})") from None
 
 
+NO_FAILURE_STATED: Final = "default"
+"""The error code a seat's default orders are recorded with when a stored entry (a record
+line, a stored order row) names no failure at all: a hand-written record, never a live match."""
+
+
 class ClockStatus(StrEnum):
     """What charging a decision to a seat's clock did (:meth:`botwars.engine.Clock.spend`).
 
@@ -52,6 +59,18 @@ class OnExpiry(StrEnum):
 
     DEFAULT = "default"
     LOSS = "loss"
+
+
+class RefusalCode(StrEnum):
+    """The usual codes of a refusal (:class:`botwars.engine.InvalidOrders`; a rule set may add
+    its own, e.g. dadoed's ``turn`` and ``unknown``).
+
+    ``malformed``: the payload is not an orders payload of the game's format (wrong JSON shape,
+    unknown key, bad type); ``illegal``: well-formed orders the rules forbid now.
+    """
+
+    MALFORMED = "malformed"
+    ILLEGAL = "illegal"
 
 
 class KernelReason(StrEnum):
@@ -79,3 +98,18 @@ class Receipt(StrEnum):
     REPLACED = "replaced"
     REFUSED = "refused"
     TOO_LATE = "too_late"
+
+
+class NotAwaitedCode(StrEnum):
+    """Why a submission has no open part of the decision point to settle
+    (:class:`botwars.engine.referee.NotAwaited`; the server answers 409 with this code).
+
+    ``match_ended``; ``not_your_turn``: the seat is not pending (or unknown); ``already_submitted``:
+    its part is settled and the rules do not allow replacing it; ``not_ready``: resolution was
+    asked for while a pending seat is unsettled.
+    """
+
+    MATCH_ENDED = "match_ended"
+    NOT_YOUR_TURN = "not_your_turn"
+    ALREADY_SUBMITTED = "already_submitted"
+    NOT_READY = "not_ready"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from botwars.engine.codes import FailureCode, RefusalCode
+
 
 class BotwarsError(Exception):
     """Base class of every error botwars raises on purpose."""
@@ -39,12 +41,12 @@ class ConfigError(BotwarsError):
 class InvalidOrders(BotwarsError):
     """Orders a seat submitted are refused whole.
 
-    ``code`` is a short machine code (``malformed``, ``illegal``, ...); ``part`` is the
-    offending piece (a token, a card, a register). The message must never reveal hidden
-    information about other seats.
+    ``code`` is a short machine code (:class:`~botwars.engine.codes.RefusalCode`: ``malformed``,
+    ``illegal``; a rule set may use its own); ``part`` is the offending piece (a token, a card, a
+    register). The message must never reveal hidden information about other seats.
     """
 
-    def __init__(self, message: str, *, code: str = "illegal", part: object = None):
+    def __init__(self, message: str, *, code: str = RefusalCode.ILLEGAL, part: object = None):
         self.message = message
         self.code = code
         self.part = part
@@ -64,12 +66,13 @@ class RecordError(BotwarsError):
 
 
 class AgentFailure(BotwarsError):
-    """A bot failed this decision: ``code`` is ``timeout``, ``crash``, ``memory`` or ``malformed``
-    (:class:`botwars.engine.codes.FailureCode`); ``detail`` says what happened (an exception
-    line, the garbage printed, ...). Agents raise it from ``start`` and ``act``; the referee
-    then applies the seat's default orders and records the error."""
+    """A bot failed this decision: ``code`` is a :class:`~botwars.engine.codes.FailureCode`
+    (``timeout``, ``crash``, ``memory`` or ``malformed``; its string is accepted too); ``detail``
+    says what happened (an exception line, the garbage printed, ...). Agents raise it from
+    ``start`` and ``act``; the referee then applies the seat's default orders and records the
+    error. Raises :class:`ValueError` for a code that is not a failure code."""
 
-    def __init__(self, code: str, detail: str = ""):
-        self.code = str(code)
+    def __init__(self, code: FailureCode | str, detail: str = ""):
+        self.code = FailureCode.parse(code)
         self.detail = detail
-        super().__init__(f"{code}: {detail}" if detail else str(code))
+        super().__init__(f"{self.code}: {detail}" if detail else str(self.code))

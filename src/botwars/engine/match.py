@@ -6,15 +6,29 @@ from __future__ import annotations
 import copy
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
-from botwars.engine.codes import Receipt
+from botwars.engine.codes import FailureCode, Receipt
 from botwars.engine.errors import AgentFailure
 from botwars.engine.events import Event, Outcome
 from botwars.engine.record import RecordWriter
 from botwars.engine.referee import Referee
 from botwars.engine.ruleset import Ruleset
 from botwars.engine.timecontrol import Clock
+
+
+class SeatAgent(Protocol):
+    """What :class:`Match` needs of an agent (:class:`botwars.agents.Agent` is one): ``start``
+    once with the game id, seat name, a copy of the config and the seat's one-way seed; ``act``
+    per decision with the seat's view and the seconds it may take (``None``: unlimited),
+    returning the orders payload or raising :class:`~botwars.engine.errors.AgentFailure`;
+    ``close`` at the end."""
+
+    def start(self, game: str, seat: str, config: dict[str, Any], seed: int = 0) -> None: ...
+
+    def act(self, view: dict[str, Any], deadline_s: float | None) -> Any: ...
+
+    def close(self) -> None: ...
 
 
 @dataclass
@@ -37,7 +51,7 @@ class MatchResult:
 class Match:
     """One game between local agents, driven through one :class:`Referee`.
 
-    ``agents`` maps seat name to an :class:`~botwars.agents.Agent` (``act(view, deadline_s)``);
+    ``agents`` maps seat name to a :class:`SeatAgent` (e.g. :class:`~botwars.agents.Agent`);
     seats are taken in the rule set's order. ``clock=False`` disables time control (tests,
     replays). ``record`` is a path for the JSON Lines record, or ``None``. ``time_source`` is
     injectable for tests (a function returning seconds).
@@ -47,7 +61,7 @@ class Match:
     runs out of refusals or of time; elsewhere its default orders apply at once (arena P10).
     """
 
-    def __init__(self, ruleset: Ruleset, config: dict[str, Any], agents: dict[str, Any], seed: int = 0,
+    def __init__(self, ruleset: Ruleset, config: dict[str, Any], agents: dict[str, SeatAgent], seed: int = 0,
                  *, record: str | None = None, clock: bool = True, agent_specs: dict[str, str] | None = None,
                  time_source: Callable[[], float] = time.perf_counter, max_decisions: int = 1_000_000):
         self.ruleset = ruleset
@@ -95,6 +109,7 @@ class Match:
                 self.errors.append({"decision": 0, "seat": seat, "code": exc.code, "detail": exc.detail})
 
     def _note(self, seat: str, code: str, detail: str) -> None:
+        """Keep an error of ``seat``'s agent (``code``: a failure or refusal code) for :class:`MatchResult`."""
         self.errors.append({"decision": self.referee.n + 1, "seat": seat, "code": code, "detail": detail})
 
     def _play_seat(self, seat: str) -> None:
@@ -110,15 +125,15 @@ class Match:
             except AgentFailure as exc:
                 spent = self.time_source() - t0
                 tk = ref.default(seat, {"code": exc.code, "detail": exc.detail}, spent)
-                if tk.receipt == Receipt.TOO_LATE and exc.code != "timeout":
-                    self._note(seat, "timeout", f"no reply in time ({spent:.3f} s)")
+                if tk.receipt == Receipt.TOO_LATE and exc.code != FailureCode.TIMEOUT:
+                    self._note(seat, FailureCode.TIMEOUT, f"no reply in time ({spent:.3f} s)")
                 else:
                     self._note(seat, exc.code, exc.detail)
                 return
             spent = self.time_source() - t0
             tk = ref.submit(seat, payload, spent)
             if tk.receipt == Receipt.TOO_LATE:
-                self._note(seat, "timeout", f"no reply in time ({spent:.3f} s)")
+                self._note(seat, FailureCode.TIMEOUT, f"no reply in time ({spent:.3f} s)")
                 return
             if tk.receipt == Receipt.REFUSED:
                 assert tk.error is not None

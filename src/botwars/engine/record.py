@@ -76,7 +76,7 @@ class Record:
         return get_ruleset(self.header["ruleset"])
 
 
-def _check_header(header: Any, path: str) -> list[str]:
+def _check_header(header: dict[str, Any], path: str) -> list[str]:
     where = f"{path}:1"
     if header.get("format") != FORMAT_VERSION:
         raise RecordError(f"{where}: unsupported record format {header.get('format')!r} (this botwars reads "
@@ -114,9 +114,9 @@ def read_record(path: str) -> Record:
         f = open(path, encoding="utf-8")
     except OSError as exc:
         raise RecordError(f"{path}: cannot read: {exc.strerror}") from None
-    header = None
+    header: dict[str, Any] | None = None
     decisions: list[dict[str, Any]] = []
-    outcome = None
+    outcome: dict[str, Any] | None = None
     with f:
         try:
             for i, line in enumerate(f, 1):

@@ -32,7 +32,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from botwars.engine.codes import ClockStatus, KernelReason, OnExpiry, Receipt
+from botwars.engine.codes import (NO_FAILURE_STATED, ClockStatus, FailureCode, KernelReason, NotAwaitedCode,
+                                  OnExpiry, Receipt)
 from botwars.engine.errors import BotwarsError, InvalidOrders, RecordError
 from botwars.engine.events import Event, Outcome, filter_events
 from botwars.engine.ruleset import Ruleset, canonical_json, digest
@@ -45,9 +46,9 @@ RECORD_FORMAT = 2
 class NotAwaited(BotwarsError):
     """A submission for a seat that has nothing to give now (the match is over, it is not that
     seat's turn, or its orders are already settled and the rules do not allow replacing them).
-    ``code`` is ``match_ended``, ``not_your_turn`` or ``already_submitted``."""
+    ``code`` is a :class:`~botwars.engine.codes.NotAwaitedCode`."""
 
-    def __init__(self, message: str, code: str):
+    def __init__(self, message: str, code: NotAwaitedCode):
         self.code = code
         super().__init__(message)
 
@@ -228,7 +229,7 @@ class Referee:
     def seat_events(self, seat: str | None, since: int = 0) -> list[dict[str, Any]]:
         """Events of decision points ``since + 1 .. n`` that ``seat`` may see, each as JSON with
         its ``decision`` number (requires ``history``)."""
-        out = []
+        out: list[dict[str, Any]] = []
         for k in range(max(0, since), len(self.events)):
             out += [{"decision": k + 1, **e.to_json()} for e in filter_events(self.events[k], seat)]
         return out
@@ -251,10 +252,11 @@ class Referee:
         """Record lines. ``seat=None``: the full record (header, decision lines, outcome line when
         over). A seat: that seat's own record — its orders, refusals, errors, time and the events
         it may see; no seed, no digests, nothing of another seat's submissions (S-8.6)."""
+        last = self.outcome_line()
         if seat is None:
             out = [self.header(), *self.lines]
-            if self.over:
-                out.append(self.outcome_line())  # type: ignore[arg-type]
+            if last is not None:
+                out.append(last)
             return out
         head = {k: v for k, v in self.header().items() if k != "seed"}
         out = [{**head, "seat": seat}]
@@ -266,8 +268,8 @@ class Referee:
                 own["resign"] = line["resign"]
             own["events"] = [e.to_json() for e in filter_events(events, seat)]
             out.append(own)
-        if self.over:
-            out.append(self.outcome_line())  # type: ignore[arg-type]
+        if last is not None:
+            out.append(last)
         return out
 
     # ---- settling seats ------------------------------------------------------------------------
@@ -275,14 +277,14 @@ class Referee:
         if seat in self.pending() and seat not in self._settled:
             return  # the common case
         if self.over:
-            raise NotAwaited("the match has ended", "match_ended")
+            raise NotAwaited("the match has ended", NotAwaitedCode.MATCH_ENDED)
         if seat not in self.pending():
             raise NotAwaited(f"seat {seat} has no orders to give at decision point {self.n + 1} "
-                             f"(awaited: {', '.join(self.pending()) or 'nobody'})", "not_your_turn")
+                             f"(awaited: {', '.join(self.pending()) or 'nobody'})", NotAwaitedCode.NOT_YOUR_TURN)
         if seat in self._settled and not (self.ruleset.replaces_submissions
                                           and self._settled[seat].payload is not None):
             raise NotAwaited(f"seat {seat} already gave orders for decision point {self.n + 1}",
-                             "already_submitted")
+                             NotAwaitedCode.ALREADY_SUBMITTED)
 
     def _late(self, seat: str, t: float) -> bool:
         """True when ``t`` seconds is past ``seat``'s time for the open point."""
@@ -340,7 +342,8 @@ class Referee:
         When its time had run out, this is its expiry instead. Raises :class:`NotAwaited`."""
         self._check_awaited(seat)
         if seat in self._settled:
-            raise NotAwaited(f"seat {seat} already gave orders for decision point {self.n + 1}", "already_submitted")
+            raise NotAwaited(f"seat {seat} already gave orders for decision point {self.n + 1}",
+                             NotAwaitedCode.ALREADY_SUBMITTED)
         t = _seconds(elapsed_s)
         if self._late(seat, t):
             self.expire(seat, t)
@@ -362,30 +365,31 @@ class Referee:
 
     def expire(self, seat: str, elapsed_s: float) -> None:
         """``seat``'s time ran out after ``elapsed_s`` seconds: its default orders apply, or,
-        with ``on_expiry="loss"`` on a charged point, it loses at once and the point closes
+        with ``on_expiry`` :attr:`OnExpiry.LOSS` on a charged point, it loses at once and the point closes
         (the record line then has no digest). Raises :class:`NotAwaited`."""
         if self.over:
-            raise NotAwaited("the match has ended", "match_ended")
+            raise NotAwaited("the match has ended", NotAwaitedCode.MATCH_ENDED)
         if seat not in self.pending():
-            raise NotAwaited(f"seat {seat} has no orders to give at decision point {self.n + 1}", "not_your_turn")
+            raise NotAwaited(f"seat {seat} has no orders to give at decision point {self.n + 1}",
+                             NotAwaitedCode.NOT_YOUR_TURN)
         if seat in self._settled:
             return
         t = _seconds(elapsed_s)
-        err = {"code": "timeout", "detail": f"no orders in time ({t:.3f} s)"}
+        err = {"code": FailureCode.TIMEOUT.value, "detail": f"no orders in time ({t:.3f} s)"}
         charged = self.charged
         self._settled[seat] = Settled(None, self.ruleset.default_orders(self.state, seat),
                                       self._refusal_errors.get(seat, []) + [err], t, expired=charged)
         if charged and self.control.on_expiry == OnExpiry.LOSS:
-            self._close(self.ruleset.timeout_outcome(self.state, seat, KernelReason.TIME.value))
+            self._close(self.ruleset.timeout_outcome(self.state, seat, KernelReason.TIME))
 
     def resign(self, seat: str) -> Outcome:
         """``seat`` resigns the match (:meth:`Ruleset.timeout_outcome` with reason ``resign``);
         recorded as a line of its own. Raises :class:`NotAwaited` once the match is over."""
         if self.over:
-            raise NotAwaited("the match has ended", "match_ended")
+            raise NotAwaited("the match has ended", NotAwaitedCode.MATCH_ENDED)
         if seat not in self.seats:
-            raise NotAwaited(f"no seat {seat!r}", "not_your_turn")
-        out = self.ruleset.timeout_outcome(self.state, seat, KernelReason.RESIGN.value)
+            raise NotAwaited(f"no seat {seat!r}", NotAwaitedCode.NOT_YOUR_TURN)
+        out = self.ruleset.timeout_outcome(self.state, seat, KernelReason.RESIGN)
         self._close(out, resign=seat)
         return out
 
@@ -434,7 +438,7 @@ class Referee:
         Raises :class:`NotAwaited` when a pending seat is not settled."""
         if not self.ready():
             raise NotAwaited(f"decision point {self.n + 1} still awaits {', '.join(self.awaited())}",
-                             "not_ready")
+                             NotAwaitedCode.NOT_READY)
         rs = self.ruleset
         pending = self.pending()
         orders = {s: self._settled[s].orders for s in pending}
@@ -444,7 +448,7 @@ class Referee:
             for s in pending:
                 status = c.spend(s, self._settled[s].time_s)
                 if status != ClockStatus.OK:
-                    clock[s] = str(status)
+                    clock[s] = status.value
         new_state, events = rs.resolve(self.state, orders)
         if self.history:
             line = self._line(clock, decision_digest(rs, new_state, events))
@@ -454,9 +458,9 @@ class Referee:
         self.state = new_state
         self._open_next()
         if clock and self.outcome is None:
-            for s, status in clock.items():
-                if status == ClockStatus.DEPLETED:
-                    self._forced = rs.timeout_outcome(new_state, s, KernelReason.TIME.value)
+            for s, written in clock.items():
+                if written == ClockStatus.DEPLETED:
+                    self._forced = rs.timeout_outcome(new_state, s, KernelReason.TIME)
                     break
         return events
 
@@ -488,9 +492,10 @@ class Referee:
             if expired:
                 self.expire(seat, time_s)
                 return
-            fail = [e for e in errors if e.get("code") != "timeout"] or errors or [{"code": "default", "detail": ""}]
+            fail = ([e for e in errors if e.get("code") != FailureCode.TIMEOUT] or errors
+                    or [{"code": NO_FAILURE_STATED, "detail": ""}])
             tk = self.default(seat, fail[-1], time_s)
-            if tk.receipt == Receipt.TOO_LATE and not any(e.get("code") == "timeout" for e in errors):
+            if tk.receipt == Receipt.TOO_LATE and not any(e.get("code") == FailureCode.TIMEOUT for e in errors):
                 raise RecordError(f"decision point {self.n + 1}: {seat}'s time ran out on replay", decision=self.n + 1)
             return
         tk = self.submit(seat, payload, time_s)
@@ -592,9 +597,9 @@ def resolve_parsed(ruleset: Ruleset, state: Any, orders: dict[str, Any]) -> tupl
         if seat in orders:
             ref.settle_parsed(seat, orders[seat])
         else:
-            ref.default(seat, {"code": "default", "detail": "no orders given"}, 0.0)
+            ref.default(seat, {"code": NO_FAILURE_STATED, "detail": "no orders given"}, 0.0)
     extra = sorted(set(orders) - set(ref.pending()))
     if extra:
-        raise NotAwaited(f"orders for {', '.join(extra)}, who have no orders to give now", "not_your_turn")
+        raise NotAwaited(f"orders for {', '.join(extra)}, who have no orders to give now", NotAwaitedCode.NOT_YOUR_TURN)
     events = ref.resolve()
     return ref.state, list(events)

@@ -13,7 +13,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar
 
-from botwars.engine.errors import ConfigError
+from botwars.engine.codes import KernelReason
+from botwars.engine.errors import ConfigError, InvalidOrders, RulesetError
 from botwars.engine.events import Event, Outcome
 from botwars.engine.plugin import Game, game_ids, get_game, register_game, unregister_game
 from botwars.engine.timecontrol import TimeControl
@@ -104,7 +105,7 @@ def parse_set_options(items: list[str] | None) -> dict[str, str]:
     return out
 
 
-def canonical_json(obj: Any) -> str:
+def canonical_json(obj: object) -> str:
     """Canonical JSON text (sorted keys, no spaces): the basis of digests and records."""
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
@@ -114,7 +115,7 @@ def derived_seed(seed: int, seat: str) -> int:
     return int.from_bytes(hashlib.sha256(f"botwars-agent:{seed}:{seat}".encode()).digest()[:4], "big")
 
 
-def digest(obj: Any) -> str:
+def digest(obj: object) -> str:
     """A short SHA-256 digest of the canonical JSON of ``obj``."""
     return hashlib.sha256(canonical_json(obj).encode()).hexdigest()[:16]
 
@@ -198,7 +199,7 @@ class Ruleset:
         default): refusals are not counted, the seat may submit again until its deadline."""
         return None
 
-    def rejected_orders(self, state: Any, seat: str, error: Any) -> Any:
+    def rejected_orders(self, state: Any, seat: str, error: InvalidOrders) -> Any:
         """The orders a seat gets when it reaches :meth:`refusal_limit` (``error``: the last
         :class:`InvalidOrders`). Default: :meth:`default_orders`. Submarine returns a marker its
         :meth:`resolve` treats as the S-7.10 loss (or, in set-up, a forfeit, S-3.3)."""
@@ -240,8 +241,10 @@ class Ruleset:
         """The result once the game is over, else ``None``."""
         raise NotImplementedError
 
-    def timeout_outcome(self, state: Any, seat: str, reason: str = "time") -> Outcome:
-        """The outcome when ``seat`` loses on time (clocks with ``on_expiry="loss"``) or resigns."""
+    def timeout_outcome(self, state: Any, seat: str, reason: KernelReason = KernelReason.TIME) -> Outcome:
+        """The outcome when ``seat`` loses on time (:attr:`KernelReason.TIME`, clocks with
+        ``on_expiry`` :attr:`~botwars.engine.codes.OnExpiry.LOSS`) or resigns
+        (:attr:`KernelReason.RESIGN`)."""
         seats = [s for s in self.seats_of(state)]
         others = [s for s in seats if s != seat]
         winner = others[0] if len(others) == 1 else None

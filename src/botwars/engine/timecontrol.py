@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
+
+from botwars.engine.codes import ClockStatus, OnExpiry
 
 
 @dataclass(frozen=True)
@@ -14,14 +17,19 @@ class TimeControl:
     - ``bank_s``: reserve for the whole match, spent by time beyond ``move_limit_s``.
     - ``increment_s``: if set, each charge is rounded up to whole increments with at least one
       increment charged per decision (DADOED D-8.3: 0.4 s costs 30 s).
-    - ``on_expiry``: ``"default"`` — the seat's default orders apply this decision
-      (arena P10); ``"loss"`` — the seat loses the match (DADOED D-8.3, submarine S-7.8).
+    - ``on_expiry``: :attr:`OnExpiry.DEFAULT` — the seat's default orders apply this decision
+      (arena P10); :attr:`OnExpiry.LOSS` — the seat loses the match (DADOED D-8.3, submarine
+      S-7.8). Its string (``"default"``, ``"loss"``) is accepted and made the member; anything
+      else raises :class:`ValueError`.
     """
 
     move_limit_s: float | None = None
     bank_s: float = 0.0
     increment_s: float | None = None
-    on_expiry: str = "default"
+    on_expiry: OnExpiry = OnExpiry.DEFAULT
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "on_expiry", OnExpiry(self.on_expiry))
 
     def charge(self, used_s: float) -> float:
         """Seconds taken from the bank for a decision that took ``used_s`` seconds."""
@@ -49,36 +57,39 @@ class Clock:
 
     @classmethod
     def start(cls, control: TimeControl, seats: list[str]) -> "Clock":
+        """A clock for ``seats`` with every bank full (``control.bank_s`` seconds)."""
         return cls(control, {s: float(control.bank_s) for s in seats})
 
     def deadline(self, seat: str) -> float | None:
+        """Seconds ``seat`` may take for its next decision (``None``: unlimited)."""
         return self.control.deadline(self.bank_left[seat])
 
-    def spend(self, seat: str, used_s: float) -> str:
+    def spend(self, seat: str, used_s: float) -> ClockStatus:
         """Charge ``used_s`` seconds to ``seat``.
 
-        Returns ``"ok"``; ``"expired"`` if the decision took longer than the seat had
-        (its orders were not in time: the default orders or a loss apply, per ``on_expiry``);
-        or ``"depleted"`` (increment clocks only, DADOED D-8.3) if the charge emptied the bank:
-        the order stands but the seat loses after this resolution.
+        Returns :attr:`ClockStatus.OK`; :attr:`ClockStatus.EXPIRED` if the decision took longer
+        than the seat had (its orders were not in time: the default orders or a loss apply, per
+        ``on_expiry``); or :attr:`ClockStatus.DEPLETED` (increment clocks only, DADOED D-8.3) if
+        the charge emptied the bank: the order stands but the seat loses after this resolution.
         """
         c = self.control
         if c.move_limit_s is None:
-            return "ok"
+            return ClockStatus.OK
         bank = self.bank_left[seat]
         if c.increment_s:
             if used_s - c.move_limit_s >= bank:
                 self.bank_left[seat] = 0.0
-                return "expired"
+                return ClockStatus.EXPIRED
             bank -= c.charge(used_s)
             self.bank_left[seat] = max(0.0, bank)
-            return "depleted" if bank <= 0 else "ok"
+            return ClockStatus.DEPLETED if bank <= 0 else ClockStatus.OK
         if used_s > c.move_limit_s + bank + 1e-9:
             self.bank_left[seat] = 0.0
-            return "expired"
+            return ClockStatus.EXPIRED
         self.bank_left[seat] = max(0.0, bank - c.charge(used_s))
-        return "ok"
+        return ClockStatus.OK
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
+        """``{"move_limit_s", "bank_left_s": {seat: seconds}, "increment_s", "on_expiry"}``."""
         return {"move_limit_s": self.control.move_limit_s, "bank_left_s": dict(self.bank_left),
                 "increment_s": self.control.increment_s, "on_expiry": self.control.on_expiry}

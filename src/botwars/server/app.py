@@ -35,6 +35,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from botwars.engine.codes import FailureCode
 from botwars.engine.plugin import games as all_games
 from botwars.engine.ruleset import canonical_json
 from botwars.server.hub import Hub
@@ -66,7 +67,7 @@ class Failure(BaseModel):
     """The seat's agent failed this decision: its default orders apply and this is recorded."""
 
     model_config = ConfigDict(extra="forbid")
-    code: Literal["timeout", "crash", "memory", "malformed"]
+    code: FailureCode
     detail: str = Field("", max_length=2000)
 
 

@@ -19,6 +19,7 @@ from urllib.parse import quote
 import httpx
 import tenacity
 
+from botwars.engine.codes import FailureCode
 from botwars.engine.errors import BotwarsError
 
 
@@ -247,7 +248,8 @@ def _play(http, match_id, seat, snap, agent, answered, retrying, log) -> None:
         except ValueError:
             msg = r.text[:200]
         log(f"decision {n}: orders refused: {msg}")
-        body = {"decision": n, "orders": body["orders"], "failure": {"code": "malformed", "detail": msg[:2000]}}
+        body = {"decision": n, "orders": body["orders"],
+                "failure": {"code": FailureCode.MALFORMED, "detail": msg[:2000]}}
         answered[n] = body
         r = retrying(lambda: http.post(path, json=body))
     if r.status_code == 409:

@@ -44,7 +44,7 @@ from typing import Any, Callable
 
 from sqlalchemy import bindparam, select, update
 
-from botwars.engine.codes import ClockStatus, FailureCode, OnExpiry, Receipt
+from botwars.engine.codes import ClockStatus, FailureCode, NotAwaitedCode, OnExpiry, Receipt
 from botwars.engine.errors import BotwarsError, ConfigError, RecordError
 from botwars.engine.events import Event, Outcome
 from botwars.engine.referee import NotAwaited, Referee, Ticket
@@ -585,22 +585,23 @@ class MatchManager:
             if old is not None and old == key:
                 return {**base, "accepted": True, "duplicate": True, "resolved": decision <= ref.n, "errors": []}
             if sess.ended:
-                raise ApiError(409, "match_ended", f"match {sess.id} has ended")
+                raise ApiError(409, NotAwaitedCode.MATCH_ENDED, f"match {sess.id} has ended")
             raise ApiError(409, "wrong_decision", f"decision point {decision} is closed; the open one is {ref.n + 1}")
         if sess.ended:
-            raise ApiError(409, "match_ended", f"match {sess.id} has ended")
+            raise ApiError(409, NotAwaitedCode.MATCH_ENDED, f"match {sess.id} has ended")
         if decision != ref.n + 1:
             raise ApiError(409, "wrong_decision", f"decision point {decision} is not open; the open one is {ref.n + 1}")
         if seat not in ref.pending():
-            raise ApiError(409, "not_your_turn", f"seat {seat} has no orders to give at decision point {decision} "
-                                                 f"(awaited: {', '.join(ref.pending())})")
+            raise ApiError(409, NotAwaitedCode.NOT_YOUR_TURN,
+                           f"seat {seat} has no orders to give at decision point {decision} "
+                           f"(awaited: {', '.join(ref.pending())})")
         st = ref.settled(seat)
         if st is not None:
             if sess.keys.get(seat) == key:
                 return {**base, "accepted": True, "duplicate": True, "resolved": False, "errors": st.errors}
             if not (sess.rs.replaces_submissions and st.payload is not None):
-                raise ApiError(409, "already_submitted", f"seat {seat} already gave orders for decision point "
-                                                         f"{decision}")
+                raise ApiError(409, NotAwaitedCode.ALREADY_SUBMITTED,
+                               f"seat {seat} already gave orders for decision point {decision}")
         if failure is not None:
             try:
                 code = FailureCode.parse(failure.get("code"))
@@ -612,9 +613,9 @@ class MatchManager:
         elapsed = max(0.0, now - sess.opened_at)
         tk = self._settle(sess, seat, key, now, elapsed, payload, failure)
         if tk.receipt == Receipt.TOO_LATE:
-            raise ApiError(409, "too_late", f"seat {seat} ran out of time at decision point {decision}; "
-                                            + ("it lost on time" if sess.control.on_expiry == OnExpiry.LOSS
-                                               else "its default orders applied"))
+            raise ApiError(409, Receipt.TOO_LATE, f"seat {seat} ran out of time at decision point {decision}; "
+                                                  + ("it lost on time" if sess.control.on_expiry == OnExpiry.LOSS
+                                                     else "its default orders applied"))
         if tk.receipt == Receipt.REFUSED:
             exc = tk.error
             assert exc is not None
@@ -651,18 +652,18 @@ class MatchManager:
         row = {"match_id": sess.id, "n": n, "seat": seat, "payload": canonical_json(payload),
                "errors": canonical_json(errors), "time_used": t,
                "clock_status": ClockStatus.EXPIRED.value if expired else "", "received_at": now,
-               "request_key": canonical_json([None, {"code": "timeout"}])}
+               "request_key": canonical_json([None, {"code": FailureCode.TIMEOUT}])}
         while ref.ready():
             ref.resolve()
         self._commit(sess, cp, now=now, orders=[row])
 
     def resign(self, match_id: str, seat: str) -> dict[str, Any]:
-        """``seat`` resigns: the rule set's ``timeout_outcome(..., "resign")`` ends the match
+        """``seat`` resigns: the rule set's ``timeout_outcome`` with reason ``resign`` ends the match
         (recorded as a line of its own). 409 if it has already ended."""
         sess = self.get(match_id)
         with sess.lock:
             if sess.ended:
-                raise ApiError(409, "match_ended", f"match {sess.id} has ended")
+                raise ApiError(409, NotAwaitedCode.MATCH_ENDED, f"match {sess.id} has ended")
             cp = sess.ref.checkpoint()
             sess.ref.resign(seat)
             self._commit(sess, cp, now=self.now())

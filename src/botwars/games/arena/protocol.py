@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from botwars.engine.agent import Agent, AgentFailure, AgentTools
+from botwars.engine.codes import FailureCode, RefusalCode
 from botwars.engine.errors import InvalidOrders
 
 Square = tuple[int, int]
@@ -41,7 +42,7 @@ def _printable(s: str) -> bool:
 
 
 def _malformed(detail: str, part: object = None) -> InvalidOrders:
-    return InvalidOrders(detail, code="malformed", part=part)
+    return InvalidOrders(detail, code=RefusalCode.MALFORMED, part=part)
 
 
 def parse_text_response(text: str, max_chars: int = 8192) -> tuple[list[tuple[str, Square, str, str | None]], str | None]:
@@ -311,18 +312,18 @@ class BotwarsIoAgent(Agent):
             res = self.tools.run_once(self.argv, line.encode("utf-8"), deadline_s, max_stdout=cap,
                                    memory_limit_mib=self.memory_limit_mib)
         except OSError as exc:
-            raise AgentFailure("crash", f"cannot start {self.argv[0]}: {exc.strerror or exc}") from None
+            raise AgentFailure(FailureCode.CRASH, f"cannot start {self.argv[0]}: {exc.strerror or exc}") from None
         if res.timed_out:
-            raise AgentFailure("timeout", f"still running after {deadline_s:g} s")
+            raise AgentFailure(FailureCode.TIMEOUT, f"still running after {deadline_s:g} s")
         if res.returncode != 0:
             code, detail = self.tools.exit_failure(res.returncode, res.stderr_tail)
             raise AgentFailure(code, detail)
         first, nl, _ = res.stdout.partition(b"\n")
         if not nl and res.overflow:
-            raise AgentFailure("malformed", f"response longer than {self.max_output_chars} characters")
+            raise AgentFailure(FailureCode.MALFORMED, f"response longer than {self.max_output_chars} characters")
         if first.endswith(b"\r"):
             first = first[:-1]
         try:
             return first.decode("utf-8")
         except UnicodeDecodeError:
-            raise AgentFailure("malformed", "response is not valid UTF-8") from None
+            raise AgentFailure(FailureCode.MALFORMED, "response is not valid UTF-8") from None

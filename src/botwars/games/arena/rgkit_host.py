@@ -279,7 +279,7 @@ class RgkitHost:
             try:
                 a, d = to_order(action, loc)
             except InvalidAction as exc:
-                return {"botwars_error": f"robot at {loc}: {exc}", "code": "malformed"}
+                return {"botwars_error": f"robot at {loc}: {exc}", "code": FailureCode.MALFORMED}
             chosen[sq] = (a, d)
             o = {"x": sq[0], "y": sq[1], "action": a}
             if d:

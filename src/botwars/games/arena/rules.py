@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import random
 import string
+from enum import StrEnum
 from typing import Any, NamedTuple
 
+from botwars.engine.codes import OnExpiry
 from botwars.engine.errors import ConfigError
 from botwars.engine.events import Event, Outcome
 from botwars.engine.ruleset import Param, Ruleset
@@ -22,6 +24,15 @@ _ORDERS_KIND = "orders"
 
 Robot = tuple[int, int, int]
 """A robot: ``(id, player, hp)``; ids are unique within a match (for reports and adapters)."""
+
+
+class ArenaReason(StrEnum):
+    """How an arena game ends (``Outcome.reason``): ``turn_limit`` (R26, after turn
+    ``max_turns``) or ``wipeout`` (R27, a player has no robot in play); a loss on time is the
+    kernel's ``time``."""
+
+    TURN_LIMIT = "turn_limit"
+    WIPEOUT = "wipeout"
 
 
 class ArenaState(NamedTuple):
@@ -89,7 +100,7 @@ class ArenaRuleset(Ruleset):
 
     def time_control(self, config: dict[str, Any]) -> TimeControl:
         """P2: ``turn_time_limit_s`` per turn plus ``time_bank_s``; on expiry all robots defend (P10)."""
-        return TimeControl(config["turn_time_limit_s"], config["time_bank_s"], None, "default")
+        return TimeControl(config["turn_time_limit_s"], config["time_bank_s"], None, OnExpiry.DEFAULT)
 
     # ---- setup (R7) ---------------------------------------------------------------------
     def setup(self, config: dict[str, Any], seats: list[str], seed: int) -> ArenaState:
@@ -356,7 +367,7 @@ class ArenaRuleset(Ruleset):
             winner, ranking = s2, [[s2], [s1]]
         else:
             winner, ranking = None, [[s1, s2]]
-        reason = "turn_limit" if state.turn >= state.config["max_turns"] else "wipeout"
+        reason = ArenaReason.TURN_LIMIT if state.turn >= state.config["max_turns"] else ArenaReason.WIPEOUT
         return Outcome(winner, {s1: count[1], s2: count[2]}, reason, ranking,
                        {"robots": {s1: count[1], s2: count[2]}, "hp": {s1: hp[1], s2: hp[2]}})
 

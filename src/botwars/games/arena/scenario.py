@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from botwars.engine.codes import FailureCode, RefusalCode
 from botwars.engine.referee import resolve_parsed
 from botwars.engine.errors import ConfigError, InvalidOrders
 from botwars.engine.ruleset import get_ruleset
@@ -31,7 +32,8 @@ TURN_KEYS = {"orders", "responses", "failures", "expect", "note"}
 EXPECT_KEYS = {"robots", "new", "user_data", "errors", "accepted", "malformed", "over", "result", "events",
                "count"}
 SEATS = ("p1", "p2")
-FAILURE_CODES = ("timeout", "crash", "memory")
+FAILURE_CODES = (FailureCode.TIMEOUT, FailureCode.CRASH, FailureCode.MEMORY)
+"""Failures a scenario turn may give a seat (``failures:``); a malformed reply is a ``responses:`` entry."""
 
 
 class _Locator:
@@ -256,7 +258,7 @@ def _run_case(doc: dict[str, Any], source: str, loc: _Locator, at: tuple, case_k
                     seen_errors[seat] = [e["code"] for e in orders[seat].errors]
                 except InvalidOrders:
                     malformed.append(seat)
-                    seen_errors[seat] = ["malformed"]
+                    seen_errors[seat] = [RefusalCode.MALFORMED]
                     orders[seat] = rs.default_orders(state, seat)  # P10
         accepted = {s: text_orders(o) for s, o in orders.items()}
         state, events = resolve_parsed(rs, state, orders)

@@ -9,14 +9,26 @@ D-12.6 order. Legality (D-5.3, D-5.4) is :func:`command_problem` / :func:`super_
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from typing import Any, Iterator
 
+from botwars.engine.codes import KernelReason
 from botwars.engine.events import Event
 from botwars.games.dadoed.board import DIR_NAMES, DIRS, SIZE, Tile, ahead, on_board, render_board, tile_str
 from botwars.games.dadoed.pool import Pool
 
 PLAYERS = ("blue", "orange")
 ALL_TILES: tuple[Tile, ...] = tuple((c, r) for c in range(SIZE) for r in range(SIZE))
+
+
+class DadoedReason(StrEnum):
+    """DADOED's own result reasons (D-8.5); ``resign``, ``refused`` and ``time`` are the kernel's
+    (:class:`~botwars.engine.codes.KernelReason`)."""
+
+    ELIMINATION = "elimination"  # D-8.1
+    NO_LEGAL_ORDER = "no_legal_order"  # D-8.2, D-5.2
+    TURN_LIMIT = "turn_limit"  # D-8.4
+    SETUP_FORFEIT = "setup_forfeit"  # D-3.5
 
 
 def other(player: str) -> str:
@@ -193,7 +205,7 @@ class Sim:
         """D-8.1: if exactly one player has a bot on the board, that player wins."""
         present = {b.owner for b in self.st.bots.values() if b.tile is not None}
         if len(present) == 1:
-            self.st.result = (next(iter(present)), "elimination")
+            self.st.result = (next(iter(present)), DadoedReason.ELIMINATION)
             self.st.phase = "over"
             raise GameOver()
 
@@ -659,11 +671,11 @@ def apply_order(state: State, order: Order, *, log: bool = True) -> tuple[State,
         sim.ev("rejected", player=player, count=st.rejections)
         if st.rejections >= cfg.get("max_rejections", 3):  # D-5.8 / D-8.2
             st.turn += 1
-            _finish(st, sim, other(player), "refused")
+            _finish(st, sim, other(player), KernelReason.REFUSED)
         return st, sim.events
     if order.kind == "resign":
         st.turn += 1
-        _finish(st, sim, other(player), "resign")
+        _finish(st, sim, other(player), KernelReason.RESIGN)
     else:
         try:
             if order.kind == "command":
@@ -696,9 +708,9 @@ def apply_order(state: State, order: Order, *, log: bool = True) -> tuple[State,
         st.rejections = 0
         # D-5.7: the clock is charged (by the kernel) before these two checks apply
         if st.turn >= cfg.get("max_turns", 200):  # D-8.4
-            st.phase, st.pending_end = "ending", ("draw", "turn_limit")
+            st.phase, st.pending_end = "ending", ("draw", DadoedReason.TURN_LIMIT)
         elif not has_legal(st, st.active):  # D-5.2 for the next player
-            st.phase, st.pending_end = "ending", (other(st.active), "no_legal_order")
+            st.phase, st.pending_end = "ending", (other(st.active), DadoedReason.NO_LEGAL_ORDER)
     if log:
         st.log = st.log + ({"turn": state.turn + 1, "player": player, "order": text,
                             "events": _events_json(sim.events)},)

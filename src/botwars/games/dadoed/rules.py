@@ -14,14 +14,15 @@ import json
 import random
 from typing import Any
 
+from botwars.engine.codes import OnExpiry, RefusalCode
 from botwars.engine.errors import ConfigError, InvalidOrders
 from botwars.engine.events import Event, Outcome
 from botwars.engine.ruleset import Param, Ruleset
 from botwars.engine.timecontrol import TimeControl
 from botwars.games.dadoed.board import (DIR_NAMES, LABELS, check_board_text, parse_dir, parse_tile, tile_str,
                                         tiles_sorted)
-from botwars.games.dadoed.engine import (PLAYERS, Bot, Order, State, apply_ending, apply_order, command_problem,
-                                         has_legal, iter_legal, other, super_problem)
+from botwars.games.dadoed.engine import (PLAYERS, Bot, DadoedReason, Order, State, apply_ending, apply_order,
+                                         command_problem, has_legal, iter_legal, other, super_problem)
 from botwars.games.dadoed.pool import load_pool
 
 
@@ -86,7 +87,7 @@ PARAMS = (
 
 
 def _malformed(msg: str, part: Any = None) -> InvalidOrders:
-    return InvalidOrders(msg, code="malformed", part=part)
+    return InvalidOrders(msg, code=RefusalCode.MALFORMED, part=part)
 
 
 class DadoedRuleset(Ruleset):
@@ -127,7 +128,7 @@ class DadoedRuleset(Ruleset):
         if not config.get("clock_enabled", True):
             return TimeControl()
         return TimeControl(move_limit_s=0, bank_s=float(config["time_bank_s"]),
-                           increment_s=float(config["increment_s"]), on_expiry="loss")
+                           increment_s=float(config["increment_s"]), on_expiry=OnExpiry.LOSS)
 
     def clock_exempt(self, state: State) -> float | None:
         """D-3.5 / D-8.3: setup is not charged; its deadline is ``setup_time_s``."""
@@ -199,7 +200,7 @@ class DadoedRuleset(Ruleset):
         supers = payload["supers"]
         if sorted(map(str, supers)) != mine:
             raise InvalidOrders(f"give one super for each of your bots {', '.join(mine)} (D-3.4), "
-                                f"got {', '.join(sorted(map(str, supers))) or 'none'}", code="illegal")
+                                f"got {', '.join(sorted(map(str, supers))) or 'none'}", code=RefusalCode.ILLEGAL)
         ids: list[str] = []
         out = []
         for lb in mine:
@@ -211,13 +212,13 @@ class DadoedRuleset(Ruleset):
                     raise InvalidOrders(f"super of {lb}: unknown command {cid!r}", code="unknown")
             if state.pool.get(pair[0]).colour != "blue":
                 raise InvalidOrders(f"super of {lb}: the first command must be blue, {pair[0]} is "
-                                    f"{state.pool.get(pair[0]).colour} (D-3.4a)", code="illegal")
+                                    f"{state.pool.get(pair[0]).colour} (D-3.4a)", code=RefusalCode.ILLEGAL)
             ids += pair
             out.append((lb, (pair[0], pair[1])))
         if len(set(ids)) != len(ids):
             dup = sorted({i for i in ids if ids.count(i) > 1})
             raise InvalidOrders(f"the ids of your supers must be pairwise distinct; repeated: {', '.join(dup)} "
-                                "(D-3.4c)", code="illegal")
+                                "(D-3.4c)", code=RefusalCode.ILLEGAL)
         return Order("setup", supers=tuple(out))
 
     def _parse_json(self, state: State, player: str, p: dict[str, Any]) -> Order:
@@ -298,11 +299,12 @@ class DadoedRuleset(Ruleset):
             c1 = state.pool.get(b.super[0])
             if c1 is not None and c1.direction is not None:
                 if d1 is not None and d1 != c1.direction:
-                    raise InvalidOrders(f"super {label}: {c1.id} always moves {DIR_NAMES[c1.direction]}", code="illegal")
+                    raise InvalidOrders(f"super {label}: {c1.id} always moves {DIR_NAMES[c1.direction]}",
+                                        code=RefusalCode.ILLEGAL)
                 d1 = c1.direction
         prob, after = super_problem(state, player, label, d1, second)
         if prob:
-            raise InvalidOrders(prob, code="illegal", part=label)
+            raise InvalidOrders(prob, code=RefusalCode.ILLEGAL, part=label)
         if after.result is not None:  # the first component ends the game: the second never runs (D-5.4)
             return Order("super", bot=label, direction=d1, second=(None, None, None))
         c2 = state.pool.get(b.super[1])
@@ -373,7 +375,7 @@ class DadoedRuleset(Ruleset):
         if cmd.colour != "blue":
             raise _malformed(f"{cid} takes no amount (only blue commands, D-2.5)")
         if amount != cmd.distance:
-            raise InvalidOrders(f"{cid} always walks {cmd.distance}, not {amount} (D-2.5)", code="illegal")
+            raise InvalidOrders(f"{cid} always walks {cmd.distance}, not {amount} (D-2.5)", code=RefusalCode.ILLEGAL)
 
     def _parse_super_text(self, state: State, player: str, s: str) -> Order:
         body = s[5:].strip() if s.lower().startswith("super") else s
@@ -386,17 +388,18 @@ class DadoedRuleset(Ruleset):
             raise _malformed("a super has two components joined by '+' (D-2.5)")
         b = state.bots.get(label)
         if b is None or b.super is None:
-            raise InvalidOrders(f"bot {label} has no super", code="illegal")
+            raise InvalidOrders(f"bot {label} has no super", code=RefusalCode.ILLEGAL)
         c1 = self._component(state, parts[0])
         c2 = self._component(state, parts[1], need_tile=False)
         for (cid, *_), want, which in ((c1, b.super[0], "first"), (c2, b.super[1], "second")):
             if cid != want:
-                raise InvalidOrders(f"super {label}: the {which} component is {want}, not {cid}", code="illegal")
+                raise InvalidOrders(f"super {label}: the {which} component is {want}, not {cid}",
+                                    code=RefusalCode.ILLEGAL)
         self._check_amount(state, c1[0], c1[3])
         self._check_amount(state, c2[0], c2[3])
         if b.tile is not None and c1[1] != b.tile:
             raise InvalidOrders(f"super {label}: the first component acts from {label}'s tile {tile_str(b.tile)}, "
-                                f"not {tile_str(c1[1])}", code="illegal")
+                                f"not {tile_str(c1[1])}", code=RefusalCode.ILLEGAL)
         return self._check_super(state, player, label, c1[2], (c2[1], c2[2], c2[4]))
 
     def _parse_seed_style(self, state: State, player: str, s: str) -> Order:
@@ -414,7 +417,7 @@ class DadoedRuleset(Ruleset):
             return matches[0]
         names = ", ".join(sorted({o.command for o in matches})) or "none"
         raise InvalidOrders(f"{s!r} names no command id and matches {len(matches)} legal pool orders: {names} "
-                            "(D-12.7: write the command id)", code="illegal")
+                            "(D-12.7: write the command id)", code=RefusalCode.ILLEGAL)
 
     def legal_orders(self, state: State, seat: str) -> list[dict[str, Any]] | None:
         """Every legal order payload (D-12.4) of ``seat`` now, ``resign`` last; ``[]`` when it is not
@@ -485,9 +488,9 @@ class DadoedRuleset(Ruleset):
                     forfeit.append(p)
         if forfeit:
             winner = "draw" if len(forfeit) == 2 else other(forfeit[0])
-            st.result = (winner, "setup_forfeit")
+            st.result = (winner, DadoedReason.SETUP_FORFEIT)
             st.phase = "over"
-            events.append(Event("result", {"winner": winner, "reason": "setup_forfeit"}))
+            events.append(Event("result", {"winner": winner, "reason": DadoedReason.SETUP_FORFEIT}))
             return st, events
         if len(st.submitted) == 2:
             for p in PLAYERS:
@@ -496,9 +499,9 @@ class DadoedRuleset(Ruleset):
             st.phase = "play"
             events.append(Event("supers", {lb: list(st.bots[lb].super) for lb in sorted(st.bots)}))
             if not has_legal(st, st.active):
-                st.result = (other(st.active), "no_legal_order")
+                st.result = (other(st.active), DadoedReason.NO_LEGAL_ORDER)
                 st.phase = "over"
-                events.append(Event("result", {"winner": st.result[0], "reason": "no_legal_order"}))
+                events.append(Event("result", {"winner": st.result[0], "reason": DadoedReason.NO_LEGAL_ORDER}))
         return st, events
 
     # ---- observation (D-12) --------------------------------------------------------------------------

@@ -17,8 +17,10 @@ variant style) so that ``geeko`` can subclass :class:`FactoryRuleset`:
 from __future__ import annotations
 
 import random
+from enum import StrEnum
 from typing import Any
 
+from botwars.engine.codes import KernelReason, OnExpiry, RefusalCode
 from botwars.engine.errors import ConfigError, InvalidOrders
 from botwars.engine.events import Event, Outcome
 from botwars.engine.ruleset import Param, Ruleset
@@ -64,6 +66,15 @@ PARAMS = (
 )
 
 STANDING_KEYS = ("sacrifice_at", "wrench2", "facing")
+
+
+class FactoryReason(StrEnum):
+    """Factory's own result reasons (F-8.7); ``resign`` (F-8.6) is the kernel's
+    :attr:`~botwars.engine.codes.KernelReason.RESIGN`."""
+
+    FLAGS = "flags"  # F-8.1
+    ELIMINATION = "elimination"  # F-8.3
+    TURN_LIMIT = "turn_limit"  # F-8.4
 
 
 class FactoryOrders:
@@ -169,7 +180,7 @@ class FactoryRuleset(Ruleset):
 
     def time_control(self, config: dict[str, Any]) -> TimeControl:
         """F-5.5: ``turn_time_s`` per turn, no time bank; on expiry the default program applies."""
-        return TimeControl(config["turn_time_s"], 0.0, None, "default")
+        return TimeControl(config["turn_time_s"], 0.0, None, OnExpiry.DEFAULT)
 
     # ---- hooks a subclass overrides (geeko) ---------------------------------------------------
     def robots_per_player(self, config: dict[str, Any]) -> int:
@@ -343,18 +354,18 @@ class FactoryRuleset(Ruleset):
         of cards (naming the fused registers), a missing ``reboot``, a bad standing order.
         """
         if seat not in st.seats:
-            raise InvalidOrders(f"unknown seat {seat!r}", code="malformed", part=seat)
+            raise InvalidOrders(f"unknown seat {seat!r}", code=RefusalCode.MALFORMED, part=seat)
         p = st.player_of(seat)
         if st.players[p].out:
-            raise InvalidOrders("you are out of the game", code="illegal", part=seat)
+            raise InvalidOrders("you are out of the game", code=RefusalCode.ILLEGAL, part=seat)
         if self.order_type(payload, {"type", "cards", "reboot", "standing"}) == "resign":
             return FactoryOrders("resign")
         if "reboot" not in payload or not isinstance(payload["reboot"], bool):
-            raise InvalidOrders("'reboot' (true or false) is required", code="malformed", part="reboot")
+            raise InvalidOrders("'reboot' (true or false) is required", code=RefusalCode.MALFORMED, part="reboot")
         standing = self.parse_standing(payload.get("standing"))
         cards = payload.get("cards")
         if not isinstance(cards, list):
-            raise InvalidOrders("'cards' must be a list", code="malformed", part="cards")
+            raise InvalidOrders("'cards' must be a list", code=RefusalCode.MALFORMED, part="cards")
         i = self.order_robot(st, p)
         chosen = self.assign_cards(st, i, cards)
         return FactoryOrders("program", tuple(chosen), payload["reboot"], standing)
@@ -368,18 +379,20 @@ class FactoryRuleset(Ruleset):
         to the unknown-key message.
         """
         if not isinstance(payload, dict):
-            raise InvalidOrders("orders must be a JSON object {\"type\": \"program\", ...}", code="malformed")
+            raise InvalidOrders("orders must be a JSON object {\"type\": \"program\", ...}", code=RefusalCode.MALFORMED)
         typ = payload.get("type")
         if typ == "resign":
             extra = sorted(set(payload) - {"type"})
             if extra:
-                raise InvalidOrders(f"unknown key {extra[0]!r} in a resign order", code="malformed", part=extra[0])
+                raise InvalidOrders(f"unknown key {extra[0]!r} in a resign order", code=RefusalCode.MALFORMED,
+                                    part=extra[0])
             return "resign"
         if typ != "program":
-            raise InvalidOrders(f"type must be 'program' or 'resign', got {typ!r}", code="malformed", part="type")
+            raise InvalidOrders(f"type must be 'program' or 'resign', got {typ!r}", code=RefusalCode.MALFORMED,
+                                part="type")
         extra = sorted(set(payload) - program_keys)
         if extra:
-            raise InvalidOrders(f"unknown key {extra[0]!r}{keys_hint}", code="malformed", part=extra[0])
+            raise InvalidOrders(f"unknown key {extra[0]!r}{keys_hint}", code=RefusalCode.MALFORMED, part=extra[0])
         return "program"
 
     def parse_standing(self, raw: Any) -> dict[str, Any]:
@@ -387,7 +400,7 @@ class FactoryRuleset(Ruleset):
         if raw is None:
             return {}
         if not isinstance(raw, dict):
-            raise InvalidOrders("'standing' must be an object", code="malformed", part="standing")
+            raise InvalidOrders("'standing' must be an object", code=RefusalCode.MALFORMED, part="standing")
         out: dict[str, Any] = {}
         for k, v in raw.items():
             if k == "sacrifice_at":
@@ -400,7 +413,7 @@ class FactoryRuleset(Ruleset):
                 if v not in ("N", "E", "S", "W"):
                     raise InvalidOrders(f"standing facing must be N, E, S or W, got {v!r}", part="facing")
             else:
-                raise InvalidOrders(f"unknown standing order {k!r}", code="malformed", part=k)
+                raise InvalidOrders(f"unknown standing order {k!r}", code=RefusalCode.MALFORMED, part=k)
             out[k] = v
         return out
 
@@ -421,7 +434,7 @@ class FactoryRuleset(Ruleset):
         for r, c in enumerate(cards):
             if isinstance(c, bool) or not isinstance(c, (int, str)):
                 raise InvalidOrders(f"register {r + 1}: a card is a priority or a type name, got {c!r}",
-                                    code="malformed", part=c)
+                                    code=RefusalCode.MALFORMED, part=c)
             if isinstance(c, str) and c.strip() in TYPES:
                 continue
             try:
@@ -1166,7 +1179,7 @@ class FactoryRuleset(Ruleset):
         """F-8.1: players who tagged the last flag this stage win (co-winners, H23)."""
         if tagged_last:
             winners = sorted(set(tagged_last))
-            self.end_game(c, "flags", winners)
+            self.end_game(c, FactoryReason.FLAGS, winners)
 
     # ---- end of turn (F-5.11) ----------------------------------------------------------------------
     def end_of_turn(self, c: Ctx) -> None:
@@ -1261,9 +1274,9 @@ class FactoryRuleset(Ruleset):
         st = c.st
         left = [p for p, pl in enumerate(st.players) if not pl.out]
         if not left:
-            self.end_game(c, "elimination", [])
+            self.end_game(c, FactoryReason.ELIMINATION, [])
         elif st.started >= 2 and len(left) == 1:
-            self.end_game(c, "elimination", left)
+            self.end_game(c, FactoryReason.ELIMINATION, left)
         elif c.t >= st.config["turn_limit"]:
             if st.started >= 2:
                 ranks = self.standings(st, [])
@@ -1271,7 +1284,7 @@ class FactoryRuleset(Ruleset):
                 winners = [p for p in top if st.players[p].next_flag > 1]
             else:
                 winners = []
-            self.end_game(c, "turn_limit", winners)
+            self.end_game(c, FactoryReason.TURN_LIMIT, winners)
 
     # ---- resignation and the end (F-8.5 to F-8.7) -------------------------------------------------
     def resign(self, c: Ctx, p: int) -> None:
@@ -1296,7 +1309,7 @@ class FactoryRuleset(Ruleset):
             return False
         left = [p for p, pl in enumerate(st.players) if not pl.out]
         if not left or (st.started >= 2 and len(left) == 1):
-            self.end_game(c, "resign", left)
+            self.end_game(c, KernelReason.RESIGN, left)
             self.emit_result(c)
             c.t -= 1  # the turn was not played
             return True
@@ -1321,7 +1334,7 @@ class FactoryRuleset(Ruleset):
             out.append((p, rank))
         return out
 
-    def end_game(self, c: Ctx, reason: str, winners: list[int]) -> None:
+    def end_game(self, c: Ctx, reason: FactoryReason | KernelReason, winners: list[int]) -> None:
         """Record the result (F-8.7) and the F-9.10 result table, which :meth:`emit_result` adds
         after the stage or end-of-turn report it follows."""
         st = c.st

@@ -14,8 +14,10 @@ registers filled, G-5.2), ``destroy`` (options kept, G-5.1), ``robot_beam_dirs``
 from __future__ import annotations
 
 import random
+from enum import StrEnum
 from typing import Any
 
+from botwars.engine.codes import KernelReason, OnExpiry, RefusalCode
 from botwars.engine.errors import ConfigError, InvalidOrders
 from botwars.engine.events import Event, Outcome
 from botwars.engine.ruleset import Param, Ruleset
@@ -51,6 +53,14 @@ PARAMS = (
 FIXED = {"variant": "geeko", "registers": REGS, "max_hp": 10, "robots": 2, "edge": "fence",
          "reinstate_hp": 10, "double_wrench": "choice", "upgrades": True, "converge": "botwars",
          "robot_lasers": True, "sacrifice_default": 0}
+
+
+class GeekoReason(StrEnum):
+    """Geeko's own result reasons (G-9.5, instead of F-8.7); ``resign`` (G-9.4) is the kernel's
+    :attr:`~botwars.engine.codes.KernelReason.RESIGN`."""
+
+    FINISHED = "finished"  # G-9.2: every player has finished or is out
+    TURN_LIMIT = "turn_limit"  # G-9.2
 
 
 class GeekoOrders:
@@ -98,7 +108,7 @@ class GeekoRuleset(FactoryRuleset):
 
     def time_control(self, config: dict[str, Any]) -> TimeControl:
         """F-5.5 / G-16.2: ``turn_time_s`` per turn; on expiry the default program of G-4.6."""
-        return TimeControl(config["turn_time_s"], 0.0, None, "default")
+        return TimeControl(config["turn_time_s"], 0.0, None, OnExpiry.DEFAULT)
 
     def robots_per_player(self, config: dict[str, Any]) -> int:
         """G-1.1: robots A and B."""
@@ -256,16 +266,17 @@ class GeekoRuleset(FactoryRuleset):
     def parse_orders(self, gs: GeekoState, seat: str, payload: Any) -> GeekoOrders:
         """G-16.1 payload → :class:`GeekoOrders`; raises :class:`InvalidOrders` naming the entry."""
         if seat not in gs.seats:
-            raise InvalidOrders(f"unknown seat {seat!r}", code="malformed", part=seat)
+            raise InvalidOrders(f"unknown seat {seat!r}", code=RefusalCode.MALFORMED, part=seat)
         run = gs.runs[gs.player_of(seat)]
         if not run.active:
-            raise InvalidOrders("you have finished or are out of the game", code="illegal", part=seat)
+            raise InvalidOrders("you have finished or are out of the game", code=RefusalCode.ILLEGAL, part=seat)
         if self.order_type(payload, {"type", "length", "A", "B", "reboot"},
                            " (G-16.1: type, length, A, B, reboot)") == "resign":
             return GeekoOrders("resign")
         L = payload.get("length")
         if isinstance(L, bool) or not isinstance(L, int):
-            raise InvalidOrders(f"'length' must be a whole number, got {L!r}", code="malformed", part="length")
+            raise InvalidOrders(f"'length' must be a whole number, got {L!r}", code=RefusalCode.MALFORMED,
+                                part="length")
         need = self.needs_cards(run)
         reboot = payload.get("reboot")
         if reboot not in (None, "A", "B"):
@@ -299,7 +310,7 @@ class GeekoRuleset(FactoryRuleset):
                     raise InvalidOrders(f"robot {letter} {why}: omit '{letter}'", part=letter)
                 continue
             if not isinstance(raw, list):
-                raise InvalidOrders(f"'{letter}' must be a list of {L} cards", code="malformed", part=letter)
+                raise InvalidOrders(f"'{letter}' must be a list of {L} cards", code=RefusalCode.MALFORMED, part=letter)
             progs_raw[slot] = raw
         if not need or zero:
             return GeekoOrders("program", 0, {}, reboot)
@@ -321,8 +332,8 @@ class GeekoRuleset(FactoryRuleset):
             for r, c in enumerate(progs_raw[slot]):
                 where = f"{letter} register {r + 1}"
                 if isinstance(c, bool) or not isinstance(c, (int, str)):
-                    raise InvalidOrders(f"{where}: a card is a priority or a type name, got {c!r}", code="malformed",
-                                        part=c)
+                    raise InvalidOrders(f"{where}: a card is a priority or a type name, got {c!r}",
+                                        code=RefusalCode.MALFORMED, part=c)
                 if isinstance(c, str) and c.strip() in TYPES:
                     types.append((slot, r, c.strip()))
                     continue
@@ -436,7 +447,7 @@ class GeekoRuleset(FactoryRuleset):
                 resigned = True
                 events.append(Event("resign", {"turn": t, "seat": run.players[0].seat}))
         if resigned and not any(r.active for r in gs.runs):  # G-9.4: the game ends at once
-            self.end_game(gs, "resign", events, t - 1)
+            self.end_game(gs, KernelReason.RESIGN, events, t - 1)
             for run in gs.runs:
                 run.hand, run.hand_msgs = [], {}
             return gs, events
@@ -457,9 +468,9 @@ class GeekoRuleset(FactoryRuleset):
         for run in gs.runs:
             run.turn = t
         if all(not r.active for r in gs.runs):  # E4 (G-9.2)
-            self.end_game(gs, "finished", events, t)
+            self.end_game(gs, GeekoReason.FINISHED, events, t)
         elif t >= gs.config["turn_limit"]:
-            self.end_game(gs, "turn_limit", events, t)
+            self.end_game(gs, GeekoReason.TURN_LIMIT, events, t)
         if gs.over:
             for run in gs.runs:
                 run.hand, run.hand_msgs, run.hands = [], {}, {}
@@ -692,7 +703,7 @@ class GeekoRuleset(FactoryRuleset):
             out.append((p, rank))
         return out
 
-    def end_game(self, gs: GeekoState, reason: str, events: list[Event], t: int) -> None:
+    def end_game(self, gs: GeekoState, reason: GeekoReason | KernelReason, events: list[Event], t: int) -> None:
         """G-9.2 to G-9.5: the result and the G-10.5 result table (public)."""
         ranks = self.standings(gs)
         winners = [p for p, r in ranks if r == 1 and gs.runs[p].finished is not None and not gs.runs[p].out]

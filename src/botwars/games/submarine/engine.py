@@ -9,11 +9,24 @@ the two recipient forms of S-12.4 (``Ev``); visibility is decided here, at the m
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any
 
+from botwars.engine.codes import KernelReason
 from botwars.games.submarine.board import (NO_MINE, SCORING, Space, adjacent, dist, name, on_board,
                                            other, ring, step)
 from botwars.games.submarine.state import ACTIONS, CATALOG, Action, Ev, Sub, SubState
+
+
+class SubmarineReason(StrEnum):
+    """Submarine's own result reasons (S-7.11); ``time``, ``resign`` and ``refused`` (S-7.8,
+    S-7.10) are the kernel's (:class:`~botwars.engine.codes.KernelReason`)."""
+
+    ELIMINATION = "elimination"  # S-7.3
+    MUTUAL_DESTRUCTION = "mutual_destruction"  # S-7.4
+    POINTS = "points"  # S-7.5
+    ROUND_CAP = "round_cap"  # S-7.9
+    SETUP_FORFEIT = "setup_forfeit"  # S-3.3
 
 
 class GameEnded(Exception):
@@ -49,7 +62,7 @@ class Resolver:
             return
         self.evs.append((full, self.actor, full if actor else None, oform))
 
-    def result(self, winner: str | None, reason: str) -> None:
+    def result(self, winner: str | None, reason: SubmarineReason | KernelReason) -> None:
         """S-7.11: end the game now (emits ``result``, raises :class:`GameEnded`)."""
         st = self.st
         st.result = {"winner": winner or "draw", "reason": reason, "scores": dict(st.scores)}
@@ -100,8 +113,8 @@ class Resolver:
             return
         if not alive["p1"] and not alive["p2"]:
             a, b = st.scores["p1"], st.scores["p2"]
-            self.result("p1" if a > b else "p2" if b > a else None, "mutual_destruction")
-        self.result("p1" if alive["p1"] else "p2", "elimination")
+            self.result("p1" if a > b else "p2" if b > a else None, SubmarineReason.MUTUAL_DESTRUCTION)
+        self.result("p1" if alive["p1"] else "p2", SubmarineReason.ELIMINATION)
 
     # ---- movement and collisions ------------------------------------------------------------
     def mine_check(self, sub: Sub) -> None:
@@ -353,7 +366,7 @@ class Resolver:
         st.scores[p] += pts
         self.emit({"type": "score", "points": pts, "total": st.scores[p]}, other_keys=False)
         if st.scores[p] >= cfg["win_points"]:
-            self.result(p, "points")
+            self.result(p, SubmarineReason.POINTS)
         # 3. announcement (S-7.2)
         if not st.announced[p] and st.scores[p] >= cfg["announce_points"]:
             st.announced[p] = True
@@ -378,7 +391,7 @@ class Resolver:
         self.emit({"type": "turn_end", "turn": st.turn, "player": p})
         # 6. the clock is settled by the match (S-7.8); round cap (S-7.9)
         if st.turn % 2 == 0 and st.turn // 2 >= cfg["max_rounds"]:
-            self.result(None, "round_cap")
+            self.result(None, SubmarineReason.ROUND_CAP)
 
     def start_turn(self, turn: int, p: str) -> None:
         """S-4.2 (a)-(c): the observation (d) is the view."""

@@ -15,6 +15,7 @@ import hashlib
 import random
 from typing import Any
 
+from botwars.engine.codes import KernelReason, OnExpiry, RefusalCode
 from botwars.engine.errors import ConfigError, InvalidOrders
 from botwars.engine.events import SPECTATOR, Event, Outcome
 from botwars.engine.ruleset import Param, Ruleset
@@ -22,7 +23,7 @@ from botwars.engine.timecontrol import TimeControl
 from botwars.games.submarine import view as _view
 from botwars.games.submarine.board import (ALL_SPACES, DIRS, NO_MINE, SUBS_OF, Space, dist, name, on_board,
                                            other, parse_space, step)
-from botwars.games.submarine.engine import GameEnded, Resolver
+from botwars.games.submarine.engine import GameEnded, Resolver, SubmarineReason
 from botwars.games.submarine.state import (ACTIONS, CATALOG, PASSIVE, SPECIALS, Action, Forfeit, Rejected,
                                            SetupOrders, SubState, TurnOrders)
 
@@ -66,7 +67,7 @@ _PARAM_VALUES: dict[str, list[tuple[Any, Any]]] = {a: _values(a) for a in ACTION
 PARAM_KEY_NAMES = {"dir": "a direction N, E, S or W", "space": "a space A1..G7", "special": "a special id"}
 
 
-def _bad(msg: str, part: Any = None, code: str = "malformed") -> InvalidOrders:
+def _bad(msg: str, part: Any = None, code: str = RefusalCode.MALFORMED) -> InvalidOrders:
     return InvalidOrders(msg, code=code, part=part)
 
 
@@ -108,7 +109,7 @@ class SubmarineRuleset(Ruleset):
         With ``clock_enabled`` false: no limits (S-4.10)."""
         if not config["clock_enabled"]:
             return TimeControl()
-        return TimeControl(float(config["turn_time_s"]), float(config["reserve_time_s"]), None, "loss")
+        return TimeControl(float(config["turn_time_s"]), float(config["reserve_time_s"]), None, OnExpiry.LOSS)
 
     def clock_exempt(self, state: SubState) -> float | None:
         """S-3.3, S-7.8: setup is not charged; it has its own deadline, ``setup_time_s``."""
@@ -159,7 +160,7 @@ class SubmarineRuleset(Ruleset):
         the seat's own state (S-4.3, S-8.6), so a refusal never tells anything about the enemy."""
         if seat not in self.pending(state):
             raise _bad("it is not your turn to submit" if state.phase != "over" else "the game is over",
-                       code="illegal")
+                       code=RefusalCode.ILLEGAL)
         if state.phase == "setup":
             return self.parse_setup(state, seat, payload)
         if isinstance(payload, str):
@@ -364,9 +365,9 @@ class SubmarineRuleset(Ruleset):
                 assert seat is not None
                 o = orders.get(seat, TurnOrders(()))
                 if isinstance(o, Rejected):  # S-7.10: out of refusals this turn
-                    r.result(other(seat), "refused")
+                    r.result(other(seat), KernelReason.REFUSED)
                 elif isinstance(o, TurnOrders) and o.resign:
-                    r.result(other(seat), "resign")
+                    r.result(other(seat), KernelReason.RESIGN)
                 else:
                     r.play_turn(o.actions if isinstance(o, TurnOrders) else ())
         except GameEnded:
@@ -389,7 +390,7 @@ class SubmarineRuleset(Ruleset):
         st.forfeited = tuple(sorted(forfeited))
         if st.forfeited and all(s in st.setups or s in st.forfeited for s in ("p1", "p2")):
             winners = [s for s in ("p1", "p2") if s not in st.forfeited]
-            r.result(winners[0] if winners else None, "setup_forfeit")
+            r.result(winners[0] if winners else None, SubmarineReason.SETUP_FORFEIT)
         if len(st.setups) == 2:
             st.rejections = {"p1": 0, "p2": 0}
             r.begin_game()
@@ -409,7 +410,7 @@ class SubmarineRuleset(Ruleset):
         ranking = [["p1", "p2"]] if winner is None else [[winner], [other(winner)]]
         return Outcome(winner, scores, state.result["reason"], ranking)
 
-    def timeout_outcome(self, state: SubState, seat: str, reason: str = "time") -> Outcome:
+    def timeout_outcome(self, state: SubState, seat: str, reason: str = KernelReason.TIME) -> Outcome:
         """S-7.8: ``seat`` ran out of time and loses at once; scores as they stand."""
         w = other(seat)
         return Outcome(w, {s: float(v) for s, v in state.scores.items()}, reason, [[w], [seat]])

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from botwars.engine.codes import Receipt
+from botwars.engine.codes import ClockStatus, FailureCode, OnExpiry, Receipt
 from botwars.engine.referee import Referee
 from botwars.engine.errors import ConfigError, InvalidOrders
 from botwars.engine.ruleset import get_ruleset
@@ -244,7 +244,7 @@ def _run_setups(doc: dict[str, Any], source: str) -> tuple[SubState, list[str]]:
         st = ref.state
         for seat in ref.awaited():
             if seat in (entry.get("timeout") or []):
-                ref.default(seat, {"code": "timeout", "detail": "scenario"}, 0.0)
+                ref.default(seat, {"code": FailureCode.TIMEOUT, "detail": "scenario"}, 0.0)
                 continue
             if seat not in entry:
                 raise _err(source, f"{where}: no setup for pending seat {seat}")
@@ -277,10 +277,10 @@ def _run_clock(doc: dict[str, Any], source: str) -> list[str]:
     out = []
     for i, (t, want) in enumerate(zip(spec.get("turns_s") or [], spec.get("expect") or []), 1):
         status = clock.spend("p1", float(t))
-        if status != want.get("status", "ok"):
-            out.append(f"clock step {i}: status expected {want.get('status', 'ok')}, got {status}")
+        if status != want.get("status", ClockStatus.OK):
+            out.append(f"clock step {i}: status expected {want.get('status', ClockStatus.OK)}, got {status}")
         if "p1_reserve_s" in want and abs(clock.bank_left["p1"] - float(want["p1_reserve_s"])) > 1e-6:
             out.append(f"clock step {i}: reserve expected {want['p1_reserve_s']}, got {clock.bank_left['p1']}")
-        if status == "expired" and rs.time_control(cfg).on_expiry != "loss":
+        if status == ClockStatus.EXPIRED and rs.time_control(cfg).on_expiry != OnExpiry.LOSS:
             out.append(f"clock step {i}: expiry must lose the game (S-7.8)")
     return out
