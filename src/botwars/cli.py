@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from botwars.engine.errors import BotwarsError, ConfigError, RecordError
+from botwars.engine.errors import BotwarsError, ConfigError
 
 class _OneLineErrors(typer.core.TyperGroup):
     """The top-level command group: a usage error (unknown command or option, an option value

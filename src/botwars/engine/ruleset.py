@@ -10,11 +10,11 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, ClassVar
 
 from botwars.engine.codes import KernelReason
-from botwars.engine.errors import ConfigError, InvalidOrders, RulesetError
+from botwars.engine.errors import ConfigError, InvalidOrders
 from botwars.engine.events import Event, Outcome
 from botwars.engine.plugin import Game, game_ids, get_game, register_game, unregister_game
 from botwars.engine.timecontrol import TimeControl

@@ -46,6 +46,7 @@ import types
 from typing import Any
 
 from botwars.engine.agent import BotHost
+from botwars.engine.codes import FailureCode
 from botwars.games.arena import rgcompat
 from botwars.games.arena.rgcompat import AttrDict
 

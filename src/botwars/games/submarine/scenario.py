@@ -11,7 +11,7 @@ from typing import Any
 
 from botwars.engine.codes import ClockStatus, FailureCode, OnExpiry, Receipt
 from botwars.engine.referee import Referee
-from botwars.engine.errors import ConfigError, InvalidOrders
+from botwars.engine.errors import ConfigError
 from botwars.engine.ruleset import get_ruleset
 from botwars.games.submarine.board import ALL_SUBS, name, owner_of, parse_space
 from botwars.games.submarine.engine import Resolver
