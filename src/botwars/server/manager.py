@@ -361,8 +361,8 @@ class MatchManager:
         sess = self.sessions.get(match_id)
         if sess is not None:
             return sess
-        if not isinstance(match_id, str) or len(match_id) > 32:
-            raise ApiError(404, "unknown_match", f"no match {match_id!r}")
+        if not isinstance(match_id, str) or len(match_id) > 32:  # not echoed: it may be a pasted token
+            raise ApiError(404, "unknown_match", "no match with that id (match ids are 12 characters)")
         with self._lock:
             sess = self.sessions.get(match_id)
             if sess is None:
