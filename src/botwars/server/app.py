@@ -547,42 +547,49 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, backgro
             return
         address = websocket.client.host if websocket.client else None
         try:
-            sub = hub.subscribe(sess.id, address)
+            sub = hub.subscribe(sess.id, address, spectator=seat is None)
         except HubFull as exc:
             await websocket.close(code=4429, reason=str(exc)[:120])
             return
         q = sub[1]
         last_n: int | None = None
         last_sent = None
-        recv = None
+        closed = False
+
+        async def reader() -> None:
+            """Reads (and ignores) what the client sends, until it goes: then wakes the loop."""
+            nonlocal closed
+            try:
+                while (await websocket.receive()).get("type") != "websocket.disconnect":
+                    pass
+            except Exception:
+                pass
+            closed = True
+            if q.empty():
+                q.put_nowait(None)
+
+        reading = None
         try:
             await websocket.accept()
-            recv = asyncio.ensure_future(websocket.receive())
-            while True:
-                snap, text = await asyncio.shield(shared_snapshot(sess, seat, last_n))
+            reading = asyncio.ensure_future(reader())
+            while not closed:
+                fut = shared_snapshot(sess, seat, last_n)
+                snap, text = fut.result() if fut.done() else await asyncio.shield(fut)
                 key = (snap["decision"], snap["status"], tuple(snap["submitted"]))
                 if key != last_sent:
-                    await asyncio.wait_for(websocket.send_text(text), WS_SEND_TIMEOUT_S)
+                    async with asyncio.timeout(WS_SEND_TIMEOUT_S):  # a client that takes nothing goes
+                        await websocket.send_text(text)
                     last_sent = key
                 last_n = snap["decision"] if snap["status"] == "ended" else snap["decision"] - 1
                 if snap["status"] == "ended":
                     await websocket.close(code=1000)
                     return
-                wake = asyncio.ensure_future(q.get())
-                while True:  # what the client sends is ignored; only a change wakes the loop
-                    done, _ = await asyncio.wait({wake, recv}, return_when=asyncio.FIRST_COMPLETED)
-                    if recv not in done:
-                        break
-                    msg = recv.result()
-                    if msg.get("type") == "websocket.disconnect":
-                        wake.cancel()
-                        return
-                    recv = asyncio.ensure_future(websocket.receive())
-        except (WebSocketDisconnect, RuntimeError, asyncio.TimeoutError):
+                await q.get()
+        except (WebSocketDisconnect, RuntimeError, TimeoutError, OSError):
             return
         finally:
-            if recv is not None:
-                recv.cancel()
+            if reading is not None:
+                reading.cancel()
             hub.unsubscribe(sess.id, sub)
             if not hub.connections(sess.id):
                 snaps.pop(sess.id, None)

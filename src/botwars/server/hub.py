@@ -6,6 +6,11 @@ per connection) and counts the match's changes (:meth:`Hub.version`), so that co
 woken by the same change can share one snapshot per seat. The connection sends what
 :meth:`MatchManager.snapshot` gives its seat, so what it sends is always filtered for it.
 
+Seat connections are woken at once. Spectators (any number of them) are woken at most every
+``spectator_interval_s`` per match, which folds a burst of changes into one message, and in
+chunks of ``CHUNK`` per turn of the event loop, so that a change seen by thousands of spectators
+never holds up an order's acknowledgement behind thousands of sends (issue 12).
+
 The hub also holds the connection limits (issue 12): at most ``per_match`` connections on one
 match and ``per_address`` from one client address (:class:`HubFull` beyond).
 """
@@ -17,6 +22,10 @@ import threading
 from typing import Any
 
 
+CHUNK = 64
+"""Spectator connections woken per turn of the event loop."""
+
+
 class HubFull(Exception):
     """A connection over a limit; the message says which."""
 
@@ -24,18 +33,24 @@ class HubFull(Exception):
 class Hub:
     """Subscribers per match id, change counters, and connection limits."""
 
-    def __init__(self, per_match: int | None = None, per_address: int | None = None) -> None:
+    def __init__(self, per_match: int | None = None, per_address: int | None = None,
+                 spectator_interval_s: float = 0.1) -> None:
         self.per_match = per_match
         self.per_address = per_address
+        self.spectator_interval_s = spectator_interval_s
         self._subs: dict[str, dict[asyncio.AbstractEventLoop, set[asyncio.Queue]]] = {}
+        self._spectators: set[asyncio.Queue] = set()
+        self._pumping: dict[tuple[str, asyncio.AbstractEventLoop], bool] = {}
+        self._last_pump: dict[tuple[str, asyncio.AbstractEventLoop], float] = {}
         self._count: dict[str, int] = {}
         self._by_address: dict[str, int] = {}
         self._version: dict[str, int] = {}
         self._lock = threading.Lock()
 
-    def subscribe(self, match_id: str, address: str | None = None) -> tuple[Any, ...]:
-        """A new queue woken on every change of ``match_id`` (call from the event loop).
-        Raises :class:`HubFull` when the match or ``address`` has too many connections."""
+    def subscribe(self, match_id: str, address: str | None = None, spectator: bool = False) -> tuple[Any, ...]:
+        """A new queue woken on every change of ``match_id`` (call from the event loop);
+        ``spectator``: woken at the spectators' pace (see the module). Raises
+        :class:`HubFull` when the match or ``address`` has too many connections."""
         loop = asyncio.get_running_loop()
         q: asyncio.Queue = asyncio.Queue(maxsize=1)
         with self._lock:
@@ -49,6 +64,8 @@ class Hub:
                 self._by_address[address] = a + 1
             self._count[match_id] = n + 1
             self._subs.setdefault(match_id, {}).setdefault(loop, set()).add(q)
+            if spectator:
+                self._spectators.add(q)
         return (loop, q, address)
 
     def unsubscribe(self, match_id: str, sub: tuple[Any, ...]) -> None:
@@ -58,8 +75,10 @@ class Hub:
             if loops is None or q not in loops.get(loop, ()):
                 return
             loops[loop].discard(q)
+            self._spectators.discard(q)
             if not loops[loop]:
                 del loops[loop]
+                self._last_pump.pop((match_id, loop), None)
             if not loops:
                 del self._subs[match_id]
                 self._version.pop(match_id, None)
@@ -98,6 +117,35 @@ class Hub:
     def _wake(self, match_id: str, loop: asyncio.AbstractEventLoop) -> None:
         with self._lock:
             queues = list(self._subs.get(match_id, {}).get(loop, ()))
-        for q in queues:
-            if q.empty():
-                q.put_nowait(None)
+            spectators = [q for q in queues if q in self._spectators]
+            seats = [q for q in queues if q not in self._spectators]
+        for q in seats:
+            _put(q)
+        key = (match_id, loop)
+        if spectators and not self._pumping.get(key):
+            self._pumping[key] = True
+            at = max(loop.time(), self._last_pump.get(key, 0.0) + self.spectator_interval_s)
+            loop.call_at(at, self._pump, key)
+
+    def _pump(self, key: tuple[str, asyncio.AbstractEventLoop]) -> None:
+        match_id, loop = key
+        self._pumping[key] = False
+        self._last_pump[key] = loop.time()
+        with self._lock:
+            queues = [q for q in self._subs.get(match_id, {}).get(loop, ()) if q in self._spectators]
+        if not queues:
+            self._pumping.pop(key, None)
+            self._last_pump.pop(key, None)
+            return
+        self._chunk(queues, 0)
+
+    def _chunk(self, queues: list[asyncio.Queue], start: int) -> None:
+        for q in queues[start:start + CHUNK]:
+            _put(q)
+        if start + CHUNK < len(queues):  # the rest after the loop has looked at its sockets again
+            asyncio.get_running_loop().call_soon(self._chunk, queues, start + CHUNK)
+
+
+def _put(q: asyncio.Queue) -> None:
+    if q.empty():
+        q.put_nowait(None)
