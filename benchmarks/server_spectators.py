@@ -25,6 +25,7 @@ import argparse
 import asyncio
 import json
 import os
+import signal
 import socket
 import statistics
 import subprocess
@@ -67,10 +68,21 @@ async def play(client: httpx.AsyncClient, made: dict, first: int, turns: int, th
         await asyncio.gather(give("p1", n), give("p2", n))
 
 
+def cpu_s(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` and its threads so far (Linux /proc)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except OSError:
+        return float("nan")
+
+
 def stats(lat: list[float]) -> dict:
     lat = sorted(lat)
     q = statistics.quantiles(lat, n=100, method="inclusive")
-    return {"orders": len(lat), "p50_ms": round(q[49] * 1000, 1), "p99_ms": round(q[98] * 1000, 1),
+    return {"orders": len(lat), "p50_ms": round(q[49] * 1000, 1), "p95_ms": round(q[94] * 1000, 1),
+            "p99_ms": round(q[98] * 1000, 1),
             "max_ms": round(lat[-1] * 1000, 1)}
 
 
@@ -117,7 +129,7 @@ async def spectators_main(url: str, mid: str, n: int) -> None:
         t.cancel()
 
 
-async def run(url: str, spectators: int, turns: int, think: float, max_chars: int) -> list[tuple]:
+async def run(url: str, spectators: int, turns: int, think: float, max_chars: int, server_pid: int) -> list[tuple]:
     limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
     rows = []
     async with httpx.AsyncClient(base_url=url, timeout=120, limits=limits) as client:
@@ -130,17 +142,25 @@ async def run(url: str, spectators: int, turns: int, think: float, max_chars: in
         errors: list[str] = []
         n = 1
 
+        others: list[int] = []
+
         async def phase(label: str) -> None:
             nonlocal n
             lat = {"A": [], "B": []}
+            c0, t0 = cpu_s(server_pid), time.perf_counter()
+            o0 = sum(cpu_s(p) for p in others) + time.process_time()
             await asyncio.gather(*(play(client, made[k], n, turns, think, lat[k], errors) for k in ("A", "B")))
             n += turns
+            cpu, wall = cpu_s(server_pid) - c0, time.perf_counter() - t0
+            ocpu = sum(cpu_s(p) for p in others) + time.process_time() - o0
             for k in ("A", "B"):
-                rows.append((label, k, stats(lat[k])))
+                rows.append((label, k, {**stats(lat[k]), "server_cpu": round(cpu / wall, 2),
+                             "client_cpu": round(ocpu / wall, 2)}))
 
         await phase("quiet")
         proc = subprocess.Popen([sys.executable, __file__, "--spectator-worker", url, made["A"]["match"],
                                  str(spectators)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        others.append(proc.pid)
         ready = await asyncio.get_running_loop().run_in_executor(None, proc.stdout.readline)
         print(f"spectators: {ready.strip()}", file=sys.stderr)
         await phase(f"watched by {spectators}")
@@ -175,17 +195,22 @@ def main() -> None:
     ap.add_argument("--spectators", type=int, default=2000)
     ap.add_argument("--turns", type=int, default=150, help="decision points per match and phase")
     ap.add_argument("--think-ms", type=float, default=20.0, help="pause between decision points")
+    ap.add_argument("--max-board-chars", type=int, default=None,
+                    help="the server's --max-board-chars (default: the server's default)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     from botwars.server.app import MAX_BOARD_CHARS
+    max_chars = args.max_board_chars or MAX_BOARD_CHARS
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
         env = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "src")}
         log = open(os.path.join(tmp, "server.log"), "w")
-        prof = ["-m", "cProfile", "-o", os.environ["BENCH_PROFILE"], "-m"] if os.environ.get("BENCH_PROFILE") else ["-m"]
-        proc = subprocess.Popen([sys.executable, *prof, "botwars.cli", "serve", "--db", f"sqlite:///{tmp}/spec.db",
-                                 "--port", str(port), "--ws-per-address", str(args.spectators + 100)],
-                                stdout=log, stderr=log, env=env)
+        cmd = [sys.executable, "-m", "botwars.cli", "serve", "--db", f"sqlite:///{tmp}/spec.db", "--port", str(port),
+               "--ws-per-address", str(args.spectators + 100), "--max-board-chars", str(max_chars)]
+        if os.environ.get("BENCH_SERVER"):  # e.g. a profiling wrapper: BENCH_SERVER="python prof.py {db} {port} {wpa}"
+            cmd = os.environ["BENCH_SERVER"].format(db=f"sqlite:///{tmp}/spec.db", port=port,
+                                                   wpa=args.spectators + 100).split()
+        proc = subprocess.Popen(cmd, stdout=log, stderr=log, env=env)
         url = f"http://127.0.0.1:{port}"
         try:
             for _ in range(600):
@@ -194,16 +219,17 @@ def main() -> None:
                         break
                 except httpx.HTTPError:
                     time.sleep(0.1)
-            rows = asyncio.run(run(url, args.spectators, args.turns, args.think_ms / 1000, MAX_BOARD_CHARS))
+            rows = asyncio.run(run(url, args.spectators, args.turns, args.think_ms / 1000, max_chars,
+                                   proc.pid))
         finally:
-            proc.terminate()
+            proc.send_signal(signal.SIGINT)  # graceful (and lets a profiling wrapper write its file)
             proc.wait(timeout=30)
     if args.json:
         print(json.dumps([{"phase": p, "match": m, **s} for p, m, s in rows]))
-    print("| phase | match | orders | p50 ms | p99 ms | max ms |")
-    print("|---|---|---|---|---|---|")
+    print("| phase | match | orders | p50 ms | p95 ms | p99 ms | max ms | server CPU (cores) | clients' CPU (cores) |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for p, m, s in rows:
-        print(f"| {p} | {m} | {s['orders']} | {s['p50_ms']} | {s['p99_ms']} | {s['max_ms']} |")
+        print(f"| {p} | {m} | {s['orders']} | {s['p50_ms']} | {s['p95_ms']} | {s['p99_ms']} | {s['max_ms']} | {s['server_cpu']} | {s['client_cpu']} |")
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import sys
@@ -304,6 +305,8 @@ def serve(
     ws_per_match: int = typer.Option(4096, "--ws-per-match", min=1, help="Most WebSocket connections per match."),
     ws_per_address: int = typer.Option(64, "--ws-per-address", min=1,
                                        help="Most WebSocket connections per client address."),
+    max_board_chars: int = typer.Option(8192, "--max-board-chars", min=64, max=1 << 20,
+                                        help="Longest map/board/rooms/pool text a request may give."),
 ) -> None:
     """Run the game-master server (HTTP + WebSocket; OpenAPI schema at /docs). Limits: docs/server.md."""
     import uvicorn
@@ -315,7 +318,15 @@ def serve(
     url = db or default_url()
     store = _guard(lambda: Store(url))
     app_ = create_app(store=store, bot_workers=bot_workers, bot_time_cap_s=bot_time_cap,
-                      ws_per_match=ws_per_match, ws_per_address=ws_per_address)
+                      ws_per_match=ws_per_match, ws_per_address=ws_per_address, max_board_chars=max_board_chars)
+    # the event loop waits at most 1 ms (not 5) for the GIL while another thread resolves a big
+    # decision point, so one match's rules never hold up another's acknowledgements for long
+    sys.setswitchinterval(0.001)
+    # full collections of the cyclic garbage collector stop the event loop for as long as they
+    # take (up to a second with thousands of connections): what exists at start-up is frozen out
+    # of them, and they are made rarer (young garbage is still collected often)
+    gc.freeze()
+    gc.set_threshold(20_000, 50, 1000)
     try:
         app_.state.manager.start()
     except Exception as exc:  # unreachable database, failed migration
@@ -327,8 +338,10 @@ def serve(
     console.print(f"lobby: http://{shown}:{port}/", highlight=False, markup=False)  # the browser UI (issue 8)
     from uvicorn.config import WS_PROTOCOLS
     ws = "websockets-sansio" if "websockets-sansio" in WS_PROTOCOLS else "auto"
-    # clients send nothing the server reads over the WebSocket: a small frame limit
-    uvicorn.run(app_, host=host, port=port, log_level=log_level, ws=ws, ws_max_size=65536)
+    # clients send nothing the server reads over the WebSocket: a small frame limit; no
+    # per-message compression (it would compress the same snapshot once per spectator)
+    uvicorn.run(app_, host=host, port=port, log_level=log_level, ws=ws, ws_max_size=65536,
+                ws_per_message_deflate=False)
 
 
 @app.command("new-match")

@@ -47,9 +47,10 @@ log = logging.getLogger("botwars.server")
 MAX_BODY = 1 << 20
 """Largest accepted request body in bytes (413 beyond)."""
 
-MAX_BOARD_CHARS = 16384
+MAX_BOARD_CHARS = 8192
 """Longest map, board, room-set or pool text (a ``kind="file"`` parameter) a request may give,
-in characters (422 beyond): about 127 × 127 arena squares."""
+in characters (422 beyond): at most about 90 × 90 arena squares (the default map is 16 × 16;
+the largest shipped factory board, 24 × 24, is 4,886 characters)."""
 
 WS_PER_MATCH = 4096
 """Most WebSocket connections open on one match at a time (the next is refused, code 4429)."""
@@ -533,6 +534,18 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, backgro
             cache[key] = fut
         return fut
 
+    # where each spectator connection is (its ``since``), so that a round of spectator messages
+    # can build their shared snapshots before waking them (Hub.prepare)
+    spectator_since: dict[str, dict[int, Optional[int]]] = {}
+
+    async def prepare(match_id: str) -> None:
+        sess = manager.sessions.get(match_id)
+        for since in set(spectator_since.get(match_id, {}).values()):
+            if sess is not None:
+                await asyncio.shield(shared_snapshot(sess, None, since))
+
+    hub.prepare = prepare
+
     @app.websocket("/api/matches/{match_id}/ws")
     async def ws(websocket: WebSocket, match_id: str, token: Optional[str] = None):
         """Sends the snapshot (as GET view) at once and after every change: new decision point,
@@ -584,6 +597,8 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, backgro
                 if snap["status"] == "ended":
                     await websocket.close(code=1000)
                     return
+                if seat is None:
+                    spectator_since.setdefault(sess.id, {})[id(q)] = last_n
                 await q.get()
         except (WebSocketDisconnect, RuntimeError, TimeoutError, OSError):
             return
@@ -591,8 +606,10 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, backgro
             if reading is not None:
                 reading.cancel()
             hub.unsubscribe(sess.id, sub)
+            spectator_since.get(sess.id, {}).pop(id(q), None)
             if not hub.connections(sess.id):
                 snaps.pop(sess.id, None)
+                spectator_since.pop(sess.id, None)
 
     from botwars.web import install_web  # the browser pages (issue 8)
     install_web(app, manager)

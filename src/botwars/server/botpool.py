@@ -13,8 +13,8 @@ The bot object travels with each decision: the caller's :class:`~botwars.agents.
 is pickled when the decision is submitted, the worker plays it and sends back the agent as it is
 after the decision (its memory and random stream advanced) with the orders. A decision that
 failed leaves the caller's agent as it was. Workers start with an empty environment (nothing of
-the server's — database URL, tokens — reaches bot code), an address-space limit, and a lower
-CPU priority than the server.
+the server's — database URL, tokens — reaches bot code), an address-space limit, and the lowest
+CPU priority (nice 19), so that busy bots never slow the server's own process.
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def _init_worker(memory_mib: int) -> None:
     except (ImportError, ValueError, OSError):  # pragma: no cover - platform without rlimits
         pass
     try:
-        os.nice(5)
+        os.nice(19)  # the game master (HTTP, clocks) always comes first
     except OSError:  # pragma: no cover
         pass
 

@@ -6,10 +6,14 @@ per connection) and counts the match's changes (:meth:`Hub.version`), so that co
 woken by the same change can share one snapshot per seat. The connection sends what
 :meth:`MatchManager.snapshot` gives its seat, so what it sends is always filtered for it.
 
-Seat connections are woken at once. Spectators (any number of them) are woken at most every
-``spectator_interval_s`` per match, which folds a burst of changes into one message, and in
-chunks of ``CHUNK`` per turn of the event loop, so that a change seen by thousands of spectators
-never holds up an order's acknowledgement behind thousands of sends (issue 12).
+Seat connections are woken at once. Spectators (any number of them) are woken in chunks of
+``CHUNK`` per turn of the event loop, so that a change seen by thousands of spectators never
+holds up an order's acknowledgement behind thousands of sends, and at most every
+``spectator_interval_s`` per match, or less often while waking them takes long: a round of
+spectator messages starts no sooner than ``DUTY`` times its previous round's duration after
+that round began, so spectators of one match never take more than about 1 / ``DUTY`` of the
+event loop's time, however many they are (issue 12). A burst of changes is folded into one
+message (which carries the events of every decision point since the previous one).
 
 The hub also holds the connection limits (issue 12): at most ``per_match`` connections on one
 match and ``per_address`` from one client address (:class:`HubFull` beyond).
@@ -19,11 +23,14 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from typing import Any
+from typing import Any, Awaitable, Callable
 
 
-CHUNK = 64
+CHUNK = 32
 """Spectator connections woken per turn of the event loop."""
+
+DUTY = 4.0
+"""A round of spectator messages waits at least this many times the previous round's duration."""
 
 
 class HubFull(Exception):
@@ -34,7 +41,7 @@ class Hub:
     """Subscribers per match id, change counters, and connection limits."""
 
     def __init__(self, per_match: int | None = None, per_address: int | None = None,
-                 spectator_interval_s: float = 0.1) -> None:
+                 spectator_interval_s: float = 0.2) -> None:
         self.per_match = per_match
         self.per_address = per_address
         self.spectator_interval_s = spectator_interval_s
@@ -42,6 +49,11 @@ class Hub:
         self._spectators: set[asyncio.Queue] = set()
         self._pumping: dict[tuple[str, asyncio.AbstractEventLoop], bool] = {}
         self._last_pump: dict[tuple[str, asyncio.AbstractEventLoop], float] = {}
+        self._pump_cost: dict[tuple[str, asyncio.AbstractEventLoop], float] = {}
+        self.prepare: Callable[[str], Awaitable[None]] | None = None
+        """Awaited (on the event loop) before a round of spectator messages of a match: the app
+        builds the snapshot the spectators will share here, so that they do not all wait for
+        it and then send at once."""
         self._count: dict[str, int] = {}
         self._by_address: dict[str, int] = {}
         self._version: dict[str, int] = {}
@@ -79,6 +91,7 @@ class Hub:
             if not loops[loop]:
                 del loops[loop]
                 self._last_pump.pop((match_id, loop), None)
+                self._pump_cost.pop((match_id, loop), None)
             if not loops:
                 del self._subs[match_id]
                 self._version.pop(match_id, None)
@@ -124,26 +137,32 @@ class Hub:
         key = (match_id, loop)
         if spectators and not self._pumping.get(key):
             self._pumping[key] = True
-            at = max(loop.time(), self._last_pump.get(key, 0.0) + self.spectator_interval_s)
-            loop.call_at(at, self._pump, key)
+            gap = max(self.spectator_interval_s, DUTY * self._pump_cost.get(key, 0.0))
+            delay = max(0.0, self._last_pump.get(key, 0.0) + gap - loop.time())
+            loop.create_task(self._pump(key, delay))
 
-    def _pump(self, key: tuple[str, asyncio.AbstractEventLoop]) -> None:
+    async def _pump(self, key: tuple[str, asyncio.AbstractEventLoop], delay: float) -> None:
         match_id, loop = key
+        await asyncio.sleep(delay)
         self._pumping[key] = False
-        self._last_pump[key] = loop.time()
+        t0 = self._last_pump[key] = loop.time()
+        if self.prepare is not None:
+            try:
+                await self.prepare(match_id)
+            except Exception:  # the connections will find out for themselves
+                pass
         with self._lock:
             queues = [q for q in self._subs.get(match_id, {}).get(loop, ()) if q in self._spectators]
         if not queues:
-            self._pumping.pop(key, None)
             self._last_pump.pop(key, None)
+            self._pump_cost.pop(key, None)
             return
-        self._chunk(queues, 0)
-
-    def _chunk(self, queues: list[asyncio.Queue], start: int) -> None:
-        for q in queues[start:start + CHUNK]:
-            _put(q)
-        if start + CHUNK < len(queues):  # the rest after the loop has looked at its sockets again
-            asyncio.get_running_loop().call_soon(self._chunk, queues, start + CHUNK)
+        for start in range(0, len(queues), CHUNK):
+            for q in queues[start:start + CHUNK]:
+                _put(q)
+            await asyncio.sleep(0)  # those connections, and everyone else, have a turn
+        await asyncio.sleep(0)
+        self._pump_cost[key] = loop.time() - t0
 
 
 def _put(q: asyncio.Queue) -> None:
