@@ -200,7 +200,12 @@ class BotPool:
             done(BotResult(None, {"code": "crash", "detail": f"cannot pickle the bot: {type(exc).__name__}"}, 0.0))
             return True
         t0 = time.perf_counter()
-        fut = self._pool.schedule(_decide, args=(blob, view, lim), timeout=lim + GRACE_S)
+        try:
+            fut = self._pool.schedule(_decide, args=(blob, view, lim), timeout=lim + GRACE_S)
+        except Exception as exc:  # the pool is stopping or broken: a crash, recorded, never a hang
+            log.warning("bot pool: cannot schedule a decision: %s", exc)
+            done(BotResult(None, {"code": "crash", "detail": "the bot pool is not available"}, 0.0))
+            return True
         fut.add_done_callback(lambda f: done(self._result(f, lim, t0)))
         return True
 

@@ -242,6 +242,9 @@ class MatchManager:
             except BotwarsError as exc:
                 log.error("match %s cannot be loaded: %s", mid, exc)
                 continue
+            with self._lock:  # registered, so that its built-in bots are played at once
+                self.sessions.setdefault(mid, sess)
+                sess = self.sessions[mid]
             self._after_change(sess)
         self.started = True
         if self.background:
