@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import sys
@@ -416,29 +417,52 @@ def serve(
     host: str = typer.Option("127.0.0.1", help="Address to listen on."),
     port: int = typer.Option(8000, help="Port to listen on."),
     log_level: str = typer.Option("warning", help="Uvicorn log level."),
+    bot_workers: Optional[int] = typer.Option(None, "--bot-workers", min=1, max=256,
+                                              help="Processes playing built-in bots [default: CPUs, 2 to 8]."),
+    bot_time_cap: float = typer.Option(10.0, "--bot-time-cap", min=0.01, max=3600,
+                                       help="Longest built-in bot decision in seconds."),
+    ws_per_match: int = typer.Option(4096, "--ws-per-match", min=1, help="Most WebSocket connections per match."),
+    ws_per_address: int = typer.Option(64, "--ws-per-address", min=1,
+                                       help="Most WebSocket connections per client address."),
+    max_board_chars: int = typer.Option(8192, "--max-board-chars", min=64, max=1 << 20,
+                                        help="Longest map/board/rooms/pool text a request may give."),
 ) -> None:
-    """Run the game-master server (HTTP + WebSocket; OpenAPI schema at /docs)."""
+    """Run the game-master server (HTTP + WebSocket; OpenAPI schema at /docs). Limits: docs/server.md."""
     import uvicorn
 
     from botwars.server.app import create_app
     from botwars.store import Store, default_url
+    from botwars.store.repo import safe_url
     from botwars.web import install_web
 
     url = db or default_url()
     store = _guard(lambda: Store(url))
-    app_ = create_app(store=store)
+    app_ = create_app(store=store, bot_workers=bot_workers, bot_time_cap_s=bot_time_cap,
+                      ws_per_match=ws_per_match, ws_per_address=ws_per_address, max_board_chars=max_board_chars)
     install_web(app_)  # the browser pages: a router mounted on the API server
+    # the event loop waits at most 1 ms (not 5) for the GIL while another thread resolves a big
+    # decision point, so one match's rules never hold up another's acknowledgements for long
+    sys.setswitchinterval(0.001)
+    # full collections of the cyclic garbage collector stop the event loop for as long as they
+    # take (up to a second with thousands of connections): what exists at start-up is frozen out
+    # of them, and they are made rarer (young garbage is still collected often)
+    gc.freeze()
+    gc.set_threshold(20_000, 50, 1000)
     try:
         app_.state.manager.start()
     except Exception as exc:  # unreachable database, failed migration
-        _fail(f"cannot open database {url}: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}")
-    err_console.print(f"botwars server on http://{host}:{port} (database {store.engine.url.render_as_string()})",
+        first = str(exc).splitlines()[0] if str(exc) else ""
+        _fail(f"cannot open database {safe_url(url)}: {type(exc).__name__}: {first.replace(url, safe_url(url))}")
+    err_console.print(f"botwars server on http://{host}:{port} (database {safe_url(url)})",
                       highlight=False, markup=False)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     console.print(f"lobby: http://{shown}:{port}/", highlight=False, markup=False)  # the browser UI (issue 8)
     from uvicorn.config import WS_PROTOCOLS
     ws = "websockets-sansio" if "websockets-sansio" in WS_PROTOCOLS else "auto"
-    uvicorn.run(app_, host=host, port=port, log_level=log_level, ws=ws)
+    # clients send nothing the server reads over the WebSocket: a small frame limit; no
+    # per-message compression (it would compress the same snapshot once per spectator)
+    uvicorn.run(app_, host=host, port=port, log_level=log_level, ws=ws, ws_max_size=65536,
+                ws_per_message_deflate=False)
 
 
 @app.command("new-match")

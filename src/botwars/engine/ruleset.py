@@ -30,6 +30,12 @@ class Param:
     ``type`` is one of ``int``, ``float``, ``bool``, ``str``; ``minimum``/``maximum`` bound
     numbers; ``choices`` restricts strings; ``check`` is an extra validator that raises
     ``ValueError`` with a message.
+
+    ``kind="file"`` marks a parameter whose value may name a file (a map, board, room set or
+    pool): it is then a shipped name (``names()`` lists them), the text itself (any value with
+    a line break), or a file path. Paths are accepted only where the caller allows them
+    (:meth:`Ruleset.validate_config` with ``allow_paths=True``, the command line); the server
+    refuses them without looking at the file system (issue 12).
     """
 
     name: str
@@ -40,6 +46,15 @@ class Param:
     maximum: float | None = None
     choices: tuple[str, ...] | None = None
     check: Callable[[Any], None] | None = None
+    kind: str = "value"
+    names: Callable[[], list[str]] | None = None
+
+    def is_path(self, value: Any) -> bool:
+        """True when ``value`` for this ``kind="file"`` parameter would be read as a file path:
+        text without a line break that is not a shipped name. Looks at no file."""
+        if self.kind != "file" or not isinstance(value, str) or "\n" in value:
+            return False
+        return value not in (self.names() if self.names is not None else ())
 
     def coerce(self, value: Any, source: str = "--set") -> Any:
         """Convert ``value`` (a string from ``--set`` or a YAML/JSON value) to this type.
@@ -142,12 +157,18 @@ class Ruleset:
     def param_table(self) -> dict[str, Param]:
         return {p.name: p for p in self.params}
 
-    def validate_config(self, overrides: dict[str, Any] | None, source: str = "--set") -> dict[str, Any]:
+    def validate_config(self, overrides: dict[str, Any] | None, source: str = "--set",
+                        allow_paths: bool = True) -> dict[str, Any]:
         """Full config: defaults updated by ``overrides`` (strings or typed values).
 
+        ``allow_paths=False`` (the server): a ``kind="file"`` parameter must be a shipped name or
+        the text itself; anything else is refused before any file is looked at, with a message
+        that does not depend on the file system.
         Raises :class:`ConfigError` for an unknown key (naming the known ones) or a bad value.
         """
         table = self.param_table()
+        if not allow_paths:
+            self.refuse_paths(overrides, source)
         cfg = {p.name: p.default for p in self.params}
         for k, v in (overrides or {}).items():
             if k not in table:
@@ -156,6 +177,18 @@ class Ruleset:
             cfg[k] = table[k].coerce(v, source=source)
         self.check_config(cfg)
         return cfg
+
+    def refuse_paths(self, overrides: dict[str, Any] | None, source: str = "config") -> None:
+        """Raise :class:`ConfigError` if an override of a ``kind="file"`` parameter would be read
+        as a file path (:meth:`Param.is_path`). Touches no file, so the message says nothing
+        about the server's file system (issue 12)."""
+        table = self.param_table()
+        for k, v in (overrides or {}).items():
+            p = table.get(k)
+            if p is not None and p.is_path(v):
+                shipped = ", ".join(p.names()) if p.names is not None else ""
+                raise ConfigError(f"parameter {k}: give a shipped name ({shipped}) or the text itself "
+                                  "(with its line breaks); file paths are not accepted here", source=source)
 
     def check_config(self, config: dict[str, Any]) -> None:
         """Cross-parameter checks (e.g. load a map); raise :class:`ConfigError`."""

@@ -32,13 +32,15 @@ from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDiscon
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, ValidationInfo, field_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from botwars.engine.codes import FailureCode
+from botwars.engine.errors import BotwarsError, ConfigError
 from botwars.engine.plugin import games as all_games
-from botwars.engine.ruleset import canonical_json
-from botwars.server.hub import Hub
+from botwars.engine.ruleset import canonical_json, get_ruleset, ruleset_ids
+from botwars.server.botpool import BotPool, DEFAULT_TIME_CAP_S
+from botwars.server.hub import Hub, HubFull
 from botwars.server.manager import ApiError, MatchManager, agent_seed
 from botwars.store import Store
 
@@ -47,9 +49,98 @@ log = logging.getLogger("botwars.server")
 MAX_BODY = 1 << 20
 """Largest accepted request body in bytes (413 beyond)."""
 
+MAX_BOARD_CHARS = 8192
+"""Longest map, board, room-set or pool text (a ``kind="file"`` parameter) a request may give,
+in characters (422 beyond): at most about 90 × 90 arena squares (the default map is 16 × 16;
+the largest shipped factory board, 24 × 24, is 4,886 characters)."""
+
+WS_PER_MATCH = 4096
+"""Most WebSocket connections open on one match at a time (the next is refused, code 4429)."""
+
+WS_PER_ADDRESS = 64
+"""Most WebSocket connections open from one client address at a time (code 4429 beyond)."""
+
+WS_SEND_TIMEOUT_S = 30.0
+"""A WebSocket client that has not taken a message after this many seconds is disconnected."""
+
+
+def bad_text_at(value: Any, path: str) -> str | None:
+    """Where in a JSON value (strings, keys, lists, objects) text cannot be encoded as UTF-8
+    (a lone surrogate such as ``"\ud800"``, which JSON allows): a path like ``orders.moves[2]``,
+    or ``None``. Iterative, so any nesting depth is fine."""
+    stack = [(value, path)]
+    while stack:
+        v, p = stack.pop()
+        if isinstance(v, str):
+            try:
+                v.encode("utf-8")
+            except UnicodeEncodeError:
+                return p
+        elif isinstance(v, dict):
+            for i, (k, x) in enumerate(v.items()):
+                try:
+                    name = k.encode("utf-8").decode() if isinstance(k, str) else str(k)
+                except UnicodeEncodeError:
+                    return f"{p} (key {i + 1})"
+                stack.append((x, f"{p}.{name}"))
+        elif isinstance(v, (list, tuple)):
+            stack.extend((x, f"{p}[{i}]") for i, x in enumerate(v))
+    return None
+
+
+def _printable(text: str) -> str:
+    """``text`` safe to put in a UTF-8 response (unencodable characters escaped)."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def param_json(p: Any) -> dict[str, Any]:
+    """One row of a game's parameter table for ``GET /api/games``: name, type, default, doc,
+    bounds, choices, and for a ``kind="file"`` parameter the shipped names it accepts."""
+    out = {"name": p.name, "type": p.type.__name__, "default": p.default, "doc": p.doc,
+           "minimum": p.minimum, "maximum": p.maximum, "choices": list(p.choices) if p.choices else None,
+           "kind": p.kind}
+    if p.kind == "file":
+        out["names"] = list(p.names()) if p.names is not None else []
+    return out
+
+
+def check_config(game: str, config: dict[str, Any], max_board_chars: int = MAX_BOARD_CHARS) -> None:
+    """What the server refuses in a new match's ``config`` before the rule set sees it (issue
+    12): a map, board, room set or pool that would be read from a file path (only shipped names
+    and text are accepted; no file is looked at), and such text over ``max_board_chars``
+    characters. Raises :class:`ApiError` 422 ``bad_config`` naming the parameter; an unknown
+    game is left to :meth:`MatchManager.create`."""
+    try:
+        rs = get_ruleset(game)
+    except BotwarsError:
+        return
+    try:
+        rs.refuse_paths(config, source="config")
+    except ConfigError as exc:
+        raise ApiError(422, "bad_config", exc.one_line()) from None
+    table = rs.param_table()
+    for k, v in config.items():
+        p = table.get(k)
+        if p is not None and p.kind == "file" and isinstance(v, str) and len(v) > max_board_chars:
+            raise ApiError(422, "bad_config", f"config: parameter {k}: {len(v)} characters of text, over this "
+                                              f"server's limit of {max_board_chars}")
+
 
 # ---- wire schemas ------------------------------------------------------------------------
-class CreateMatch(BaseModel):
+class _Body(BaseModel):
+    """Base of request bodies: text that cannot be encoded (a lone surrogate) is a 422 naming
+    the field and the place in it, never a 500 (issue 12)."""
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _encodable(cls, v: Any, info: ValidationInfo) -> Any:
+        bad = bad_text_at(v, info.field_name or "body")
+        if bad is not None:
+            raise ValueError(f"text at {bad} cannot be encoded as UTF-8 (a lone surrogate)")
+        return v
+
+
+class CreateMatch(_Body):
     """A new match: game id, one spec per seat (``remote`` or ``builtin:NAME``), parameter
     overrides (validated against the game's parameter table), seed, and whether the game's
     clock runs (``false``: no time limits)."""
@@ -58,12 +149,12 @@ class CreateMatch(BaseModel):
     game: str = Field(max_length=64, description="Game id (GET /api/games)")
     seats: Optional[list[str]] = Field(None, max_length=64,
                                        description="One spec per seat: remote or builtin:NAME")
-    config: dict[str, Union[StrictBool, StrictInt, StrictFloat, str]] = Field(default_factory=dict)
+    config: dict[str, Union[StrictBool, StrictInt, StrictFloat, str]] = Field(default_factory=dict, max_length=64)
     seed: int = Field(0, ge=0, le=2**63 - 1)
     clock: bool = True
 
 
-class Failure(BaseModel):
+class Failure(_Body):
     """The seat's agent failed this decision: its default orders apply and this is recorded."""
 
     model_config = ConfigDict(extra="forbid")
@@ -71,7 +162,7 @@ class Failure(BaseModel):
     detail: str = Field("", max_length=2000)
 
 
-class OrdersIn(BaseModel):
+class OrdersIn(_Body):
     """Orders for decision point ``decision`` (the ``decision`` of the seat's view)."""
 
     model_config = ConfigDict(extra="forbid")
@@ -275,17 +366,27 @@ def _token(creds: Optional[HTTPAuthorizationCredentials] = Depends(_bearer),
 
 
 def create_app(db_url: str | None = None, *, store: Store | None = None, background: bool = True,
-               now: Callable[[], float] = time.time, max_body: int = MAX_BODY) -> FastAPI:
+               now: Callable[[], float] = time.time, max_body: int = MAX_BODY,
+               max_board_chars: int = MAX_BOARD_CHARS, ws_per_match: int = WS_PER_MATCH,
+               ws_per_address: int = WS_PER_ADDRESS, bot_workers: int | None = None,
+               bot_time_cap_s: float = DEFAULT_TIME_CAP_S) -> FastAPI:
     """The server app over the database at ``db_url`` (see :class:`Store`).
 
     ``background=False`` (tests) plays bots inline and enforces deadlines only when
     ``app.state.manager.tick()`` is called; ``now`` is the server clock (epoch seconds).
     The browser pages are a separate router (:func:`botwars.web.install_web`) that ``botwars
     serve`` mounts on this app.
+
+    Limits (docs/server.md, "Limits"): ``max_body`` bytes per request, ``max_board_chars``
+    characters of map/board/rooms/pool text, ``ws_per_match`` and ``ws_per_address`` open
+    WebSocket connections; built-in bots play in ``bot_workers`` processes (default: the CPU
+    count, 2 to 8; background mode) with at most ``bot_time_cap_s`` seconds per decision.
     """
-    hub = Hub()
+    hub = Hub(per_match=ws_per_match, per_address=ws_per_address)
     st = store or Store(db_url)
     manager = MatchManager(st, now=now, background=background, notify=hub.publish)
+    if background:
+        manager.bot_pool = BotPool(bot_workers, time_cap_s=bot_time_cap_s)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -302,7 +403,8 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, backgro
 
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError):
-        return JSONResponse({"error": exc.code, "message": exc.message, **exc.extra}, status_code=exc.status)
+        extra = {k: _printable(v) if isinstance(v, str) else v for k, v in exc.extra.items()}
+        return JSONResponse({"error": exc.code, "message": _printable(exc.message), **extra}, status_code=exc.status)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError):
@@ -310,8 +412,15 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, backgro
         for e in exc.errors()[:10]:
             loc = ".".join(str(x) for x in e.get("loc", ()) if x != "body") or "body"
             parts.append(f"{loc}: {e.get('msg', 'invalid')}")
-        return JSONResponse({"error": "invalid_request", "message": "; ".join(parts) or "invalid request"},
-                            status_code=422)
+        return JSONResponse({"error": "invalid_request",
+                             "message": _printable("; ".join(parts) or "invalid request")}, status_code=422)
+
+    @app.exception_handler(Exception)
+    async def _internal(request: Request, exc: Exception):
+        # a bug: the details (which may name the database, its URL or a file) go to the
+        # server's log only, never to the client
+        log.error("internal error on %s %s: %s", request.method, request.url.path, type(exc).__name__)
+        return JSONResponse({"error": "internal", "message": "internal server error"}, status_code=500)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException):
@@ -346,8 +455,7 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, backgro
             rs = game.ruleset()
             out.append({"id": gid, "name": rs.name, "min_seats": rs.min_seats, "max_seats": rs.max_seats,
                         "rules_version": rs.rules_version,
-                        "params": [{"name": p.name, "type": p.type.__name__, "default": p.default, "doc": p.doc}
-                                   for p in rs.params],
+                        "params": [param_json(p) for p in rs.params],
                         "bots": sorted(game.builtin_bots()),
                         "agent_kinds": [k.prefix for k in game.agent_kinds],
                         "capabilities": game.capabilities.to_json()})
@@ -356,7 +464,9 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, backgro
     # -- matches
     @app.post("/api/matches", response_model=Created, status_code=201, responses=_errs(413, 422), tags=["matches"])
     def create(body: CreateMatch, request: Request) -> dict[str, Any]:
-        """Create a match. Each seat's link carries its secret token: give it only to that player."""
+        """Create a match. Each seat's link carries its secret token: give it only to that player.
+        A map, board, room set or pool is a shipped name or the text itself, never a file path."""
+        check_config(body.game, body.config, max_board_chars)
         sess, tokens = manager.create(body.game, body.seats, body.config, body.seed, body.clock)
         b = base(request)
         return {"match": sess.id, "game": sess.rs.id,
@@ -425,45 +535,101 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, backgro
         return {"match": sess.id, "seat": seat, "game": sess.rs.id, "config": sess.config, "seats": sess.seats,
                 "agent_seed": agent_seed(sess.rs, sess.seed, seat), "status": sess.status}
 
+    # one snapshot per (match, seat, since, change), shared by every connection that needs it:
+    # 2,000 spectators cost one snapshot per change, not 2,000 (issue 12)
+    snaps: dict[str, dict[tuple, asyncio.Future]] = {}
+
+    def build(sess, seat, since) -> tuple[dict[str, Any], str]:
+        snap = manager.snapshot(sess, seat, since)
+        return snap, json.dumps(snap)
+
+    def shared_snapshot(sess, seat, since) -> asyncio.Future:
+        key = (seat, since, hub.version(sess.id))
+        cache = snaps.setdefault(sess.id, {})
+        fut = cache.get(key)
+        if fut is None or (fut.done() and fut.exception() is not None):
+            if len(cache) >= 64:
+                for k in [k for k in cache if k[2] < key[2]]:
+                    del cache[k]
+            fut = asyncio.ensure_future(in_thread(build, sess, seat, since))
+            cache[key] = fut
+        return fut
+
+    # where each spectator connection is (its ``since``), so that a round of spectator messages
+    # can build their shared snapshots before waking them (Hub.prepare)
+    spectator_since: dict[str, dict[int, Optional[int]]] = {}
+
+    async def prepare(match_id: str) -> None:
+        sess = manager.sessions.get(match_id)
+        for since in set(spectator_since.get(match_id, {}).values()):
+            if sess is not None:
+                await asyncio.shield(shared_snapshot(sess, None, since))
+
+    hub.prepare = prepare
+
     @app.websocket("/api/matches/{match_id}/ws")
     async def ws(websocket: WebSocket, match_id: str, token: Optional[str] = None):
         """Sends the snapshot (as GET view) at once and after every change: new decision point,
-        accepted order, resolution (with the seat's events since the last message), end."""
+        accepted order, resolution (with the seat's events since the last message), end.
+        Closes at once with code 4429 when the match or the client's address has too many
+        connections (``ws_per_match``, ``ws_per_address``)."""
         try:
             sess = await in_thread(manager.get, match_id)
             seat = manager.authenticate(sess, token) if token else None
         except ApiError as exc:
-            await websocket.close(code=4403 if exc.status == 403 else 4404, reason=exc.message[:120])
+            await websocket.close(code=4403 if exc.status == 403 else 4404, reason=_printable(exc.message)[:120])
             return
-        await websocket.accept()
-        sub = hub.subscribe(sess.id)
+        address = websocket.client.host if websocket.client else None
+        try:
+            sub = hub.subscribe(sess.id, address, spectator=seat is None)
+        except HubFull as exc:
+            await websocket.close(code=4429, reason=str(exc)[:120])
+            return
         q = sub[1]
         last_n: int | None = None
         last_sent = None
-        recv = asyncio.ensure_future(websocket.receive())
+        closed = False
+
+        async def reader() -> None:
+            """Reads (and ignores) what the client sends, until it goes: then wakes the loop."""
+            nonlocal closed
+            try:
+                while (await websocket.receive()).get("type") != "websocket.disconnect":
+                    pass
+            except Exception:
+                pass
+            closed = True
+            if q.empty():
+                q.put_nowait(None)
+
+        reading = None
         try:
-            while True:
-                snap = await in_thread(manager.snapshot, sess, seat, last_n)
+            await websocket.accept()
+            reading = asyncio.ensure_future(reader())
+            while not closed:
+                fut = shared_snapshot(sess, seat, last_n)
+                snap, text = fut.result() if fut.done() else await asyncio.shield(fut)
                 key = (snap["decision"], snap["status"], tuple(snap["submitted"]))
                 if key != last_sent:
-                    await websocket.send_text(json.dumps(snap))
+                    async with asyncio.timeout(WS_SEND_TIMEOUT_S):  # a client that takes nothing goes
+                        await websocket.send_text(text)
                     last_sent = key
                 last_n = snap["decision"] if snap["status"] == "ended" else snap["decision"] - 1
                 if snap["status"] == "ended":
                     await websocket.close(code=1000)
                     return
-                wake = asyncio.ensure_future(q.get())
-                done, _ = await asyncio.wait({wake, recv}, return_when=asyncio.FIRST_COMPLETED)
-                if recv in done:
-                    wake.cancel()
-                    msg = recv.result()
-                    if msg.get("type") == "websocket.disconnect":
-                        return
-                    recv = asyncio.ensure_future(websocket.receive())
-        except (WebSocketDisconnect, RuntimeError):
+                if seat is None:
+                    spectator_since.setdefault(sess.id, {})[id(q)] = last_n
+                await q.get()
+        except (WebSocketDisconnect, RuntimeError, TimeoutError, OSError):
             return
         finally:
-            recv.cancel()
+            if reading is not None:
+                reading.cancel()
             hub.unsubscribe(sess.id, sub)
+            spectator_since.get(sess.id, {}).pop(id(q), None)
+            if not hub.connections(sess.id):
+                snaps.pop(sess.id, None)
+                spectator_since.pop(sess.id, None)
 
     return app

@@ -217,7 +217,11 @@ class MatchManager:
     and another plays built-in bots; with ``background=False`` (tests) bots play inline at the
     end of each call and deadlines are enforced only by :meth:`tick`.
     ``notify(match_id)`` is called (outside any lock) after every change of a match.
+    ``bot_pool`` (a :class:`~botwars.server.botpool.BotPool`, set before :meth:`start`) plays
+    built-in bots in worker processes with a time limit per decision (background mode).
     """
+
+    bot_pool: Any = None
 
     def __init__(self, store: Store, *, now: Callable[[], float] = time.time, background: bool = True,
                  notify: Callable[[str], None] | None = None, tick_s: float = 0.02,
@@ -255,9 +259,14 @@ class MatchManager:
             except BotwarsError as exc:
                 log.error("match %s cannot be loaded: %s", mid, exc)
                 continue
+            with self._lock:  # registered, so that its built-in bots are played at once
+                self.sessions.setdefault(mid, sess)
+                sess = self.sessions[mid]
             self._after_change(sess)
         self.started = True
         if self.background:
+            if self.bot_pool is not None:
+                self.bot_pool.start()
             for target, name in ((self._clock_loop, "botwars-clock"), (self._bot_loop, "botwars-bots")):
                 t = threading.Thread(target=target, name=name, daemon=True)
                 t.start()
@@ -270,6 +279,8 @@ class MatchManager:
         for t in self._threads:
             t.join(timeout=5)
         self._threads.clear()
+        if self.bot_pool is not None:
+            self.bot_pool.stop()
 
     def _clock_loop(self) -> None:
         last_beat = 0.0
@@ -284,14 +295,30 @@ class MatchManager:
                 log.exception("clock thread")
 
     def _bot_loop(self) -> None:
+        """Background: start the decisions of awaited built-in bots (a match id on the queue),
+        and apply what the bot pool answered (``(match id, seat, decision, BotResult)``)."""
         while True:
-            mid = self._bot_queue.get()
-            if mid is None:
+            item = self._bot_queue.get()
+            if item is None:
                 return
             try:
-                self._play_bots(self.sessions[mid])
+                if isinstance(item, str):
+                    self._play_bots(self.sessions[item])
+                    continue
+                mid, seat, n, res = item
+                sess = self.sessions[mid]
+                try:
+                    with sess.lock:
+                        if res.agent is not None:
+                            sess.bots[seat].bot = res.agent.bot  # its memory after the decision
+                        if sess.ended or sess.n != n or seat not in sess.awaited():
+                            continue  # the clock expired it meanwhile, or the match ended
+                        self._apply_bot(sess, seat, res.payload, res.failure, res.spent)
+                finally:
+                    self.bot_pool.release((mid, seat))
+                self._after_change(sess)
             except Exception:  # pragma: no cover
-                log.exception("bot thread, match %s", mid)
+                log.exception("bot thread, %s", item if isinstance(item, str) else item[:3])
 
     # ---- creating and finding matches -----------------------------------------------------
     def create(self, game: str, seats: list[str] | None, config: dict[str, Any] | None, seed: int,
@@ -349,8 +376,8 @@ class MatchManager:
         sess = self.sessions.get(match_id)
         if sess is not None:
             return sess
-        if not isinstance(match_id, str) or len(match_id) > 32:
-            raise ApiError(404, "unknown_match", f"no match {match_id!r}")
+        if not isinstance(match_id, str) or len(match_id) > 32:  # not echoed: it may be a pasted token
+            raise ApiError(404, "unknown_match", "no match with that id (match ids are 12 characters)")
         with self._lock:
             sess = self.sessions.get(match_id)
             if sess is None:
@@ -705,9 +732,26 @@ class MatchManager:
                 self._play_bots(sess)
 
     def _play_bots(self, sess: MatchSession) -> None:
-        """Let built-in bots give their orders until no bot is awaited. A bot's refused orders
-        get its default orders, except where the rules count refusals (it is asked again)."""
+        """Let built-in bots give their orders until no bot is awaited. With a running
+        ``bot_pool`` (background mode), hand each awaited bot's decision to the pool instead and
+        return at once; :meth:`_bot_loop` applies the answers. A bot's refused orders get
+        its default orders, except where the rules count refusals (it is asked again)."""
         from botwars.agents.base import AgentFailure
+        pool = self.bot_pool
+        if pool is not None and pool.running and self.background:
+            with sess.lock:
+                n = sess.n
+                for seat in [s for s in sess.awaited() if s in sess.bots]:
+                    if pool.busy((sess.id, seat)):
+                        continue
+                    ex = sess.exempt()
+                    limit = ex if ex is not None else (sess.control.deadline(sess.bank_left[seat])
+                                                       if sess.clock_enabled else None)
+                    if limit is not None:  # what is left of it: the decision point opened earlier
+                        limit = max(0.0, limit - (self.now() - sess.opened_at))
+                    pool.submit((sess.id, seat), sess.bots[seat], self._seat_view(sess, seat), limit,
+                                lambda res, mid=sess.id, seat=seat: self._bot_queue.put((mid, seat, n, res)))
+            return
         while True:
             with sess.lock:
                 ref = sess.ref
@@ -724,17 +768,30 @@ class MatchManager:
                 except AgentFailure as exc:
                     failure = {"code": exc.code, "detail": exc.detail}
                 spent = time.perf_counter() - t0
-                now = self.now()
-                key = canonical_json([payload, failure])
-                tk = self._settle(sess, seat, key, now, spent, payload, failure)
-                if (tk.receipt == Receipt.REFUSED and seat in ref.awaited()
-                        and sess.rs.refusal_limit(ref.state, seat) is None):
-                    err = tk.error
-                    assert err is not None
-                    self._settle(sess, seat, canonical_json([payload, {"code": err.code}]), now, spent, None,
-                                 {"code": err.code, "detail": err.message})
+                self._apply_bot(sess, seat, payload, failure, spent)
             self._update_deadline(sess)
             self.notify(sess.id)
+
+    def _apply_bot(self, sess: MatchSession, seat: str, payload: Any, failure: dict[str, str] | None,
+                   spent: float) -> None:
+        """Hand a built-in bot's answer (or failure) to the referee (under ``sess.lock``). Its
+        refused orders get its default orders with the refusal recorded, except where the rules
+        count refusals: then it stays awaited and is asked again (submarine S-7.10)."""
+        ref = sess.ref
+        now = self.now()
+        if failure is not None:
+            try:
+                failure = {"code": FailureCode.parse(failure.get("code")).value,
+                           "detail": str(failure.get("detail", ""))[:500]}
+            except ValueError:
+                failure = {"code": FailureCode.CRASH.value, "detail": str(failure.get("detail", ""))[:500]}
+        tk = self._settle(sess, seat, canonical_json([payload, failure]), now, spent, payload, failure)
+        if (tk.receipt == Receipt.REFUSED and not ref.over and seat in ref.awaited()
+                and sess.rs.refusal_limit(ref.state, seat) is None):
+            err = tk.error
+            assert err is not None
+            self._settle(sess, seat, canonical_json([payload, {"code": err.code}]), now, spent, None,
+                         {"code": err.code, "detail": err.message})
 
     # ---- what a seat may see --------------------------------------------------------------------
     def snapshot(self, sess: MatchSession, seat: str | None, since: int | None = None) -> dict[str, Any]:

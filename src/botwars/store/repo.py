@@ -17,6 +17,16 @@ from botwars.store.models import ServerStateRow
 MIGRATIONS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "migrations")
 
 
+def safe_url(url: str) -> str:
+    """``url`` fit to show: the password (if any) replaced by ``***``; a URL that cannot be
+    parsed is not shown at all."""
+    try:
+        from sqlalchemy.engine import make_url
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        return "<database URL>"
+
+
 def default_url() -> str:
     """``$BOTWARS_DATABASE_URL``, else SQLite file ``botwars.db`` in the working directory."""
     return os.environ.get("BOTWARS_DATABASE_URL") or "sqlite:///" + os.path.abspath("botwars.db")
@@ -46,7 +56,8 @@ class Store:
                 self.engine = create_engine(self.url, pool_size=10, max_overflow=20, pool_pre_ping=True)
                 self.is_sqlite = False
         except Exception as exc:  # ArgumentError, NoSuchModuleError, ...
-            raise ConfigError(f"cannot use database URL: {exc}", source="--db") from None
+            msg = str(exc).replace(self.url, safe_url(self.url))
+            raise ConfigError(f"cannot use database URL {safe_url(self.url)}: {msg}", source="--db") from None
         self.Session = sessionmaker(self.engine, expire_on_commit=False)
         self._write_lock = threading.Lock() if self.is_sqlite else None
 

@@ -53,6 +53,21 @@ _env = Environment(loader=PackageLoader("botwars.web", "templates"), autoescape=
 
 SVG_TYPE = "image/svg+xml"
 
+MAX_SVG_BYTES = 4 << 20
+"""Largest board drawing served, in bytes (issue 12): a bigger one is refused with 422
+``board_too_large`` (the server's limits on map text keep real boards far below it)."""
+
+
+def svg_response(svg: str, limit: int | None = None, **kw: Any) -> Response:
+    """The drawing as a response, or :class:`ApiError` 422 when it is over ``limit`` bytes
+    (default :data:`MAX_SVG_BYTES`)."""
+    limit = MAX_SVG_BYTES if limit is None else limit
+    body = svg.encode("utf-8", "backslashreplace")
+    if len(body) > limit:
+        raise ApiError(422, "board_too_large", f"the board drawing is {len(body)} bytes, over this server's "
+                                               f"limit of {limit}")
+    return Response(body, media_type=SVG_TYPE, **kw)
+
 
 def report_html(rs: Any, before: Any, after: Any, events: list) -> str:
     """The report the game declares (``Game.report``: a Rich renderable or text) as an HTML
@@ -168,7 +183,7 @@ def install_web(app: FastAPI) -> None:
         with sess.lock:
             events = sess.events[-1] if sess.events else []
             svg = get_game(sess.rs.id).draw_svg(sess.state, seat, filter_events(events, seat))
-        return Response(svg, media_type=SVG_TYPE, headers={"Cache-Control": "no-store"})
+        return svg_response(svg, headers={"Cache-Control": "no-store"})
 
     @app.get("/web/matches/{match_id}/helpers", include_in_schema=False)
     def helpers(match_id: str, token: str = Query(..., max_length=200)) -> JSONResponse:
@@ -195,9 +210,11 @@ def install_web(app: FastAPI) -> None:
         with sess.lock:
             view = sess.rs.view(sess.state, seat)
         agent = CallableAgent(bots[bot](), f"builtin:{bot}")
+        pool = manager.bot_pool
         try:
             agent.start(sess.rs.id, seat, copy.deepcopy(sess.config), agent_seed(sess.rs, sess.seed, seat) + sess.n)
-            payload = agent.act(view, None)
+            # in the bot pool where the server has one: a time limit, and no bot code in this process
+            payload = pool.call(agent, view, None) if pool is not None and pool.running else agent.act(view, None)
         except AgentFailure as exc:
             raise ApiError(422, "bot_failed", f"bot {bot} failed: {exc}") from None
         return JSONResponse({"orders": payload})
@@ -222,4 +239,4 @@ def install_web(app: FastAPI) -> None:
         if not 0 <= k < len(steps):
             raise ApiError(404, "not_found", f"no decision point {k} (0..{len(steps) - 1})")
         after, events, _ = steps[k]
-        return Response(get_game(sess.rs.id).draw_svg(after, None, filter_events(events, None)), media_type=SVG_TYPE)
+        return svg_response(get_game(sess.rs.id).draw_svg(after, None, filter_events(events, None)))

@@ -15,7 +15,7 @@ from botwars.engine.errors import ConfigError
 from botwars.engine.events import Event, Outcome
 from botwars.engine.ruleset import Param, Ruleset
 from botwars.engine.timecontrol import TimeControl
-from botwars.games.arena.board import ArenaMap, Square, load_map, sq_str
+from botwars.games.arena.board import ArenaMap, Square, load_map, shipped_maps, sq_str
 from botwars.games.arena.protocol import (DIRS, ArenaOrders, accept, fast_accept_json, parse_json_response,
                                           parse_text_response, text_orders)
 
@@ -70,21 +70,21 @@ _PRINTABLE = string.ascii_letters + string.digits + string.punctuation + " "
 
 PARAMS = (
     Param("map", str, "default", "Walls and spawn points (R5): a shipped map name, a file path or map text",
-          check=_map_check),
-    Param("max_turns", int, 100, "Last turn (R26)", minimum=1),
-    Param("spawn_interval", int, 10, "Spawn turns: t mod spawn_interval = 0 (R19)", minimum=1),
-    Param("initial_hp", int, 100, "HP of every new robot", minimum=1),
-    Param("attack_damage_enemy", int, 12, "Attack hit on an enemy robot (R20)", minimum=0),
-    Param("attack_damage_friendly", int, 8, "Attack hit on a friendly robot (R20)", minimum=0),
-    Param("self_destruct_damage", int, 6, "Blast hit on each neighbouring robot (R21)", minimum=0),
-    Param("defend_divisor", int, 2, "Defended hit = floor(base / divisor) (R24)", minimum=1),
+          check=_map_check, kind="file", names=shipped_maps),
+    Param("max_turns", int, 100, "Last turn (R26)", minimum=1, maximum=100_000),
+    Param("spawn_interval", int, 10, "Spawn turns: t mod spawn_interval = 0 (R19)", minimum=1, maximum=100_000),
+    Param("initial_hp", int, 100, "HP of every new robot", minimum=1, maximum=1_000_000),
+    Param("attack_damage_enemy", int, 12, "Attack hit on an enemy robot (R20)", minimum=0, maximum=1_000_000),
+    Param("attack_damage_friendly", int, 8, "Attack hit on a friendly robot (R20)", minimum=0, maximum=1_000_000),
+    Param("self_destruct_damage", int, 6, "Blast hit on each neighbouring robot (R21)", minimum=0, maximum=1_000_000),
+    Param("defend_divisor", int, 2, "Defended hit = floor(base / divisor) (R24)", minimum=1, maximum=1_000_000),
     Param("wipeout_ends_game", bool, False, "Early end when a player has no robots (R27)"),
-    Param("turn_time_limit_s", float, 2.0, "Wall-clock seconds per bot per turn (P2)", minimum=0.001),
-    Param("time_bank_s", float, 0.0, "Per-seat reserve for the whole match (P2)", minimum=0),
-    Param("memory_limit_mib", int, 512, "Per bot process, where enforced (P3)", minimum=1),
-    Param("user_data_max_len", int, 128, "Characters of user data kept between turns (P7)", minimum=0),
-    Param("max_output_chars", int, 8192, "Longest accepted response line (P6)", minimum=1),
-    Param("rating_initial", int, 1000, "Starting Elo rating (R29)"),
+    Param("turn_time_limit_s", float, 2.0, "Wall-clock seconds per bot per turn (P2)", minimum=0.001, maximum=3600),
+    Param("time_bank_s", float, 0.0, "Per-seat reserve for the whole match (P2)", minimum=0, maximum=86_400),
+    Param("memory_limit_mib", int, 512, "Per bot process, where enforced (P3)", minimum=1, maximum=65_536),
+    Param("user_data_max_len", int, 128, "Characters of user data kept between turns (P7)", minimum=0, maximum=1_000_000),
+    Param("max_output_chars", int, 8192, "Longest accepted response line (P6)", minimum=1, maximum=1_000_000),
+    Param("rating_initial", int, 1000, "Starting Elo rating (R29)", minimum=-1_000_000, maximum=1_000_000),
 )
 
 

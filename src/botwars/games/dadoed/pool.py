@@ -177,16 +177,26 @@ def parse_pool(doc: object, source: str) -> Pool:
     return Pool(tuple(out), source)
 
 
+def pool_names() -> list[str]:
+    """Names of the shipped pools (only ``default``, D-4.2)."""
+    return ["default"]
+
+
 @functools.lru_cache(maxsize=32)
 def load_pool(name: str = "default") -> Pool:
-    """Load and validate a pool: ``default`` or a path to a YAML/JSON file.
+    """Load and validate a pool: ``default``, the YAML/JSON text itself (any value with a line
+    break) or a path to a YAML/JSON file.
 
-    Raises :class:`ConfigError` for a missing, unreadable or malformed file.
+    Raises :class:`ConfigError` for a missing, unreadable or malformed file or text.
     """
     path = DEFAULT_POOL if name in ("", "default") else name
     try:
-        with open(path, encoding="utf-8") as f:
-            doc = yaml.safe_load(f)
+        if "\n" in name:
+            path = "<pool text>"
+            doc = yaml.safe_load(name)
+        else:
+            with open(path, encoding="utf-8") as f:
+                doc = yaml.safe_load(f)
     except OSError as exc:
         raise ConfigError(f"cannot read pool file: {exc.strerror}", source=path) from None
     except yaml.YAMLError as exc:

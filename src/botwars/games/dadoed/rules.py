@@ -23,7 +23,7 @@ from botwars.games.dadoed.board import (DIR_NAMES, LABELS, check_board_text, par
                                         tiles_sorted)
 from botwars.games.dadoed.engine import (PLAYERS, Bot, DadoedReason, Order, State, apply_ending, apply_order,
                                          command_problem, has_legal, iter_legal, other, super_problem)
-from botwars.games.dadoed.pool import load_pool
+from botwars.games.dadoed.pool import load_pool, pool_names
 
 
 def _pool_check(value: str) -> None:
@@ -75,14 +75,15 @@ PARAMS = (
           check=_bots_check),
     Param("initial_boulders", str, "C3,F3,C6,F6", "Boulder tiles at the start (D-3.2)", check=_tiles_check),
     Param("initial_fire", str, "D4,E5", "Fire tiles at the start (D-3.2)", check=_tiles_check),
-    Param("pool", str, "default", "Command pool: default or a YAML/JSON file (D-4.2, D-4.7)", check=_pool_check),
+    Param("pool", str, "default", "Command pool: default, a YAML/JSON file or its text (D-4.2, D-4.7)",
+          check=_pool_check, kind="file", names=pool_names),
     Param("blast_radius", int, 1, "Chebyshev radius of self_destruct (D-7.4)", minimum=0, maximum=7),
     Param("clock_enabled", bool, True, "Time banks on (D-8.3)"),
-    Param("time_bank_s", int, 1800, "Time bank per player, seconds (D-8.3)", minimum=1),
-    Param("increment_s", int, 30, "Charge granularity, seconds (D-8.3)", minimum=1),
-    Param("setup_time_s", int, 300, "Super submission deadline, not charged (D-3.5)", minimum=1),
-    Param("max_rejections", int, 3, "Consecutive refused orders before losing (refused, D-5.8)", minimum=1),
-    Param("max_turns", int, 200, "Total turns before a draw (D-8.4)", minimum=1),
+    Param("time_bank_s", int, 1800, "Time bank per player, seconds (D-8.3)", minimum=1, maximum=2_592_000),
+    Param("increment_s", int, 30, "Charge granularity, seconds (D-8.3)", minimum=1, maximum=86_400),
+    Param("setup_time_s", int, 300, "Super submission deadline, not charged (D-3.5)", minimum=1, maximum=86_400),
+    Param("max_rejections", int, 3, "Consecutive refused orders before losing (refused, D-5.8)", minimum=1, maximum=1000),
+    Param("max_turns", int, 200, "Total turns before a draw (D-8.4)", minimum=1, maximum=100_000),
 )
 
 

@@ -25,7 +25,7 @@ from botwars.engine.errors import ConfigError, InvalidOrders
 from botwars.engine.events import Event, Outcome
 from botwars.engine.ruleset import Param, Ruleset
 from botwars.engine.timecontrol import TimeControl
-from botwars.games.factory.board import (DELTA, DIRS, OPTION_CODES, Board, Square, load_board, opposite,
+from botwars.games.factory.board import (DELTA, DIRS, OPTION_CODES, Board, Square, load_board, shipped_boards, opposite,
                                          path_str, sq_str)
 from botwars.games.factory.cards import (ALL_CARDS, BASE_CARDS, CARD_TYPE, MOVE, SET_TYPES, TURN, TYPES,
                                          card_str, parse_card, usable)
@@ -45,12 +45,12 @@ PARAMS = (
     Param("variant", str, "factory", "factory or classic (§12: sets the classic column of §11)",
           choices=("factory", "classic")),
     Param("board", str, "assembly-hall", "A shipped board name, a board file path or board text (§3)",
-          check=_board_check),
+          check=_board_check, kind="file", names=shipped_boards),
     Param("registers", int, 5, "Registers and stages per turn (fixed, §11)", minimum=5, maximum=5),
     Param("max_hp", int, 10, "HP of a new robot", minimum=2, maximum=10),
-    Param("robots", int, 3, "Robots (lives) per player", minimum=1),
+    Param("robots", int, 3, "Robots (lives) per player", minimum=1, maximum=100),
     Param("edge", str, "fence", "Perimeter: fence or pit (the void)", choices=("fence", "pit")),
-    Param("fence_damage", int, 2, "Points per fence contact (F-6.4)", minimum=0),
+    Param("fence_damage", int, 2, "Points per fence contact (F-6.4)", minimum=0, maximum=100),
     Param("reinstate_hp", int, 10, "HP of a reinstated robot (F-7.10)", minimum=1, maximum=10),
     Param("double_wrench", str, "choice", "W2: repair 2 or an option (choice) / repair 1 and an option (both)",
           choices=("choice", "both")),
@@ -58,11 +58,11 @@ PARAMS = (
     Param("converge", str, "botwars", "F-6.20 (2): botwars, or none (converging movers always stay)",
           choices=("botwars", "none")),
     Param("robot_lasers", bool, True, "Robots fire (F-6.27)"),
-    Param("laser_damage", int, 1, "Points per robot-beam hit", minimum=0),
+    Param("laser_damage", int, 1, "Points per robot-beam hit", minimum=0, maximum=100),
     Param("buzzsaw_threshold", float, 0.75, "Buzzsaws spin if u > threshold (F-6.28)", minimum=0, maximum=1),
     Param("sacrifice_default", int, 6, "Default standing sacrifice_at (F-7.1)", minimum=0, maximum=10),
-    Param("turn_limit", int, 50, "Last turn (F-8.4)", minimum=1),
-    Param("turn_time_s", float, 432000.0, "Submission deadline per turn in seconds (F-5.5)", minimum=0.001),
+    Param("turn_limit", int, 50, "Last turn (F-8.4)", minimum=1, maximum=10_000),
+    Param("turn_time_s", float, 432000.0, "Submission deadline per turn in seconds (F-5.5)", minimum=0.001, maximum=2_592_000),
 )
 
 STANDING_KEYS = ("sacrifice_at", "wrench2", "facing")
@@ -164,11 +164,12 @@ class FactoryRuleset(Ruleset):
     replaces_submissions = True  # F-5.5, F-15.1 (geeko G-16.1): a later valid program replaces an earlier one
 
     # ---- configuration --------------------------------------------------------------------
-    def validate_config(self, overrides: dict[str, Any] | None, source: str = "--set") -> dict[str, Any]:
+    def validate_config(self, overrides: dict[str, Any] | None, source: str = "--set",
+                        allow_paths: bool = True) -> dict[str, Any]:
         """As the base class; ``variant=classic`` first sets the §11 classic column (F-12.1), then
         the other overrides apply on top."""
         ov = dict(overrides or {})
-        cfg = super().validate_config(ov, source)
+        cfg = super().validate_config(ov, source, allow_paths)
         if cfg["variant"] == "classic":
             for k, v in CLASSIC.items():
                 if k not in ov:

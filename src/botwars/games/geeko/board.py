@@ -127,6 +127,11 @@ def standard_room_texts() -> list[str]:
     return out
 
 
+def room_set_names() -> list[str]:
+    """Names of the shipped room sets (only ``standard``, §14)."""
+    return ["standard"]
+
+
 def load_rooms(spec: str = "standard") -> list[GeekoBoard]:
     """``standard`` (§14), a room-set file path or room-set text → five parsed rooms (cached).
 

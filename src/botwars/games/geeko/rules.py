@@ -25,7 +25,7 @@ from botwars.engine.timecontrol import TimeControl
 from botwars.games.factory.board import DIRS, Square, opposite, sq_str
 from botwars.games.factory.cards import ALL_CARDS, CARD_TYPE, SET_TYPES, TYPES, card_str, parse_card, usable
 from botwars.games.factory.rules import Ctx, FactoryRuleset
-from botwars.games.geeko.board import GeekoBoard, load_rooms
+from botwars.games.geeko.board import GeekoBoard, load_rooms, room_set_names
 from botwars.games.geeko.program import joint_fill
 from botwars.games.geeko.state import LETTERS, GeekoBot, GeekoState, RoomState
 
@@ -41,11 +41,11 @@ def _rooms_check(value: str) -> None:
 
 PARAMS = (
     Param("rooms", str, "standard", "The room set: 'standard' (§14) or a file of five rooms (G-2.3)",
-          check=_rooms_check),
-    Param("turn_limit", int, 60, "Last turn (G-9.2)", minimum=1),
-    Param("turn_time_s", float, 432000.0, "Submission deadline per turn in seconds (F-5.5)", minimum=0.001),
-    Param("fence_damage", int, 2, "Points per fence contact (F-6.4)", minimum=0),
-    Param("laser_damage", int, 1, "Points per robot-beam hit (F-6.27)", minimum=0),
+          check=_rooms_check, kind="file", names=room_set_names),
+    Param("turn_limit", int, 60, "Last turn (G-9.2)", minimum=1, maximum=10_000),
+    Param("turn_time_s", float, 432000.0, "Submission deadline per turn in seconds (F-5.5)", minimum=0.001, maximum=2_592_000),
+    Param("fence_damage", int, 2, "Points per fence contact (F-6.4)", minimum=0, maximum=100),
+    Param("laser_damage", int, 1, "Points per robot-beam hit (F-6.27)", minimum=0, maximum=100),
     Param("buzzsaw_threshold", float, 0.75, "Buzzsaws spin if u > threshold (F-6.28)", minimum=0, maximum=1),
 )
 
@@ -100,9 +100,10 @@ class GeekoRuleset(FactoryRuleset):
     max_seats = 8
 
     # ---- configuration ------------------------------------------------------------------
-    def validate_config(self, overrides: dict[str, Any] | None, source: str = "--set") -> dict[str, Any]:
+    def validate_config(self, overrides: dict[str, Any] | None, source: str = "--set",
+                        allow_paths: bool = True) -> dict[str, Any]:
         """The §13 parameters; the factory parameters geeko fixes are added (``FIXED``)."""
-        cfg = Ruleset.validate_config(self, overrides, source)
+        cfg = Ruleset.validate_config(self, overrides, source, allow_paths)
         cfg.update(FIXED)
         return cfg
 
