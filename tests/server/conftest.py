@@ -95,17 +95,23 @@ def toy():
     R.unregister(ToyRuleset.id)
 
 
-def make_client(url, clock):
+def make_client(url, clock, web=False):
+    """A test client of the API app (``web=True``: with the browser pages mounted, as
+    ``botwars serve`` does)."""
     from fastapi.testclient import TestClient
     from botwars.server.app import create_app
     app = create_app(url, background=False, now=clock)
+    if web:
+        from botwars.web import install_web
+        install_web(app)
     return TestClient(app)
 
 
 @pytest.fixture
 def api(sqlite_url, clock):
-    """A test client of an app on SQLite with a fake clock (bots inline, ticks by hand)."""
-    with make_client(sqlite_url, clock) as c:
+    """A test client of an app on SQLite with a fake clock (bots inline, ticks by hand), with
+    the browser pages mounted as ``botwars serve`` does."""
+    with make_client(sqlite_url, clock, web=True) as c:
         yield c
 
 

@@ -293,7 +293,7 @@ def test_a_lone_surrogate_in_orders_is_a_422_naming_the_field(api, body, field):
     r = api.post(f"/api/matches/{mid}/orders", content=body.encode(), headers={**H(tok), "content-type": "application/json"})
     assert r.status_code == 422, r.text
     assert r.json()["error"] == "invalid_request" and field in r.json()["message"], r.json()
-    assert api.app.state.manager.get(mid).accepted == {}
+    assert api.app.state.manager.get(mid).submitted() == []
 
 
 @pytest.mark.parametrize("body,field", [

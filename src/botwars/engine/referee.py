@@ -111,13 +111,16 @@ class Referee:
     ``state``: start from this position instead of :meth:`Ruleset.setup` (scenarios);
     ``history``: keep every record line and every decision point's events (needed for records,
     per-seat event feeds and digests; a benchmark loop may turn it off).
+    ``keep_free_refusals``: record refused payloads even where the rules do not count refusals
+    (local matches: the record shows what a bot sent); the server turns it off, so that only
+    refusals that matter for the outcome (submarine S-7.10) are kept and published.
 
     Raises :class:`~botwars.engine.ConfigError` from :meth:`Ruleset.setup`.
     """
 
     def __init__(self, ruleset: Ruleset, config: dict[str, Any], seats: list[str], seed: int, *,
                  clock: bool = True, state: Any = None, history: bool = True,
-                 agents: dict[str, str] | None = None):
+                 agents: dict[str, str] | None = None, keep_free_refusals: bool = True):
         self.ruleset = ruleset
         self.config = config
         self.seats = list(seats)
@@ -130,6 +133,7 @@ class Referee:
         self.bank: dict[str, float] = {s: float(control.bank_s) for s in self.seats}
         self.n = 0
         self.history = history
+        self.keep_free_refusals = keep_free_refusals
         self.lines: list[dict[str, Any]] = []
         self.events: list[list[Event]] = []
         self._forced: Outcome | None = None
@@ -325,10 +329,13 @@ class Referee:
         return Ticket(Receipt.REPLACED if replaced else Receipt.ACCEPTED, warnings=warn)
 
     def _refuse(self, seat: str, payload: Any, exc: InvalidOrders, t: float) -> Ticket:
+        limit = self.ruleset.refusal_limit(self.state, seat)
+        if limit is None and not self.keep_free_refusals:
+            # refusals that count for nothing (F-5.5: "changes nothing") are only answered
+            return Ticket(Receipt.REFUSED, exc, awaited=seat not in self._settled or self.ruleset.replaces_submissions)
         self._refused.setdefault(seat, []).append(payload)
         errs = self._refusal_errors.setdefault(seat, [])
         errs.append({"code": exc.code, "detail": exc.message})
-        limit = self.ruleset.refusal_limit(self.state, seat)
         if limit is not None and len(self._refused[seat]) >= limit:
             # S-7.10: out of refusals; the rule set says what that means (submarine: the seat
             # loses, or forfeits its set-up)

@@ -353,7 +353,8 @@ class MatchManager:
             raise ApiError(422, "bad_config", exc.one_line()) from None
         tokens = {s: new_token() for s in names}
         now = self.now()
-        ref = Referee(rs, cfg, names, seed, clock=clock, state=state, agents=dict(zip(names, specs)))
+        ref = Referee(rs, cfg, names, seed, clock=clock, state=state, agents=dict(zip(names, specs)),
+                      keep_free_refusals=False)
         sess = MatchSession(id=secrets.token_hex(6), rs=rs, ref=ref,
                             token_hashes={s: token_hash(t) for s, t in tokens.items()}, created_at=now, opened_at=now)
         self._make_bots(sess)
@@ -450,7 +451,7 @@ class MatchManager:
         config = json.loads(row.config)
         seats = [r.seat for r in seat_rows]
         ref = Referee(rs, config, seats, row.seed, clock=row.clock_enabled,
-                      agents={r.seat: r.agent for r in seat_rows})
+                      agents={r.seat: r.agent for r in seat_rows}, keep_free_refusals=False)
         sess = MatchSession(id=row.id, rs=rs, ref=ref, token_hashes={r.seat: r.token_hash for r in seat_rows},
                             created_at=row.created_at, opened_at=row.opened_at)
         if not row.outcome:
