@@ -11,9 +11,10 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from botwars.engine.referee import resolve_parsed
-from botwars.engine.errors import ConfigError, InvalidOrders
+from botwars.engine.errors import ConfigError
+from botwars.engine.referee import Referee
 from botwars.engine.ruleset import get_ruleset
+from botwars.engine.scenario import Case, Locator, Played, ScenarioFormat, Start, Step, Submission
 from botwars.games.dadoed.board import LABELS, parse_board, parse_tile, tile_str, tiles_sorted
 from botwars.games.dadoed.engine import PLAYERS, Bot, State, iter_legal, order_text
 from botwars.games.dadoed.pool import load_pool
@@ -206,63 +207,64 @@ def _check(rs, st: State, events, exp: dict[str, Any], where: str, source: str) 
     return fails
 
 
-def run_scenario(rules: Any, doc: dict[str, Any], source: str) -> list[str]:
-    """Run one DADOED scenario document with ``rules`` (the game's rule set, as the plug-in's
-    ``scenario`` hook is called); returns failure lines (empty = pass)."""
-    rs = rules
-    unknown = set(doc) - KNOWN
-    if unknown:
-        raise _err(source, f"unknown key(s) {', '.join(sorted(unknown))} (known: {', '.join(sorted(KNOWN))})")
-    from botwars.games.dadoed.scenario_schema import check as check_shape
-    check_shape(doc, source)  # keys, types and formats, with file:line:column (issue 11)
-    st = build_state(doc, source)
-    entries = doc.get("orders")
-    if not isinstance(entries, list) or not entries:
-        raise _err(source, "'orders' must be a non-empty list")
-    fails: list[str] = []
-    for i, entry in enumerate(entries, 1):
+class DadoedScenario(ScenarioFormat):
+    """The DADOED scenario format's hooks for the kernel runner (:func:`botwars.engine.scenario.run_scenario`)."""
+
+    stop_on_surprise = True  # an order refused (or accepted) against the file: later entries mean nothing
+
+    def check_shape(self, doc: dict[str, Any], source: str) -> None:
+        """Keys, types and formats (scenario_schema), with file:line:column (issue 11)."""
+        unknown = sorted(str(k) for k in doc if k not in KNOWN)
+        if unknown:
+            raise Locator(source).error(f"unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(KNOWN))})",
+                                        unknown[0])
+        from botwars.games.dadoed.scenario_schema import check
+        check(doc, source)
+
+    def start(self, rules: Any, case: Case, loc: Locator) -> Start:
+        """The position of :func:`build_state`."""
+        st = build_state(case.doc, loc.source)
+        return Start(st.config, list(rules.seats_of(st)), st)
+
+    def entries(self, case: Case, loc: Locator) -> list[tuple[tuple[Any, ...], Any]]:
+        """The ``orders`` list."""
+        entries = case.doc.get("orders")
+        if not isinstance(entries, list) or not entries:
+            raise loc.error("'orders' must be a non-empty list", "orders")
+        return [(("orders", i), e) for i, e in enumerate(entries)]
+
+    def step(self, rules: Any, ref: Referee, entry: Any, path: tuple[Any, ...], start: Start,
+             loc: Locator) -> Step:
+        """``setup``: each seat's set-up (D-3), the missing ones by default; ``order``: the
+        player to move's order, refused where ``reject`` says (the state stays as it was)."""
+        i = path[-1] + 1
         if not isinstance(entry, dict) or not (set(entry) & {"order", "setup"}):
-            raise _err(source, f"order entry {i}: needs 'order' (or 'setup')")
-        extra = set(entry) - ENTRY
+            raise loc.error(f"order entry {i}: needs 'order' (or 'setup')", *path)
+        extra = sorted(set(entry) - ENTRY)
         if extra:
-            raise _err(source, f"order entry {i}: unknown key(s) {', '.join(sorted(extra))}")
+            raise loc.error(f"order entry {i}: unknown key(s) {', '.join(extra)}", *path, extra[0])
+        st = ref.state
         where = f"entry {i} (turn {st.turn + 1}, {entry.get('order', 'setup')!r})"
         if "setup" in entry:
-            orders = {}
-            for seat, payload in (entry["setup"] or {}).items():
-                try:
-                    orders[seat] = rs.parse_orders(st, seat, payload)
-                except InvalidOrders as exc:
-                    want = (entry.get("reject") or {}).get(seat) if isinstance(entry.get("reject"), dict) else None
-                    if want is None or str(want) not in exc.message:
-                        fails.append(f"{where}: setup of {seat} refused: {exc.message}")
-                    orders[seat] = rs.default_orders(st, seat)
-            st, events = resolve_parsed(rs, st, orders)
-            fails += _check(rs, st, events, entry.get("expect") or {}, where, source)
-            continue
+            reject = entry.get("reject") if isinstance(entry.get("reject"), dict) else {}
+            subs = [Submission(seat, payload=payload, refusal=reject.get(seat), on_refusal="default",
+                               label=f"setup of {seat}") for seat, payload in (entry["setup"] or {}).items()]
+            return Step(subs, where=where)
         if st.phase != "play":
-            fails.append(f"{where}: the game is over ({st.result}); no more orders")
-            break
-        seat = st.seat_of(st.active)
-        before = rs.state_json(st)
-        try:
-            order = rs.parse_orders(st, seat, entry["order"])
-        except InvalidOrders as exc:
-            if "reject" not in entry:
-                fails.append(f"{where}: refused: {exc.message}")
-                break
-            if str(entry["reject"]) not in exc.message and str(entry["reject"]) != exc.code:
-                fails.append(f"{where}: refused with {exc.message!r} ({exc.code}), expected {entry['reject']!r}")
-            if rs.state_json(st) != before:
-                fails.append(f"{where}: a refused order changed the state")
-            fails += _check(rs, st, [], entry.get("expect") or {}, where, source)
-            continue
-        if "reject" in entry:
-            fails.append(f"{where}: expected a refusal ({entry['reject']!r}), but the order was accepted")
-            break
-        st, events = resolve_parsed(rs, st, {seat: order})
-        if st.phase == "ending":  # the decision point that applies D-8.4 / D-5.2 after the clock
-            st, more = resolve_parsed(rs, st, {})
-            events = events + more
-        fails += _check(rs, st, events, entry.get("expect") or {}, where, source)
-    return fails
+            return Step(where=where, failures=[f"{where}: the game is over ({st.result}); no more orders"], stop=True)
+        want = str(entry["reject"]) if "reject" in entry else None
+        return Step([Submission(st.seat_of(st.active), payload=entry["order"], refusal=want, label="order")],
+                    where=where, fill_defaults=False)
+
+    def follow(self, rules: Any, ref: Referee) -> bool:
+        """The decision point that applies D-8.4 / D-5.2 after the clock needs no orders."""
+        return bool(ref.state.phase == "ending")
+
+    def check(self, rules: Any, ref: Referee, entry: Any, path: tuple[Any, ...], played: Played,
+              start: Start, loc: Locator, where: str) -> list[str]:
+        """The entry's ``expect`` block."""
+        return _check(rules, ref.state, played.events, entry.get("expect") or {}, where, loc.source)
+
+
+SCENARIO = DadoedScenario()
+"""The plug-in's ``scenario`` hook."""
