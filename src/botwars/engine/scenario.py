@@ -235,6 +235,11 @@ class ScenarioFormat:
         happened (``played``); returns failure lines (the kernel prefixes nothing)."""
         return []
 
+    def finish(self, rules: Any, ref: Referee, case: Case, start: Start, loc: Locator) -> list[str]:
+        """Expectations of the whole case after its last entry (a top-level ``expect``);
+        returns failure lines. Not called when the case stopped early. Default: none."""
+        return []
+
 
 def _refusal_lines(sub: Submission, where: str, exc: InvalidOrders | None) -> tuple[list[str], bool]:
     """Failure lines for one submission's refusal against its expectation, and whether it was
@@ -354,6 +359,11 @@ def _run_case(fmt: ScenarioFormat, rules: Any, case: Case, loc: Locator) -> list
             failures += fmt.check(rules, ref, entry, path, played, start, loc, where)
         except ConfigError as exc:
             raise loc.placed(exc, *path) from None
+    else:
+        try:
+            failures += fmt.finish(rules, ref, case, start, loc)
+        except ConfigError as exc:
+            raise loc.placed(exc) from None
     return failures
 
 
