@@ -264,8 +264,8 @@ class Game:
         for a malformed document, or when the game has no scenario format."""
         if self.scenario is None:
             raise ConfigError(f"no scenario format for game {self.id}", source=source)
-        from botwars.engine.scenario import run_scenario
-        return run_scenario(self, doc, source)
+        out: list[str] = self.scenario_format().run(self.ruleset(), doc, source)
+        return out
 
     def scenario_format(self) -> Any:
         """The game's :class:`~botwars.engine.scenario.ScenarioFormat` instance; raises

@@ -14,9 +14,9 @@ import yaml
 
 from botwars.engine.codes import Receipt
 from botwars.engine.errors import BotwarsError, ConfigError, InvalidOrders
-from botwars.engine.plugin import get_game
+from botwars.engine.plugin import get_game, resolve
 from botwars.engine.referee import NotAwaited, Referee
-from botwars.engine.yamlschema import locate
+from botwars.engine.yamlschema import locate, validate_doc
 
 
 def collect(paths: list[str]) -> list[str]:
@@ -199,8 +199,26 @@ class ScenarioFormat:
     #: stop the scenario at a refusal nobody expected, or an acceptance where one was
     stop_on_surprise: bool = False
 
+    def run(self, rules: Any, doc: dict[str, Any], source: str) -> list[str]:
+        """:func:`run_scenario` of this format (the kernel's runner; not a hook to override)."""
+        return run_scenario(self, rules, doc, source)
+    #: the top-level keys of the format (``None``: the schema alone says)
+    known_keys: frozenset[str] | None = None
+    #: the Pydantic model of the document (:class:`~botwars.engine.yamlschema.Strict`), or a
+    #: reference ``"pkg.mod:Model"`` imported when first needed; ``None``: no shape check
+    schema: Any = None
+
     def check_shape(self, doc: dict[str, Any], source: str) -> None:
-        """Validate keys and types (the game's Pydantic schema); raises :class:`ConfigError`."""
+        """Refuse keys not in :attr:`known_keys` (at the first unknown key), then validate keys
+        and types against :attr:`schema` (:func:`~botwars.engine.yamlschema.validate_doc`);
+        raises :class:`ConfigError` with file, line and column."""
+        if self.known_keys is not None:
+            unknown = sorted(str(k) for k in doc if k not in self.known_keys)
+            if unknown:
+                raise Locator(source).error(f"unknown key(s) {', '.join(unknown)} "
+                                            f"(known: {', '.join(sorted(self.known_keys))})", unknown[0])
+        if self.schema is not None:
+            validate_doc(resolve(self.schema), doc, source)
 
     def special(self, rules: Any, doc: dict[str, Any], loc: Locator) -> list[str] | None:
         """Run a part of the format that is not a list of decision points (submarine ``clock``,
@@ -307,17 +325,16 @@ def _play(fmt: ScenarioFormat, rules: Any, ref: Referee, step: Step, where: str)
     return played, out, False
 
 
-def run_scenario(game: Any, doc: dict[str, Any], source: str) -> list[str]:
-    """Run one scenario document of ``game`` (a :class:`~botwars.engine.plugin.Game` whose
-    ``scenario`` is a :class:`ScenarioFormat`): validate its shape, build the starting position,
-    play every entry's decision point through one :class:`~botwars.engine.referee.Referee`,
-    check the expected refusals, ask the game to check the rest.
+def run_scenario(fmt: ScenarioFormat, rules: Any, doc: dict[str, Any], source: str) -> list[str]:
+    """Run one scenario document of the format ``fmt`` with the game's rule set ``rules``:
+    validate its shape, build the starting position, play every entry's decision point through
+    one :class:`~botwars.engine.referee.Referee`, check the expected refusals, ask the game to
+    check the rest. (:meth:`botwars.engine.plugin.Game.run_scenario` calls it, through
+    :meth:`ScenarioFormat.run`.)
 
     Returns failure lines (``[]``: pass). Raises :class:`ConfigError` naming FILE:LINE:COLUMN
     when the document is malformed (an error a hook raises without a place gets the place of
     the entry, or key, it concerns)."""
-    fmt: ScenarioFormat = game.scenario_format()
-    rules = game.ruleset()
     loc = Locator(source)
     if not isinstance(doc, dict):
         raise loc.error("a scenario must be a YAML mapping")

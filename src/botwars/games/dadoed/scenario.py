@@ -212,14 +212,8 @@ class DadoedScenario(ScenarioFormat):
 
     stop_on_surprise = True  # an order refused (or accepted) against the file: later entries mean nothing
 
-    def check_shape(self, doc: dict[str, Any], source: str) -> None:
-        """Keys, types and formats (scenario_schema), with file:line:column (issue 11)."""
-        unknown = sorted(str(k) for k in doc if k not in KNOWN)
-        if unknown:
-            raise Locator(source).error(f"unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(KNOWN))})",
-                                        unknown[0])
-        from botwars.games.dadoed.scenario_schema import check
-        check(doc, source)
+    known_keys = frozenset(KNOWN)
+    schema = "botwars.games.dadoed.scenario_schema:Scenario"
 
     def start(self, rules: Any, case: Case, loc: Locator) -> Start:
         """The position of :func:`build_state`."""

@@ -150,10 +150,7 @@ class FactoryScenario(ScenarioFormat):
     (:func:`botwars.engine.scenario.run_scenario`): ``turns`` are decision points played through
     the referee; ``play`` (stages played directly, with the registers given) is :meth:`special`."""
 
-    def check_shape(self, doc: dict[str, Any], source: str) -> None:
-        """Keys, types and formats (scenario_schema), with file:line:column (issue 11)."""
-        from botwars.games.factory.scenario_schema import check
-        check(doc, source)
+    schema = "botwars.games.factory.scenario_schema:Scenario"
 
     def special(self, rules: Any, doc: dict[str, Any], loc: Locator) -> list[str] | None:
         """A ``play`` scenario (no ``turns``): the stages played with the registers given."""

@@ -229,12 +229,12 @@ class GeekoScenario(ScenarioFormat):
     the referee; ``play`` (stages played directly, with the registers given) is :meth:`special`."""
 
     stop_on_surprise = True  # an order refused against the file: the later turns mean nothing
+    schema = "botwars.games.geeko.scenario_schema:Scenario"
 
     def check_shape(self, doc: dict[str, Any], source: str) -> None:
         """Keys, types and formats (scenario_schema), with file:line:column (issue 11); exactly
         one of ``play`` and ``turns``."""
-        from botwars.games.geeko.scenario_schema import check
-        check(doc, source)
+        super().check_shape(doc, source)
         if ("play" in doc) == ("turns" in doc):
             raise Locator(source).error("give exactly one of 'play' and 'turns'", "play" if "play" in doc else "turns")
 

@@ -189,14 +189,8 @@ class SubmarineScenario(ScenarioFormat):
     player to move at the same decision point, S-4.3, up to ``max_rejections``, S-7.10) are
     played through one referee; ``clock`` (S-7.8) is :meth:`special`."""
 
-    def check_shape(self, doc: dict[str, Any], source: str) -> None:
-        """Keys, types and formats (scenario_schema), with file:line:column (issue 11)."""
-        unknown = sorted(str(k) for k in doc if k not in KNOWN)
-        if unknown:
-            raise Locator(source).error(f"unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(KNOWN))})",
-                                        unknown[0])
-        from botwars.games.submarine.scenario_schema import check
-        check(doc, source)
+    known_keys = frozenset(KNOWN)
+    schema = "botwars.games.submarine.scenario_schema:Scenario"
 
     def special(self, rules: Any, doc: dict[str, Any], loc: Locator) -> list[str] | None:
         """A ``clock`` scenario (S-7.8)."""
