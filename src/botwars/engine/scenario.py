@@ -1,7 +1,11 @@
 """Scenario files: YAML documents that pin down a ruling (``botwars scenario run``).
 
-Every scenario has a ``game`` key; the rest of its format belongs to that game (the
-``scenario`` hook its plug-in declares, docs/plugins.md); the README documents each format.
+Every scenario has a ``game`` key; the rest of its format belongs to that game: its plug-in
+declares a :class:`ScenarioFormat` (docs/plugins.md) whose hooks build the starting position,
+turn each entry into submissions and check the expectations. :func:`run_scenario` is the one
+runner: it plays every entry's decision point through one
+:class:`~botwars.engine.referee.Referee` and names FILE:LINE:COLUMN for every malformed
+entry (:class:`Locator`). The docs of each game describe its format.
 """
 
 from __future__ import annotations
