@@ -107,7 +107,8 @@ class TallyFormat(ScenarioFormat):
         return [] if want is None or want == got else [f"winner: expected {want}, got {got}"]
 
 
-GAME = Game.from_ruleset(TallyRules, Capabilities(turns=Turns.SIMULTANEOUS, hidden_information=False), scenario=TallyFormat())
+GAME = Game.from_ruleset(TallyRules, Capabilities(turns=Turns.SIMULTANEOUS, hidden_information=False),
+                         scenario=TallyFormat())
 
 
 def run(tmp_path, text: str) -> list[str]:

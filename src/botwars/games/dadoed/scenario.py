@@ -26,8 +26,10 @@ EXPECT = {"board", "bots", "holes", "fire", "boulders", "pool", "gold_refreshes"
           "result", "rooted", "active", "turn", "legal", "not_legal", "reserves", "log_order"}
 
 
-def _err(source: str, msg: str) -> ConfigError:
-    return ConfigError(msg, source=source)
+def _err(source: str, msg: str, *path: Any) -> ConfigError:
+    """A :class:`ConfigError` at key ``path`` of the file (FILE:LINE:COLUMN); without a path the
+    kernel's runner places it at the entry, or the top-level key, it concerns."""
+    return Locator(source).error(msg, *path) if path else ConfigError(msg, source=source)
 
 
 def _tiles(v: Any, source: str, what: str) -> set:
@@ -91,26 +93,26 @@ def build_state(doc: dict[str, Any], source: str) -> State:
         bots[lb] = Bot(owner, t)
     for player, labels in (doc.get("reserves") or {}).items():
         if player not in PLAYERS:
-            raise _err(source, f"reserves: unknown player {player!r} (blue or orange)")
+            raise _err(source, f"reserves: unknown player {player!r} (blue or orange)", "reserves")
         for lb in labels or []:
             lb = str(lb).upper()
             if lb not in LABELS or lb in bots:
-                raise _err(source, f"reserves: {lb} is not a free bot label")
+                raise _err(source, f"reserves: {lb} is not a free bot label", "reserves")
             bots[lb] = Bot(player, None)
     for lb in rooted:
         if lb not in bots or bots[lb].tile is None:
-            raise _err(source, f"rooted: no bot {lb} on the board")
+            raise _err(source, f"rooted: no bot {lb} on the board", "rooted")
         bots[lb] = Bot(bots[lb].owner, bots[lb].tile, True)
     for lb, pair in supers.items():
         if lb not in bots:
-            raise _err(source, f"supers: no bot {lb}")
+            raise _err(source, f"supers: no bot {lb}", "supers")
         if not isinstance(pair, list) or len(pair) != 2 or any(pool.get(x) is None for x in pair):
-            raise _err(source, f"supers: {lb} needs [first, second] command ids of the pool")
+            raise _err(source, f"supers: {lb} needs [first, second] command ids of the pool", "supers")
         bots[lb] = Bot(bots[lb].owner, bots[lb].tile, bots[lb].rooted, (pair[0], pair[1]))
     left = pool.initial_left()
     for cid, n in (doc.get("pool") or {}).items():
         if cid not in left:
-            raise _err(source, f"pool: unknown command {cid!r}")
+            raise _err(source, f"pool: unknown command {cid!r}", "pool")
         left[cid] = n
     turn = int(doc.get("turn", 1))
     if turn < 1:

@@ -34,8 +34,10 @@ ROBOT_KEYS = {"at", "facing", "hp", "mode", "flags", "options", "program", "robo
               "destroyed"}
 
 
-def _err(source: str, msg: str) -> ConfigError:
-    return ConfigError(msg, source=source)
+def _err(source: str, msg: str, *path: Any) -> ConfigError:
+    """A :class:`ConfigError` at key ``path`` of the file (FILE:LINE:COLUMN); without a path the
+    kernel's runner places it at the entry, or the top-level key, it concerns."""
+    return Locator(source).error(msg, *path) if path else ConfigError(msg, source=source)
 
 
 def build(rs: Any, doc: dict[str, Any], source: str) -> tuple[Any, dict[str, int]]:
@@ -60,7 +62,7 @@ def build(rs: Any, doc: dict[str, Any], source: str) -> tuple[Any, dict[str, int
     if not robots:
         names = [str(n) for n in (doc.get("players") or ["Alice", "Bob"])]
         if not 1 <= len(names) <= 8:
-            raise _err(source, "players: 1 to 8 names")
+            raise _err(source, "players: 1 to 8 names", "players")
         st = rs.setup(config, [f"p{k + 1}" for k in range(len(names))], seed, board=board, names=names)
         st.dealt = True
         return st, {n: p for p, n in enumerate(names)}
@@ -74,37 +76,37 @@ def build(rs: Any, doc: dict[str, Any], source: str) -> tuple[Any, dict[str, int
     for p, name in enumerate(names):
         spec = robots[name] or {}
         if not isinstance(spec, dict):
-            raise _err(source, f"robot {name}: expected a mapping")
+            raise _err(source, f"robot {name}: expected a mapping", "robots", name)
         bad = set(spec) - ROBOT_KEYS
         if bad:
-            raise _err(source, f"robot {name}: unknown key(s) {', '.join(sorted(bad))}")
+            raise _err(source, f"robot {name}: unknown key(s) {', '.join(sorted(bad))}", "robots", name)
         pl = st.players[p]
         try:
             sq = parse_sq(spec.get("at", sq_str(board.start)))
         except ValueError as exc:
-            raise _err(source, f"robot {name}: {exc}") from None
+            raise _err(source, f"robot {name}: {exc}", "robots", name) from None
         if not board.on_board(sq):
-            raise _err(source, f"robot {name}: {sq_str(sq)} is off the board")
+            raise _err(source, f"robot {name}: {sq_str(sq)} is off the board", "robots", name)
         facing = str(spec.get("facing", DIRS[board.start_facing]))
         if facing not in ("N", "E", "S", "W"):
-            raise _err(source, f"robot {name}: facing must be N, E, S or W")
+            raise _err(source, f"robot {name}: facing must be N, E, S or W", "robots", name)
         mode = str(spec.get("mode", "real"))
         if mode not in ("real", "virtual"):
-            raise _err(source, f"robot {name}: mode must be real or virtual")
+            raise _err(source, f"robot {name}: mode must be real or virtual", "robots", name)
         b = Bot(p, 0, sq, DIRS.index(facing), int(spec.get("hp", config["max_hp"])), mode,
                 int(spec.get("reinst", turn - 1 if mode == "virtual" else 0)))
         b.rebooting = bool(spec.get("rebooting", False))
         b.declared = bool(spec.get("reboot", False))
         prog = spec.get("program") or []
         if len(prog) > 5:
-            raise _err(source, f"robot {name}: at most 5 registers")
+            raise _err(source, f"robot {name}: at most 5 registers", "robots", name)
         for r, card in enumerate(prog):
             if card is None or card == "-":
                 continue
             try:
                 b.regs[r] = parse_card(str(card))
             except ValueError as exc:
-                raise _err(source, f"robot {name} register {r + 1}: {exc}") from None
+                raise _err(source, f"robot {name} register {r + 1}: {exc}", "robots", name) from None
         for o in spec.get("options") or []:
             code, _, ch = str(o).partition(":")
             b.options.append({"code": code, "charges": int(ch) if ch else (3 if code == "AA" else 0),
@@ -121,7 +123,7 @@ def build(rs: Any, doc: dict[str, Any], source: str) -> tuple[Any, dict[str, int
         pl.stations = [parse_sq(x) for x in spec.get("stations") or []]
         for where_sq in [pl.checkpoint] + pl.stations:
             if not board.on_board(where_sq):
-                raise _err(source, f"robot {name}: {sq_str(where_sq)} is off the board")
+                raise _err(source, f"robot {name}: {sq_str(where_sq)} is off the board", "robots", name)
         pl.sets = [str(x) for x in spec.get("sets") or []]
         if "sacrifice_at" in spec:
             pl.standing["sacrifice_at"] = int(spec["sacrifice_at"])
@@ -133,14 +135,14 @@ def build(rs: Any, doc: dict[str, Any], source: str) -> tuple[Any, dict[str, int
         table = {"switches": st.switches, "trapdoors": st.trapdoors, "bridges": st.bridges,
                  "teleporters": st.teleporters}.get(kind)
         if table is None:
-            raise _err(source, f"devices: unknown kind {kind!r}")
+            raise _err(source, f"devices: unknown kind {kind!r}", "devices", kind)
         for k, v in vals.items():
             try:
                 key = k if kind == "teleporters" else parse_sq(k)
             except ValueError as exc:
-                raise _err(source, f"devices: {exc}") from None
+                raise _err(source, f"devices: {exc}", "devices", kind) from None
             if key not in table:
-                raise _err(source, f"devices: no {kind[:-1]} at {k}")
+                raise _err(source, f"devices: no {kind[:-1]} at {k}", "devices", kind)
             table[key] = bool(v)
     return st, {n: p for p, n in enumerate(names)}
 

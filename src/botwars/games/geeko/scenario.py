@@ -38,8 +38,10 @@ ROBOT_KEYS = {"at", "facing", "hp", "place", "transit", "program", "fused", "opt
               "rebooting"}
 
 
-def _err(source: str, msg: str) -> ConfigError:
-    return ConfigError(msg, source=source)
+def _err(source: str, msg: str, *path: Any) -> ConfigError:
+    """A :class:`ConfigError` at key ``path`` of the file (FILE:LINE:COLUMN); without a path the
+    kernel's runner places it at the entry, or the top-level key, it concerns."""
+    return Locator(source).error(msg, *path) if path else ConfigError(msg, source=source)
 
 
 def build(rs: Any, doc: dict[str, Any], source: str):
@@ -72,16 +74,16 @@ def build(rs: Any, doc: dict[str, Any], source: str):
     elif "room" in doc:
         k = doc["room"]
         if not isinstance(k, int) or not 1 <= k <= 5:
-            raise _err(source, f"room must be 1 to 5, got {k!r}")
+            raise _err(source, f"room must be 1 to 5, got {k!r}", "room")
         rs.enter_room(run, k)
     turn = int(doc.get("turn", 1 if "turns" in doc else 2))
     gs.turn = run.turn = turn - 1
     for letter, spec in (doc.get("robots") or {}).items():
         if letter not in LETTERS:
-            raise _err(source, f"robots are A and B, got {letter!r}")
+            raise _err(source, f"robots are A and B, got {letter!r}", "robots", letter)
         bad = set(spec or {}) - ROBOT_KEYS
         if bad:
-            raise _err(source, f"robot {letter}: unknown key(s) {', '.join(sorted(bad))}")
+            raise _err(source, f"robot {letter}: unknown key(s) {', '.join(sorted(bad))}", "robots", letter)
         set_robot(run, LETTERS.index(letter), spec or {}, source)
     for b in run.bots:
         if b.place in ("board", "parked") and (b.sq is None or not run.board.on_board(b.sq)):
@@ -93,7 +95,7 @@ def build(rs: Any, doc: dict[str, Any], source: str):
         for k, v in (dev.get(kind) or {}).items():
             key = k if kind == "teleporters" else parse_sq(k)
             if key not in table:
-                raise _err(source, f"devices: the room has no {one} {k}")
+                raise _err(source, f"devices: the room has no {one} {k}", "devices", kind)
             table[key] = (v in (True, "lowered")) if kind == "bridges" else bool(v)
     for k, v in (dev.get("gates") or {}).items():
         if parse_sq(k) not in run.gates:
@@ -116,7 +118,7 @@ def set_robot(run: Any, slot: int, spec: dict[str, Any], source: str) -> None:
         for r, card in (spec.get("fused") or {}).items():
             b.regs[int(r) - 1] = parse_card(str(card))
     except ValueError as exc:
-        raise _err(source, f"robot {LETTERS[slot]}: {exc}") from None
+        raise _err(source, f"robot {LETTERS[slot]}: {exc}", "robots", LETTERS[slot]) from None
     b.options = [{"code": o, "charges": 3 if o == "AA" else 0, "armoury": True} for o in spec.get("options", [])]
     b.stations = {int(k): parse_sq(v) for k, v in (spec.get("stations") or {}).items()}
     b.sets = list(spec.get("sets") or [])

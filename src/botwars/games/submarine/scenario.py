@@ -24,8 +24,10 @@ ROUTINE = {"turn_start", "turn_end", "ap", "passive", "score"}
 RECIPIENTS = ("p1", "p2", "spectator")
 
 
-def _err(source: str, msg: str) -> ConfigError:
-    return ConfigError(msg, source=source)
+def _err(source: str, msg: str, *path: Any) -> ConfigError:
+    """A :class:`ConfigError` at key ``path`` of the file (FILE:LINE:COLUMN); without a path the
+    kernel's runner places it at the entry, or the top-level key, it concerns."""
+    return Locator(source).error(msg, *path) if path else ConfigError(msg, source=source)
 
 
 def _space(v: Any, source: str, what: str):
@@ -43,7 +45,7 @@ def build_state(doc: dict[str, Any], source: str) -> SubState:
                              source=source)
     start = doc.get("start") or {}
     if not isinstance(start, dict):
-        raise _err(source, "'start' must be a mapping")
+        raise _err(source, "'start' must be a mapping", "start")
     home = start.get("home_rows") or {"p1": 1, "p2": 7}
     first = str(start.get("first_player", "p1"))
     turn = int(start.get("turn", 1))
@@ -52,14 +54,14 @@ def build_state(doc: dict[str, Any], source: str) -> SubState:
     for letter, spec in (doc.get("subs") or {}).items():
         letter = str(letter)
         if letter not in ALL_SUBS:
-            raise _err(source, f"unknown sub {letter!r} (a-e for p1, v-z for p2)")
+            raise _err(source, f"unknown sub {letter!r} (a-e for p1, v-z for p2)", "subs", letter)
         if not isinstance(spec, dict) or "at" not in spec or "special" not in spec:
-            raise _err(source, f"sub {letter}: give at least 'at' and 'special'")
+            raise _err(source, f"sub {letter}: give at least 'at' and 'special'", "subs", letter)
         if spec["special"] not in SPECIALS:
-            raise _err(source, f"sub {letter}: unknown special {spec['special']!r}")
+            raise _err(source, f"sub {letter}: unknown special {spec['special']!r}", "subs", letter)
         sp = _space(spec["at"], source, f"sub {letter}")
         if st.sub_at(sp) is not None:
-            raise _err(source, f"sub {letter}: {name(sp)} already holds a sub")
+            raise _err(source, f"sub {letter}: {name(sp)} already holds a sub", "subs", letter)
         st.subs[letter] = Sub(letter, owner_of(letter), sp, int(spec.get("hp", cfg["hp_max"])),
                               bool(spec.get("surfaced", True)), str(spec["special"]), bool(spec.get("plate", False)))
     for seat in ("p1", "p2"):
