@@ -39,6 +39,8 @@ CASES = {
     "submarine-start": ("game: submarine\nsubs:\n  a: {at: C4, hp: 1, special: torpedo}\n"
                         "  b: {at: C4, hp: 1, special: sonar}\n  v: {at: D4, hp: 2, special: armor}\n"
                         "turns:\n  - orders: \"a move E\"\n", 4, 3, "sub b: C4 already holds a sub"),
+    "factory-config": ("game: factory\nconfig: {turn_limit: \"x\"}\nboard: assembly-hall\nplay: turn\n", 2, 10,
+                       "parameter turn_limit: expected an integer, got 'x'"),
 }
 
 

@@ -11,6 +11,7 @@ entry (:class:`Locator`). The docs of each game describe its format.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -92,13 +93,18 @@ class Locator:
         return ConfigError(msg, source=self.source, line=line, column=column)
 
     def placed(self, exc: ConfigError, *path: Any) -> ConfigError:
-        """``exc`` itself when it names a line already, else the same message placed at ``path``
-        (or, when its message begins with a top-level key, ``"reserves: ..."``, at that key)."""
-        if exc.line is not None and exc.source == self.source:
+        """``exc`` itself when it names a line already or another file (a map, a pool), else the
+        same message placed at ``path``; without a path, at the key its message names: a
+        configuration parameter (``parameter turn_limit: ...``: ``config.turn_limit``) or a
+        top-level key (``reserves: ...``)."""
+        if exc.line is not None or exc.source not in (None, self.source):
             return exc
         if not path:
+            param = re.match(r"(?:unknown )?parameter '?([\w.-]+)'?", exc.message)
             head = exc.message.split(":", 1)[0].strip()
-            if head and head.isidentifier():
+            if param:
+                path = ("config", param.group(1))
+            elif head and head.isidentifier():
                 path = (head,)
         return self.error(exc.message, *path)
 
