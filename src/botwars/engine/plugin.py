@@ -160,8 +160,10 @@ class Game:
       optionally ``start(game, seat, config, seed)``.
     - ``agent_kinds``: :class:`AgentKind` s the game adds.
     - ``board``: :class:`BoardFormat`, or ``None``.
-    - ``scenario``: ``scenario(rules, doc, source) -> [failure, ...]`` runs one scenario
-      document (``botwars scenario run``), or ``None``.
+    - ``scenario``: the game's scenario file format (``botwars scenario run``), a
+      :class:`~botwars.engine.scenario.ScenarioFormat` instance (or subclass): the hooks that
+      build a position, turn each entry into submissions and check the expectations; the
+      kernel's runner plays the decision points. ``None``: no scenario format.
     - ``svg``: ``svg(rules, state, seat, events) -> str`` draws the board as ``seat`` may see
       it (``events``: the last decision point's, already filtered for ``seat``), or ``None``.
     - ``report``: ``report(rules, before, after, events)`` → a Rich renderable or text
@@ -262,8 +264,16 @@ class Game:
         for a malformed document, or when the game has no scenario format."""
         if self.scenario is None:
             raise ConfigError(f"no scenario format for game {self.id}", source=source)
-        out: list[str] = self._hook("scenario", self.scenario)(self.ruleset(), doc, source)
+        out: list[str] = self.scenario_format().run(self.ruleset(), doc, source)
         return out
+
+    def scenario_format(self) -> Any:
+        """The game's :class:`~botwars.engine.scenario.ScenarioFormat` instance; raises
+        :class:`ConfigError` when the game has none."""
+        if self.scenario is None:
+            raise ConfigError(f"no scenario format for game {self.id}")
+        found = self._hook("scenario", self.scenario)
+        return found() if isinstance(found, type) else found
 
     def draw_svg(self, state: Any, seat: str | None, events: list[Any]) -> str:
         """The board as an SVG document as ``seat`` may see it (``events`` already filtered

@@ -593,20 +593,3 @@ class Referee:
             raise RecordError(f"outcome differs: recorded {want.get('winner')!r} ({want.get('reason')}), "
                               f"re-simulated {got['winner']!r} ({got['reason']})", decision=self.n)
 
-
-def resolve_parsed(ruleset: Ruleset, state: Any, orders: dict[str, Any]) -> tuple[Any, list[Event]]:
-    """Play one decision point of ``state`` through a referee with orders the rule set has
-    already built (scenario runners): seats of :meth:`Ruleset.pending` missing from ``orders``
-    get their default orders. Returns the new state and the point's events.
-    Raises :class:`NotAwaited` when ``orders`` names a seat that is not pending or the game is over."""
-    ref = Referee(ruleset, {}, ruleset.seats_of(state), 0, clock=False, state=state, history=False)
-    for seat in ref.pending():
-        if seat in orders:
-            ref.settle_parsed(seat, orders[seat])
-        else:
-            ref.default(seat, {"code": NO_FAILURE_STATED, "detail": "no orders given"}, 0.0)
-    extra = sorted(set(orders) - set(ref.pending()))
-    if extra:
-        raise NotAwaited(f"orders for {', '.join(extra)}, who have no orders to give now", NotAwaitedCode.NOT_YOUR_TURN)
-    events = ref.resolve()
-    return ref.state, list(events)

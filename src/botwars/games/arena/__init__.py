@@ -24,7 +24,7 @@ GAME = Game(
                   "rgkit:path/to/robot.py — an unmodified RobotGame (rgkit) bot"),
     ),
     board=BoardFormat(check=_RULES + ".check_board", suffixes=(".map",), doc="arena map (R5)"),
-    scenario="botwars.games.arena.scenario:run_scenario",
+    scenario="botwars.games.arena.scenario:SCENARIO",
     svg=_RULES + ".svg",
     report=_RULES + ".report",
     web_entry="botwars.games.arena:entry.js",

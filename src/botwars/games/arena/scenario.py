@@ -19,10 +19,11 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from botwars.engine.codes import FailureCode, RefusalCode
-from botwars.engine.referee import resolve_parsed
-from botwars.engine.errors import ConfigError, InvalidOrders
-from botwars.engine.ruleset import get_ruleset
+from botwars.engine.codes import FailureCode
+from botwars.engine.errors import ConfigError
+from botwars.engine.referee import Referee
+from botwars.engine.scenario import (UNCHECKED, Case, Locator, Played, ScenarioFormat, Start, Step,
+                                     Submission)
 from botwars.games.arena.board import load_map, shipped_maps, sq_str
 from botwars.games.arena.protocol import ArenaOrders, text_orders
 
@@ -34,27 +35,6 @@ EXPECT_KEYS = {"robots", "new", "user_data", "errors", "accepted", "malformed", 
 SEATS = ("p1", "p2")
 FAILURE_CODES = (FailureCode.TIMEOUT, FailureCode.CRASH, FailureCode.MEMORY)
 """Failures a scenario turn may give a seat (``failures:``); a malformed reply is a ``responses:`` entry."""
-
-
-class _Locator:
-    """Finds the line and column of a key path in the scenario file, for error messages."""
-
-    def __init__(self, source: str):
-        self.source = source
-
-    def line(self, *path: Any) -> int | None:
-        """1-based line of the deepest node of ``path`` that exists (``None`` if unknown)."""
-        return self.place(*path)[0]
-
-    def place(self, *path: Any) -> tuple[int | None, int | None]:
-        """1-based ``(line, column)`` of the deepest node of ``path`` that exists (a mapping key
-        is placed at the key); ``(None, None)`` if unknown."""
-        from botwars.engine.yamlschema import locate
-        return locate(self.source, tuple(path), at_key=True)
-
-    def error(self, msg: str, *path: Any) -> ConfigError:
-        line, column = self.place(*path)
-        return ConfigError(msg, source=self.source, line=line, column=column)
 
 
 def square(value: Any) -> tuple[int, int] | None:
@@ -96,130 +76,122 @@ def _resolve_map(spec: Any, source: str) -> Any:
     return candidate if os.path.isfile(candidate) else spec
 
 
-def run_scenario(rules: Any, doc: dict[str, Any], source: str) -> list[str]:
-    """Run one arena scenario document (the plug-in's ``scenario`` hook; ``rules`` is the arena
-    rule set); returns failure lines (empty list = pass).
+class ArenaScenario(ScenarioFormat):
+    """The arena scenario format's hooks for the kernel runner (:func:`botwars.engine.scenario.run_scenario`)."""
 
-    Raises :class:`ConfigError` (file, line, problem) when the document itself is malformed.
-    """
-    loc = _Locator(source)
-    if not isinstance(doc, dict):
-        raise loc.error("a scenario must be a YAML mapping")
-    unknown = sorted(str(k) for k in doc if k not in TOP_KEYS)
-    if unknown:
-        raise loc.error(f"unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(TOP_KEYS))})", unknown[0])
-    rules = doc.get("rules", [])
-    if not isinstance(rules, list):
-        raise loc.error("'rules' must be a list of rule ids such as [R16, H8]", "rules")
-    cases = doc.get("cases")
-    if cases is None:
-        return _run_case(doc, source, loc, (), set())
-    if not isinstance(cases, list) or not cases:
-        raise loc.error("'cases' must be a non-empty list of scenario variants", "cases")
-    failures: list[str] = []
-    base = {k: v for k, v in doc.items() if k != "cases"}
-    for i, case in enumerate(cases):
-        if not isinstance(case, dict):
-            raise loc.error(f"case {i + 1} must be a mapping", "cases", i)
-        bad = sorted(str(k) for k in case if k not in TOP_KEYS - {"game", "cases"})
-        if bad:
-            raise loc.error(f"case {i + 1}: unknown key(s) {', '.join(bad)}", "cases", i, bad[0])
-        name = str(case.get("name", f"case {i + 1}"))
-        merged = {**base, **case}
-        failures += [f"[{name}] {line}" for line in _run_case(merged, source, loc, ("cases", i), set(case))]
-    return failures
+    def cases(self, doc: dict[str, Any], loc: Locator) -> list[Case]:
+        """The document, or each of its ``cases`` merged over the shared top-level keys."""
+        unknown = sorted(str(k) for k in doc if k not in TOP_KEYS)
+        if unknown:
+            raise loc.error(f"unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(TOP_KEYS))})", unknown[0])
+        if not isinstance(doc.get("rules", []), list):
+            raise loc.error("'rules' must be a list of rule ids such as [R16, H8]", "rules")
+        cases = doc.get("cases")
+        if cases is None:
+            return [Case(None, doc)]
+        if not isinstance(cases, list) or not cases:
+            raise loc.error("'cases' must be a non-empty list of scenario variants", "cases")
+        out = []
+        base = {k: v for k, v in doc.items() if k != "cases"}
+        for i, case in enumerate(cases):
+            if not isinstance(case, dict):
+                raise loc.error(f"case {i + 1} must be a mapping", "cases", i)
+            bad = sorted(str(k) for k in case if k not in TOP_KEYS - {"game", "cases"})
+            if bad:
+                raise loc.error(f"case {i + 1}: unknown key(s) {', '.join(bad)}", "cases", i, bad[0])
+            keys = set(case)
 
+            def where(*path: Any, _i: int = i, _keys: set = keys) -> tuple:
+                return ("cases", _i) + path if path and path[0] in _keys else path
+            out.append(Case(str(case.get("name", f"case {i + 1}")), {**base, **case}, where))
+        return out
 
-def _run_case(doc: dict[str, Any], source: str, loc: _Locator, at: tuple, case_keys: set) -> list[str]:
-    """Run one scenario (or one case of it).
+    def start(self, rules: Any, case: Case, loc: Locator) -> Start:
+        """The position: map, config, labelled robots (``ctx``: label → robot id), user data."""
+        from botwars.games.arena.rules import ArenaState
+        doc, where, source = case.doc, case.at, loc.source
+        overrides = doc.get("config") or {}
+        if not isinstance(overrides, dict):
+            raise loc.error("'config' must be a mapping of parameter: value", *where("config"))
+        overrides = dict(overrides)
+        if "map" in doc:
+            overrides["map"] = _resolve_map(doc["map"], source)
+        try:
+            config = rules.validate_config(overrides, source=source)
+        except ConfigError as exc:
+            key = next((k for k in overrides if f"parameter {k}:" in exc.message or repr(k) in exc.message), None)
+            path = where("map") if key == "map" and "map" in doc else where("config", key) if key else where("config")
+            raise loc.error(exc.message, *path) from None
+        amap = load_map(config["map"])
+        start_turn = doc.get("turn", 0)
+        if type(start_turn) is not int or not 0 <= start_turn < config["max_turns"]:
+            raise loc.error(f"'turn' (the last turn already played) must be an integer 0..{config['max_turns'] - 1}, "
+                            f"got {start_turn!r}", *where("turn"))
+        labels: dict[str, int] = {}
+        robots: dict[tuple[int, int], tuple[int, int, int]] = {}
+        raw_robots = doc.get("robots") or {}
+        if not isinstance(raw_robots, dict):
+            raise loc.error("'robots' must be a mapping of label: square", *where("robots"))
+        nid = 1
+        for label, spec in raw_robots.items():
+            label = str(label)
+            path = where("robots", label)
+            if label[:1] not in ("1", "2"):
+                raise loc.error(f"robot label {label!r} must start with its owner, 1 or 2", *path)
+            if not isinstance(spec, dict):
+                spec = {"at": spec}
+            bad = sorted(str(k) for k in spec if k not in ("at", "hp"))
+            if bad:
+                raise loc.error(f"robot {label}: unknown key(s) {', '.join(bad)} (use at, hp)", *path)
+            sq = square(spec.get("at"))
+            if sq is None:
+                raise loc.error(f"robot {label}: 'at' must be a square X:Y, got {spec.get('at')!r}", *path)
+            if not amap.is_open(sq):
+                raise loc.error(f"robot {label}: {sq_str(sq)} is a wall or off the map", *path)
+            if sq in robots:
+                raise loc.error(f"robot {label}: {sq_str(sq)} already holds a robot", *path)
+            hp = spec.get("hp", config["initial_hp"])
+            if type(hp) is not int or hp < 1:
+                raise loc.error(f"robot {label}: hp must be a positive integer, got {hp!r}", *path)
+            robots[sq] = (nid, int(label[0]), hp)
+            labels[label] = nid
+            nid += 1
+        ud = doc.get("user_data") or {}
+        if not isinstance(ud, dict) or any(k not in SEATS or not isinstance(v, str) for k, v in ud.items()):
+            raise loc.error("'user_data' must map p1/p2 to text", *where("user_data"))
+        state = ArenaState(SEATS, config, amap, start_turn, robots, nid, (ud.get("p1", ""), ud.get("p2", "")))
+        return Start(config, list(SEATS), state, 0, ctx=labels)
 
-    ``at`` is the key path of the case (``("cases", i)``) and ``case_keys`` the keys it sets,
-    so that error lines point into the case where it set the key, else at the top level.
-    """
-    from botwars.games.arena.rules import ArenaState
+    def entries(self, case: Case, loc: Locator) -> list[tuple[tuple[Any, ...], Any]]:
+        """The ``turns`` list."""
+        turns = case.doc.get("turns")
+        if not isinstance(turns, list) or not turns:
+            raise loc.error("'turns' must be a non-empty list of turns", *case.at("turns"))
+        return [(case.at("turns", ti), turn) for ti, turn in enumerate(turns)]
 
-    def where(*path: Any) -> tuple:
-        return at + path if path and path[0] in case_keys else path
-
-    rs = get_ruleset("arena")
-    overrides = doc.get("config") or {}
-    if not isinstance(overrides, dict):
-        raise loc.error("'config' must be a mapping of parameter: value", *where("config"))
-    overrides = dict(overrides)
-    if "map" in doc:
-        overrides["map"] = _resolve_map(doc["map"], source)
-    try:
-        config = rs.validate_config(overrides, source=source)
-    except ConfigError as exc:
-        key = next((k for k in overrides if f"parameter {k}:" in exc.message or repr(k) in exc.message), None)
-        path = where("map") if key == "map" and "map" in doc else where("config", key) if key else where("config")
-        raise ConfigError(exc.message, source=source, line=loc.line(*path)) from None
-    amap = load_map(config["map"])
-    seats = SEATS
-
-    start_turn = doc.get("turn", 0)
-    if type(start_turn) is not int or not 0 <= start_turn < config["max_turns"]:
-        raise loc.error(f"'turn' (the last turn already played) must be an integer 0..{config['max_turns'] - 1}, "
-                        f"got {start_turn!r}", *where("turn"))
-    labels: dict[str, int] = {}
-    robots: dict[tuple[int, int], tuple[int, int, int]] = {}
-    raw_robots = doc.get("robots") or {}
-    if not isinstance(raw_robots, dict):
-        raise loc.error("'robots' must be a mapping of label: square", *where("robots"))
-    nid = 1
-    for label, spec in raw_robots.items():
-        label = str(label)
-        path = where("robots", label)
-        if label[:1] not in ("1", "2"):
-            raise loc.error(f"robot label {label!r} must start with its owner, 1 or 2", *path)
-        if not isinstance(spec, dict):
-            spec = {"at": spec}
-        bad = sorted(str(k) for k in spec if k not in ("at", "hp"))
-        if bad:
-            raise loc.error(f"robot {label}: unknown key(s) {', '.join(bad)} (use at, hp)", *path)
-        sq = square(spec.get("at"))
-        if sq is None:
-            raise loc.error(f"robot {label}: 'at' must be a square X:Y, got {spec.get('at')!r}", *path)
-        if not amap.is_open(sq):
-            raise loc.error(f"robot {label}: {sq_str(sq)} is a wall or off the map", *path)
-        if sq in robots:
-            raise loc.error(f"robot {label}: {sq_str(sq)} already holds a robot", *path)
-        hp = spec.get("hp", config["initial_hp"])
-        if type(hp) is not int or hp < 1:
-            raise loc.error(f"robot {label}: hp must be a positive integer, got {hp!r}", *path)
-        robots[sq] = (nid, int(label[0]), hp)
-        labels[label] = nid
-        nid += 1
-    ud = doc.get("user_data") or {}
-    if not isinstance(ud, dict) or any(k not in seats or not isinstance(v, str) for k, v in ud.items()):
-        raise loc.error("'user_data' must map p1/p2 to text", *where("user_data"))
-    state = ArenaState(seats, config, amap, start_turn, robots, nid, (ud.get("p1", ""), ud.get("p2", "")))
-
-    turns = doc.get("turns")
-    if not isinstance(turns, list) or not turns:
-        raise loc.error("'turns' must be a non-empty list of turns", *where("turns"))
-    failures: list[str] = []
-    for ti, turn in enumerate(turns):
-        tpath = where("turns", ti)
-        if not isinstance(turn, dict):
-            raise loc.error(f"turn entry {ti + 1} must be a mapping", *tpath)
-        bad = sorted(str(k) for k in turn if k not in TURN_KEYS)
+    def step(self, rules: Any, ref: Referee, entry: Any, path: tuple[Any, ...], start: Start,
+             loc: Locator) -> Step:
+        """Label orders (built here, R11: unlisted robots idle), raw ``responses`` (P5/P12, through
+        the referee; a malformed one gets the default orders, P10) and ``failures`` (P3, P10)."""
+        labels: dict[str, int] = start.ctx
+        if not isinstance(entry, dict):
+            raise loc.error(f"turn entry {path[-1] + 1} must be a mapping", *path)
+        bad = sorted(str(k) for k in entry if k not in TURN_KEYS)
         if bad:
             raise loc.error(f"unknown key(s) {', '.join(bad)} in a turn (known: {', '.join(sorted(TURN_KEYS))})",
-                            *tpath, bad[0])
-        if state.over:
-            raise loc.error("the game is already over: no more turns can be played", *tpath)
-        t = state.turn + 1
-        here = f"turn {t}"
-        orders: dict[str, ArenaOrders] = {s: ArenaOrders() for s in seats}
-        given: set[str] = set()
+                            *path, bad[0])
+        state = ref.state
+        if ref.over:
+            raise loc.error("the game is already over: no more turns can be played", *path)
+        here = f"turn {state.turn + 1}"
+        orders: dict[str, ArenaOrders] = {}
         by_id = {r[0]: sq for sq, r in state.robots.items()}
-        raw_orders = turn.get("orders") or {}
+        raw_orders = entry.get("orders") or {}
         if not isinstance(raw_orders, dict):
-            raise loc.error("'orders' must map robot labels to orders", *tpath, "orders")
+            raise loc.error("'orders' must map robot labels to orders", *path, "orders")
         for label, text in raw_orders.items():
             label = str(label)
-            opath = tpath + ("orders", label)
+            opath = path + ("orders", label)
             if label not in labels:
                 raise loc.error(f"orders for unknown robot {label}", *opath)
             if labels[label] not in by_id:
@@ -228,52 +200,61 @@ def _run_case(doc: dict[str, Any], source: str, loc: _Locator, at: tuple, case_k
             if od is None:
                 raise loc.error(f"bad order {text!r} for robot {label} (use M-d, A-d, D or S; d = N, E, S, W)",
                                 *opath)
-            seat = seats[int(label[0]) - 1]
-            orders[seat].orders[by_id[labels[label]]] = od
-            given.add(seat)
-        # label orders leave a seat's user data unchanged (ArenaOrders.user_data None)
-        seen_errors: dict[str, list[str]] = {}
-        malformed: list[str] = []
+            # label orders leave a seat's user data unchanged (ArenaOrders.user_data None)
+            orders.setdefault(SEATS[int(label[0]) - 1], ArenaOrders()).orders[by_id[labels[label]]] = od
+        subs = [Submission(seat, parsed=o) for seat, o in orders.items()]
+        given = set(orders)
         for key in ("responses", "failures"):
-            block = turn.get(key) or {}
+            block = entry.get(key) or {}
             if not isinstance(block, dict):
-                raise loc.error(f"'{key}' must map p1/p2 to a value", *tpath, key)
+                raise loc.error(f"'{key}' must map p1/p2 to a value", *path, key)
             for seat, payload in block.items():
-                if seat not in seats:
-                    raise loc.error(f"unknown seat {seat!r} (p1 or p2)", *tpath, key, seat)
+                if seat not in SEATS:
+                    raise loc.error(f"unknown seat {seat!r} (p1 or p2)", *path, key, seat)
                 if seat in given:
-                    raise loc.error(f"{seat} has both label orders and a response or failure", *tpath, key, seat)
+                    raise loc.error(f"{seat} has both label orders and a response or failure", *path, key, seat)
                 given.add(seat)
                 if key == "failures":
                     if payload not in FAILURE_CODES:
                         raise loc.error(f"failure of {seat} must be one of {', '.join(FAILURE_CODES)}, "
-                                        f"got {payload!r}", *tpath, key, seat)
-                    orders[seat] = rs.default_orders(state, seat)  # P3, P10
-                    seen_errors[seat] = [payload]
+                                        f"got {payload!r}", *path, key, seat)
+                    subs.append(Submission(seat, failure=payload))  # P3, P10
                     continue
                 if not isinstance(payload, (str, dict, list)) and payload is not None:
                     payload = str(payload)
-                try:
-                    orders[seat] = rs.parse_orders(state, seat, "" if payload is None else payload)
-                    seen_errors[seat] = [e["code"] for e in orders[seat].errors]
-                except InvalidOrders:
-                    malformed.append(seat)
-                    seen_errors[seat] = [RefusalCode.MALFORMED]
-                    orders[seat] = rs.default_orders(state, seat)  # P10
-        accepted = {s: text_orders(o) for s, o in orders.items()}
-        state, events = resolve_parsed(rs, state, orders)
-        exp = turn.get("expect")
+                subs.append(Submission(seat, payload="" if payload is None else payload, refusal=UNCHECKED,
+                                       on_refusal="default"))  # P10: a malformed response defends
+        subs += [Submission(seat, parsed=ArenaOrders()) for seat in SEATS if seat not in given]  # R11: idle
+        return Step(subs, where=here)
+
+    def check(self, rules: Any, ref: Referee, entry: Any, path: tuple[Any, ...], played: Played,
+              start: Start, loc: Locator, where: str) -> list[str]:
+        """The turn's ``expect`` block against the position after it."""
+        exp = entry.get("expect")
         if exp is None:
-            continue
-        epath = tpath + ("expect",)
+            return []
+        epath = path + ("expect",)
         if not isinstance(exp, dict):
             raise loc.error("'expect' must be a mapping", *epath)
         bad = sorted(str(k) for k in exp if k not in EXPECT_KEYS)
         if bad:
             raise loc.error(f"unknown key(s) {', '.join(bad)} in expect (known: {', '.join(sorted(EXPECT_KEYS))})",
                             *epath, bad[0])
-        failures += _check(exp, state, events, labels, seen_errors, malformed, accepted, here, loc, epath, rs)
-    return failures
+        seen_errors: dict[str, list[str]] = {}
+        for seat in SEATS:
+            if seat in played.failed:
+                seen_errors[seat] = [played.failed[seat]]
+            elif seat in played.refused:
+                seen_errors[seat] = ["malformed"]
+            elif seat in played.warnings:
+                seen_errors[seat] = [e["code"] for e in played.warnings[seat]]
+        accepted = {s: text_orders(x.orders) for s, x in played.settled.items()}
+        return _check(exp, ref.state, played.events, start.ctx, seen_errors, sorted(played.refused), accepted,
+                      where, loc, epath, rules)
+
+
+SCENARIO = ArenaScenario()
+"""The plug-in's ``scenario`` hook."""
 
 
 def _fmt_robot(sq: tuple[int, int], hp: int) -> str:
@@ -281,7 +262,7 @@ def _fmt_robot(sq: tuple[int, int], hp: int) -> str:
 
 
 def _check(exp: dict[str, Any], state: Any, events: list, labels: dict[str, int], seen_errors: dict[str, list[str]],
-           malformed: list[str], accepted: dict[str, str], here: str, loc: _Locator, epath: tuple,
+           malformed: list[str], accepted: dict[str, str], here: str, loc: Locator, epath: tuple,
            rs: Any) -> list[str]:
     """Compare one turn's ``expect`` block with the state; returns diff lines."""
     out: list[str] = []
@@ -388,4 +369,4 @@ def _check(exp: dict[str, Any], state: Any, events: list, labels: dict[str, int]
     return out
 
 
-__all__ = ["run_scenario", "square", "parse_order"]
+__all__ = ["SCENARIO", "ArenaScenario", "square", "parse_order"]

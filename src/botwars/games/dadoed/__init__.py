@@ -18,7 +18,7 @@ GAME = Game(
                               replace_until_resolved=False, counts_refusals=False, text_orders=True),
     bots="botwars.games.dadoed.bots:BUILTIN",
     board=BoardFormat(check=_RULES + ".check_board", doc="D-2.6 text board"),
-    scenario="botwars.games.dadoed.scenario:run_scenario",
+    scenario="botwars.games.dadoed.scenario:SCENARIO",
     svg=_RULES + ".svg",
     report=_RULES + ".report",
     web_entry="botwars.games.dadoed:entry.js",

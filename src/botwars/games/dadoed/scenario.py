@@ -11,9 +11,10 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from botwars.engine.referee import resolve_parsed
-from botwars.engine.errors import ConfigError, InvalidOrders
+from botwars.engine.errors import ConfigError
+from botwars.engine.referee import Referee
 from botwars.engine.ruleset import get_ruleset
+from botwars.engine.scenario import Case, Locator, Played, ScenarioFormat, Start, Step, Submission
 from botwars.games.dadoed.board import LABELS, parse_board, parse_tile, tile_str, tiles_sorted
 from botwars.games.dadoed.engine import PLAYERS, Bot, State, iter_legal, order_text
 from botwars.games.dadoed.pool import load_pool
@@ -25,8 +26,10 @@ EXPECT = {"board", "bots", "holes", "fire", "boulders", "pool", "gold_refreshes"
           "result", "rooted", "active", "turn", "legal", "not_legal", "reserves", "log_order"}
 
 
-def _err(source: str, msg: str) -> ConfigError:
-    return ConfigError(msg, source=source)
+def _err(source: str, msg: str, *path: Any) -> ConfigError:
+    """A :class:`ConfigError` at key ``path`` of the file (FILE:LINE:COLUMN); without a path the
+    kernel's runner places it at the entry, or the top-level key, it concerns."""
+    return Locator(source).error(msg, *path) if path else ConfigError(msg, source=source)
 
 
 def _tiles(v: Any, source: str, what: str) -> set:
@@ -90,26 +93,26 @@ def build_state(doc: dict[str, Any], source: str) -> State:
         bots[lb] = Bot(owner, t)
     for player, labels in (doc.get("reserves") or {}).items():
         if player not in PLAYERS:
-            raise _err(source, f"reserves: unknown player {player!r} (blue or orange)")
+            raise _err(source, f"reserves: unknown player {player!r} (blue or orange)", "reserves")
         for lb in labels or []:
             lb = str(lb).upper()
             if lb not in LABELS or lb in bots:
-                raise _err(source, f"reserves: {lb} is not a free bot label")
+                raise _err(source, f"reserves: {lb} is not a free bot label", "reserves")
             bots[lb] = Bot(player, None)
     for lb in rooted:
         if lb not in bots or bots[lb].tile is None:
-            raise _err(source, f"rooted: no bot {lb} on the board")
+            raise _err(source, f"rooted: no bot {lb} on the board", "rooted")
         bots[lb] = Bot(bots[lb].owner, bots[lb].tile, True)
     for lb, pair in supers.items():
         if lb not in bots:
-            raise _err(source, f"supers: no bot {lb}")
+            raise _err(source, f"supers: no bot {lb}", "supers")
         if not isinstance(pair, list) or len(pair) != 2 or any(pool.get(x) is None for x in pair):
-            raise _err(source, f"supers: {lb} needs [first, second] command ids of the pool")
+            raise _err(source, f"supers: {lb} needs [first, second] command ids of the pool", "supers")
         bots[lb] = Bot(bots[lb].owner, bots[lb].tile, bots[lb].rooted, (pair[0], pair[1]))
     left = pool.initial_left()
     for cid, n in (doc.get("pool") or {}).items():
         if cid not in left:
-            raise _err(source, f"pool: unknown command {cid!r}")
+            raise _err(source, f"pool: unknown command {cid!r}", "pool")
         left[cid] = n
     turn = int(doc.get("turn", 1))
     if turn < 1:
@@ -206,63 +209,58 @@ def _check(rs, st: State, events, exp: dict[str, Any], where: str, source: str) 
     return fails
 
 
-def run_scenario(rules: Any, doc: dict[str, Any], source: str) -> list[str]:
-    """Run one DADOED scenario document with ``rules`` (the game's rule set, as the plug-in's
-    ``scenario`` hook is called); returns failure lines (empty = pass)."""
-    rs = rules
-    unknown = set(doc) - KNOWN
-    if unknown:
-        raise _err(source, f"unknown key(s) {', '.join(sorted(unknown))} (known: {', '.join(sorted(KNOWN))})")
-    from botwars.games.dadoed.scenario_schema import check as check_shape
-    check_shape(doc, source)  # keys, types and formats, with file:line:column (issue 11)
-    st = build_state(doc, source)
-    entries = doc.get("orders")
-    if not isinstance(entries, list) or not entries:
-        raise _err(source, "'orders' must be a non-empty list")
-    fails: list[str] = []
-    for i, entry in enumerate(entries, 1):
+class DadoedScenario(ScenarioFormat):
+    """The DADOED scenario format's hooks for the kernel runner (:func:`botwars.engine.scenario.run_scenario`)."""
+
+    stop_on_surprise = True  # an order refused (or accepted) against the file: later entries mean nothing
+
+    known_keys = frozenset(KNOWN)
+    schema = "botwars.games.dadoed.scenario_schema:Scenario"
+
+    def start(self, rules: Any, case: Case, loc: Locator) -> Start:
+        """The position of :func:`build_state`."""
+        st = build_state(case.doc, loc.source)
+        return Start(st.config, list(rules.seats_of(st)), st)
+
+    def entries(self, case: Case, loc: Locator) -> list[tuple[tuple[Any, ...], Any]]:
+        """The ``orders`` list."""
+        entries = case.doc.get("orders")
+        if not isinstance(entries, list) or not entries:
+            raise loc.error("'orders' must be a non-empty list", "orders")
+        return [(("orders", i), e) for i, e in enumerate(entries)]
+
+    def step(self, rules: Any, ref: Referee, entry: Any, path: tuple[Any, ...], start: Start,
+             loc: Locator) -> Step:
+        """``setup``: each seat's set-up (D-3), the missing ones by default; ``order``: the
+        player to move's order, refused where ``reject`` says (the state stays as it was)."""
+        i = path[-1] + 1
         if not isinstance(entry, dict) or not (set(entry) & {"order", "setup"}):
-            raise _err(source, f"order entry {i}: needs 'order' (or 'setup')")
-        extra = set(entry) - ENTRY
+            raise loc.error(f"order entry {i}: needs 'order' (or 'setup')", *path)
+        extra = sorted(set(entry) - ENTRY)
         if extra:
-            raise _err(source, f"order entry {i}: unknown key(s) {', '.join(sorted(extra))}")
+            raise loc.error(f"order entry {i}: unknown key(s) {', '.join(extra)}", *path, extra[0])
+        st = ref.state
         where = f"entry {i} (turn {st.turn + 1}, {entry.get('order', 'setup')!r})"
         if "setup" in entry:
-            orders = {}
-            for seat, payload in (entry["setup"] or {}).items():
-                try:
-                    orders[seat] = rs.parse_orders(st, seat, payload)
-                except InvalidOrders as exc:
-                    want = (entry.get("reject") or {}).get(seat) if isinstance(entry.get("reject"), dict) else None
-                    if want is None or str(want) not in exc.message:
-                        fails.append(f"{where}: setup of {seat} refused: {exc.message}")
-                    orders[seat] = rs.default_orders(st, seat)
-            st, events = resolve_parsed(rs, st, orders)
-            fails += _check(rs, st, events, entry.get("expect") or {}, where, source)
-            continue
+            reject = entry.get("reject") if isinstance(entry.get("reject"), dict) else {}
+            subs = [Submission(seat, payload=payload, refusal=reject.get(seat), on_refusal="default",
+                               label=f"setup of {seat}") for seat, payload in (entry["setup"] or {}).items()]
+            return Step(subs, where=where)
         if st.phase != "play":
-            fails.append(f"{where}: the game is over ({st.result}); no more orders")
-            break
-        seat = st.seat_of(st.active)
-        before = rs.state_json(st)
-        try:
-            order = rs.parse_orders(st, seat, entry["order"])
-        except InvalidOrders as exc:
-            if "reject" not in entry:
-                fails.append(f"{where}: refused: {exc.message}")
-                break
-            if str(entry["reject"]) not in exc.message and str(entry["reject"]) != exc.code:
-                fails.append(f"{where}: refused with {exc.message!r} ({exc.code}), expected {entry['reject']!r}")
-            if rs.state_json(st) != before:
-                fails.append(f"{where}: a refused order changed the state")
-            fails += _check(rs, st, [], entry.get("expect") or {}, where, source)
-            continue
-        if "reject" in entry:
-            fails.append(f"{where}: expected a refusal ({entry['reject']!r}), but the order was accepted")
-            break
-        st, events = resolve_parsed(rs, st, {seat: order})
-        if st.phase == "ending":  # the decision point that applies D-8.4 / D-5.2 after the clock
-            st, more = resolve_parsed(rs, st, {})
-            events = events + more
-        fails += _check(rs, st, events, entry.get("expect") or {}, where, source)
-    return fails
+            return Step(where=where, failures=[f"{where}: the game is over ({st.result}); no more orders"], stop=True)
+        want = str(entry["reject"]) if "reject" in entry else None
+        return Step([Submission(st.seat_of(st.active), payload=entry["order"], refusal=want, label="order")],
+                    where=where, fill_defaults=False)
+
+    def follow(self, rules: Any, ref: Referee) -> bool:
+        """The decision point that applies D-8.4 / D-5.2 after the clock needs no orders."""
+        return bool(ref.state.phase == "ending")
+
+    def check(self, rules: Any, ref: Referee, entry: Any, path: tuple[Any, ...], played: Played,
+              start: Start, loc: Locator, where: str) -> list[str]:
+        """The entry's ``expect`` block."""
+        return _check(rules, ref.state, played.events, entry.get("expect") or {}, where, loc.source)
+
+
+SCENARIO = DadoedScenario()
+"""The plug-in's ``scenario`` hook."""

@@ -83,9 +83,3 @@ class Scenario(Strict):
     pool: dict[str, Count] = absent()
     gold_refreshes: Count = absent()
     orders: list[Entry] = absent()
-
-
-def check(doc: Any, source: str) -> None:
-    """Raise :class:`~botwars.engine.errors.ConfigError` (file:line:column, key path) unless
-    ``doc`` has the shape of a DADOED scenario."""
-    validate_doc(Scenario, doc, source)

@@ -18,7 +18,7 @@ GAME = Game(
                               replace_until_resolved=True, counts_refusals=False, text_orders=False),
     bots="botwars.games.factory.bots:BUILTIN",
     board=BoardFormat(check=_RULES + ".check_board", suffixes=(".board",), doc="factory board (F-2)"),
-    scenario="botwars.games.factory.scenario:run_scenario",
+    scenario="botwars.games.factory.scenario:SCENARIO",
     svg=_RULES + ".svg",
     report=_RULES + ".report",
     web_entry="botwars.games.factory:entry.js",

@@ -20,8 +20,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from botwars.engine.referee import resolve_parsed
-from botwars.engine.errors import ConfigError, InvalidOrders
+from botwars.engine.errors import ConfigError
+from botwars.engine.referee import Referee
+from botwars.engine.scenario import Case, Locator, Played, ScenarioFormat, Start, Step, Submission
 from botwars.games.factory.board import DIRS, grid_board, load_board, parse_board, parse_sq, sq_str
 from botwars.games.factory.cards import parse_card
 from botwars.games.factory.state import Bot
@@ -33,8 +34,10 @@ ROBOT_KEYS = {"at", "facing", "hp", "mode", "flags", "options", "program", "robo
               "destroyed"}
 
 
-def _err(source: str, msg: str) -> ConfigError:
-    return ConfigError(msg, source=source)
+def _err(source: str, msg: str, *path: Any) -> ConfigError:
+    """A :class:`ConfigError` at key ``path`` of the file (FILE:LINE:COLUMN); without a path the
+    kernel's runner places it at the entry, or the top-level key, it concerns."""
+    return Locator(source).error(msg, *path) if path else ConfigError(msg, source=source)
 
 
 def build(rs: Any, doc: dict[str, Any], source: str) -> tuple[Any, dict[str, int]]:
@@ -59,7 +62,7 @@ def build(rs: Any, doc: dict[str, Any], source: str) -> tuple[Any, dict[str, int
     if not robots:
         names = [str(n) for n in (doc.get("players") or ["Alice", "Bob"])]
         if not 1 <= len(names) <= 8:
-            raise _err(source, "players: 1 to 8 names")
+            raise _err(source, "players: 1 to 8 names", "players")
         st = rs.setup(config, [f"p{k + 1}" for k in range(len(names))], seed, board=board, names=names)
         st.dealt = True
         return st, {n: p for p, n in enumerate(names)}
@@ -73,37 +76,37 @@ def build(rs: Any, doc: dict[str, Any], source: str) -> tuple[Any, dict[str, int
     for p, name in enumerate(names):
         spec = robots[name] or {}
         if not isinstance(spec, dict):
-            raise _err(source, f"robot {name}: expected a mapping")
+            raise _err(source, f"robot {name}: expected a mapping", "robots", name)
         bad = set(spec) - ROBOT_KEYS
         if bad:
-            raise _err(source, f"robot {name}: unknown key(s) {', '.join(sorted(bad))}")
+            raise _err(source, f"robot {name}: unknown key(s) {', '.join(sorted(bad))}", "robots", name)
         pl = st.players[p]
         try:
             sq = parse_sq(spec.get("at", sq_str(board.start)))
         except ValueError as exc:
-            raise _err(source, f"robot {name}: {exc}") from None
+            raise _err(source, f"robot {name}: {exc}", "robots", name) from None
         if not board.on_board(sq):
-            raise _err(source, f"robot {name}: {sq_str(sq)} is off the board")
+            raise _err(source, f"robot {name}: {sq_str(sq)} is off the board", "robots", name)
         facing = str(spec.get("facing", DIRS[board.start_facing]))
         if facing not in ("N", "E", "S", "W"):
-            raise _err(source, f"robot {name}: facing must be N, E, S or W")
+            raise _err(source, f"robot {name}: facing must be N, E, S or W", "robots", name)
         mode = str(spec.get("mode", "real"))
         if mode not in ("real", "virtual"):
-            raise _err(source, f"robot {name}: mode must be real or virtual")
+            raise _err(source, f"robot {name}: mode must be real or virtual", "robots", name)
         b = Bot(p, 0, sq, DIRS.index(facing), int(spec.get("hp", config["max_hp"])), mode,
                 int(spec.get("reinst", turn - 1 if mode == "virtual" else 0)))
         b.rebooting = bool(spec.get("rebooting", False))
         b.declared = bool(spec.get("reboot", False))
         prog = spec.get("program") or []
         if len(prog) > 5:
-            raise _err(source, f"robot {name}: at most 5 registers")
+            raise _err(source, f"robot {name}: at most 5 registers", "robots", name)
         for r, card in enumerate(prog):
             if card is None or card == "-":
                 continue
             try:
                 b.regs[r] = parse_card(str(card))
             except ValueError as exc:
-                raise _err(source, f"robot {name} register {r + 1}: {exc}") from None
+                raise _err(source, f"robot {name} register {r + 1}: {exc}", "robots", name) from None
         for o in spec.get("options") or []:
             code, _, ch = str(o).partition(":")
             b.options.append({"code": code, "charges": int(ch) if ch else (3 if code == "AA" else 0),
@@ -120,7 +123,7 @@ def build(rs: Any, doc: dict[str, Any], source: str) -> tuple[Any, dict[str, int
         pl.stations = [parse_sq(x) for x in spec.get("stations") or []]
         for where_sq in [pl.checkpoint] + pl.stations:
             if not board.on_board(where_sq):
-                raise _err(source, f"robot {name}: {sq_str(where_sq)} is off the board")
+                raise _err(source, f"robot {name}: {sq_str(where_sq)} is off the board", "robots", name)
         pl.sets = [str(x) for x in spec.get("sets") or []]
         if "sacrifice_at" in spec:
             pl.standing["sacrifice_at"] = int(spec["sacrifice_at"])
@@ -132,67 +135,90 @@ def build(rs: Any, doc: dict[str, Any], source: str) -> tuple[Any, dict[str, int
         table = {"switches": st.switches, "trapdoors": st.trapdoors, "bridges": st.bridges,
                  "teleporters": st.teleporters}.get(kind)
         if table is None:
-            raise _err(source, f"devices: unknown kind {kind!r}")
+            raise _err(source, f"devices: unknown kind {kind!r}", "devices", kind)
         for k, v in vals.items():
             try:
                 key = k if kind == "teleporters" else parse_sq(k)
             except ValueError as exc:
-                raise _err(source, f"devices: {exc}") from None
+                raise _err(source, f"devices: {exc}", "devices", kind) from None
             if key not in table:
-                raise _err(source, f"devices: no {kind[:-1]} at {k}")
+                raise _err(source, f"devices: no {kind[:-1]} at {k}", "devices", kind)
             table[key] = bool(v)
     return st, {n: p for p, n in enumerate(names)}
 
 
-def run_scenario(rs: Any, doc: dict[str, Any], source: str) -> list[str]:
-    """Run one factory scenario; returns failure lines (empty = pass)."""
-    from botwars.games.factory.rules import Ctx
-    from botwars.games.factory.scenario_schema import check as check_shape
-    check_shape(doc, source)  # keys, types and formats, with file:line:column (issue 11)
-    st, idx = build(rs, doc, source)
-    failures: list[str] = []
-    if "turns" in doc:
+class FactoryScenario(ScenarioFormat):
+    """The factory scenario format's hooks for the kernel runner
+    (:func:`botwars.engine.scenario.run_scenario`): ``turns`` are decision points played through
+    the referee; ``play`` (stages played directly, with the registers given) is :meth:`special`."""
+
+    schema = "botwars.games.factory.scenario_schema:Scenario"
+
+    def special(self, rules: Any, doc: dict[str, Any], loc: Locator) -> list[str] | None:
+        """A ``play`` scenario (no ``turns``): the stages played with the registers given."""
+        if "turns" in doc:
+            return None
+        return _play_stages(rules, doc, loc.source)
+
+    def start(self, rules: Any, case: Case, loc: Locator) -> Start:
+        """The position of :func:`build`, its hands dealt (``ctx``: player name → index and the
+        last decision point's events)."""
+        st, idx = build(rules, case.doc, loc.source)
         events: list[Any] = []
         if not getattr(st, "dealt", False):
-            rs.start_of_turn(st, st.turn + 1, events)
-        if not isinstance(doc["turns"], list):
-            raise _err(source, "turns must be a list")
-        for n, entry in enumerate(doc["turns"] or [], 1):
-            entry = entry or {}
-            if not isinstance(entry, dict):
-                raise _err(source, f"turns entry {n} must be a mapping")
-            where = f"turn {st.turn + 1}"
-            exp = dict(entry.get("expect") or {})
-            if "hands_before" in entry:
-                _check(rs, st, {"hands": entry["hands_before"]}, [], idx, where + " (deal)", failures, source)
-            orders = {}
-            invalid = exp.pop("invalid", {}) or {}
-            for name, payload in (entry.get("orders") or {}).items():
-                if name not in idx:
-                    raise _err(source, f"{where}: orders for unknown player {name}")
-                seat = st.seats[idx[name]]
-                if isinstance(payload, dict) and payload.get("cards") == "hand":
-                    payload = dict(payload, cards=list(rs.default_orders(st, seat).cards))
-                try:
-                    orders[seat] = rs.parse_orders(st, seat, payload)
-                    if name in invalid:
-                        failures.append(f"{where}: orders of {name} were accepted, expected refusal "
-                                        f"containing {invalid[name]!r}")
-                except InvalidOrders as exc:
-                    if name not in invalid:
-                        failures.append(f"{where}: orders of {name} refused: {exc.message}")
-                    elif str(invalid[name]) not in exc.message:
-                        failures.append(f"{where}: orders of {name}: expected refusal containing "
-                                        f"{invalid[name]!r}, got {exc.message!r}")
-            for name, want in invalid.items():
-                if name not in (entry.get("orders") or {}):
-                    raise _err(source, f"{where}: 'invalid' for {name}, who sent no orders")
-            if entry.get("resolve", True) and not st.over:
-                for seat in rs.pending(st):
-                    orders.setdefault(seat, rs.default_orders(st, seat))
-                st, events = resolve_parsed(rs, st, orders)
-            _check(rs, st, exp, events, idx, where, failures, source)
+            rules.start_of_turn(st, st.turn + 1, events)
+        return Start(st.config, list(st.seats), st, ctx={"idx": idx, "events": events})
+
+    def entries(self, case: Case, loc: Locator) -> list[tuple[tuple[Any, ...], Any]]:
+        """The ``turns`` list."""
+        if not isinstance(case.doc["turns"], list):
+            raise loc.error("turns must be a list", "turns")
+        return [(("turns", n), e) for n, e in enumerate(case.doc["turns"] or [])]
+
+    def step(self, rules: Any, ref: Referee, entry: Any, path: tuple[Any, ...], start: Start,
+             loc: Locator) -> Step:
+        """Each player's ``orders`` (the F-15.1 payload; ``cards: hand`` is the hand as dealt),
+        refused where ``expect.invalid`` says; the other seats get their default orders."""
+        entry = entry or {}
+        if not isinstance(entry, dict):
+            raise loc.error(f"turns entry {path[-1] + 1} must be a mapping", *path)
+        st, idx = ref.state, start.ctx["idx"]
+        where = f"turn {st.turn + 1}"
+        failures: list[str] = []
+        if "hands_before" in entry:
+            _check(rules, st, {"hands": entry["hands_before"]}, [], idx, where + " (deal)", failures, loc.source)
+        invalid = (entry.get("expect") or {}).get("invalid") or {}
+        subs = []
+        for name, payload in (entry.get("orders") or {}).items():
+            if name not in idx:
+                raise loc.error(f"{where}: orders for unknown player {name}", *path, "orders", name)
+            seat = st.seats[idx[name]]
+            if isinstance(payload, dict) and payload.get("cards") == "hand":
+                payload = dict(payload, cards=list(rules.default_orders(st, seat).cards))
+            subs.append(Submission(seat, payload=payload, label=f"orders of {name}",
+                                   refusal=str(invalid[name]) if name in invalid else None))
+        for name in invalid:
+            if name not in (entry.get("orders") or {}):
+                raise loc.error(f"{where}: 'invalid' for {name}, who sent no orders", *path, "expect", "invalid", name)
+        return Step(subs, where=where, resolve=bool(entry.get("resolve", True)) and not st.over, failures=failures)
+
+    def check(self, rules: Any, ref: Referee, entry: Any, path: tuple[Any, ...], played: Played,
+              start: Start, loc: Locator, where: str) -> list[str]:
+        """The entry's ``expect`` block (``invalid`` is the kernel's)."""
+        if played.resolved:
+            start.ctx["events"] = played.events
+        exp = {k: v for k, v in ((entry or {}).get("expect") or {}).items() if k != "invalid"}
+        failures: list[str] = []
+        _check(rules, ref.state, exp, start.ctx["events"], start.ctx["idx"], where, failures, loc.source)
         return failures
+
+
+def _play_stages(rs: Any, doc: dict[str, Any], source: str) -> list[str]:
+    """A ``play`` scenario: the stages (or the whole turn) played with the registers given;
+    returns failure lines."""
+    from botwars.games.factory.rules import Ctx
+    st, idx = build(rs, doc, source)
+    failures: list[str] = []
     play = doc.get("play", "turn")
     expect = doc.get("expect") or {}
     if not isinstance(expect, dict) or not all(isinstance(v, dict) or k == "stages_played" for k, v in expect.items()):
@@ -241,6 +267,12 @@ def run_scenario(rs: Any, doc: dict[str, Any], source: str) -> list[str]:
             raise _err(source, f"expect: unknown key {key!r} (stage N or end)")
         _check(rs, st, exp, evs, idx, key, failures, source, final=(key == "end" or (st.over and key == f"stage {c.s}")))
     return failures
+
+
+
+
+SCENARIO = FactoryScenario()
+"""The plug-in's ``scenario`` hook."""
 
 
 def _robot_text(st: Any, p: int) -> str:

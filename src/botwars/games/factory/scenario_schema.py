@@ -126,9 +126,3 @@ class Scenario(Strict):
     turns: list[Optional[Turn]] = absent()
     devices: dict[Literal["switches", "trapdoors", "bridges", "teleporters"], dict[str, Union[bool, str]]] = absent()
     option_deck: list[Annotated[str, AfterValidator(_option)]] = absent()
-
-
-def check(doc: Any, source: str) -> None:
-    """Raise :class:`~botwars.engine.errors.ConfigError` (file:line:column, key path) unless
-    ``doc`` has the shape of a factory scenario."""
-    validate_doc(Scenario, doc, source)

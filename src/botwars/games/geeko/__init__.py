@@ -19,7 +19,7 @@ GAME = Game(
     bots="botwars.games.geeko.bots:BUILTIN",
     board=BoardFormat(check=_RULES + ".check_board", suffixes=(".board",), entry_test=True,
                       doc="a room or a five-room set (G-2); --entry: the entry-board acceptance test (G-11)"),
-    scenario="botwars.games.geeko.scenario:run_scenario",
+    scenario="botwars.games.geeko.scenario:SCENARIO",
     svg=_RULES + ".svg",
     report=_RULES + ".report",
     web_entry="botwars.games.geeko:entry.js",

@@ -23,8 +23,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from botwars.engine.referee import resolve_parsed
-from botwars.engine.errors import ConfigError, InvalidOrders
+from botwars.engine.errors import ConfigError
+from botwars.engine.referee import Referee
+from botwars.engine.scenario import Case, Locator, Played, ScenarioFormat, Start, Step, Submission
 from botwars.games.factory.board import DIRS, parse_sq, sq_str
 from botwars.games.factory.cards import card_str, parse_card
 from botwars.games.factory.rules import Ctx
@@ -37,8 +38,10 @@ ROBOT_KEYS = {"at", "facing", "hp", "place", "transit", "program", "fused", "opt
               "rebooting"}
 
 
-def _err(source: str, msg: str) -> ConfigError:
-    return ConfigError(msg, source=source)
+def _err(source: str, msg: str, *path: Any) -> ConfigError:
+    """A :class:`ConfigError` at key ``path`` of the file (FILE:LINE:COLUMN); without a path the
+    kernel's runner places it at the entry, or the top-level key, it concerns."""
+    return Locator(source).error(msg, *path) if path else ConfigError(msg, source=source)
 
 
 def build(rs: Any, doc: dict[str, Any], source: str):
@@ -71,16 +74,16 @@ def build(rs: Any, doc: dict[str, Any], source: str):
     elif "room" in doc:
         k = doc["room"]
         if not isinstance(k, int) or not 1 <= k <= 5:
-            raise _err(source, f"room must be 1 to 5, got {k!r}")
+            raise _err(source, f"room must be 1 to 5, got {k!r}", "room")
         rs.enter_room(run, k)
     turn = int(doc.get("turn", 1 if "turns" in doc else 2))
     gs.turn = run.turn = turn - 1
     for letter, spec in (doc.get("robots") or {}).items():
         if letter not in LETTERS:
-            raise _err(source, f"robots are A and B, got {letter!r}")
+            raise _err(source, f"robots are A and B, got {letter!r}", "robots", letter)
         bad = set(spec or {}) - ROBOT_KEYS
         if bad:
-            raise _err(source, f"robot {letter}: unknown key(s) {', '.join(sorted(bad))}")
+            raise _err(source, f"robot {letter}: unknown key(s) {', '.join(sorted(bad))}", "robots", letter)
         set_robot(run, LETTERS.index(letter), spec or {}, source)
     for b in run.bots:
         if b.place in ("board", "parked") and (b.sq is None or not run.board.on_board(b.sq)):
@@ -92,7 +95,7 @@ def build(rs: Any, doc: dict[str, Any], source: str):
         for k, v in (dev.get(kind) or {}).items():
             key = k if kind == "teleporters" else parse_sq(k)
             if key not in table:
-                raise _err(source, f"devices: the room has no {one} {k}")
+                raise _err(source, f"devices: the room has no {one} {k}", "devices", kind)
             table[key] = (v in (True, "lowered")) if kind == "bridges" else bool(v)
     for k, v in (dev.get("gates") or {}).items():
         if parse_sq(k) not in run.gates:
@@ -115,7 +118,7 @@ def set_robot(run: Any, slot: int, spec: dict[str, Any], source: str) -> None:
         for r, card in (spec.get("fused") or {}).items():
             b.regs[int(r) - 1] = parse_card(str(card))
     except ValueError as exc:
-        raise _err(source, f"robot {LETTERS[slot]}: {exc}") from None
+        raise _err(source, f"robot {LETTERS[slot]}: {exc}", "robots", LETTERS[slot]) from None
     b.options = [{"code": o, "charges": 3 if o == "AA" else 0, "armoury": True} for o in spec.get("options", [])]
     b.stations = {int(k): parse_sq(v) for k, v in (spec.get("stations") or {}).items()}
     b.sets = list(spec.get("sets") or [])
@@ -222,19 +225,86 @@ def check(rs: Any, gs: Any, exp: dict[str, Any], ev: Any, where: str) -> list[st
     return fails
 
 
-def run_scenario(rs: Any, doc: dict[str, Any], source: str) -> list[str]:
-    """Play a scenario; returns failure lines (``[]`` = pass).  Raises :class:`ConfigError` for a
-    malformed scenario."""
-    if not isinstance(doc, dict):
-        raise _err(source, "a scenario is a mapping")
-    from botwars.games.geeko.scenario_schema import check as check_shape
-    check_shape(doc, source)  # keys, types and formats, with file:line:column (issue 11)
-    if ("play" in doc) == ("turns" in doc):
-        raise _err(source, "give exactly one of 'play' and 'turns'")
-    gs = build(rs, doc, source)
-    if "play" in doc:
-        return play_stages(rs, gs, doc, source)
-    return play_turns(rs, gs, doc, source)
+class GeekoScenario(ScenarioFormat):
+    """The geeko scenario format's hooks for the kernel runner
+    (:func:`botwars.engine.scenario.run_scenario`): ``turns`` are decision points played through
+    the referee; ``play`` (stages played directly, with the registers given) is :meth:`special`."""
+
+    stop_on_surprise = True  # an order refused against the file: the later turns mean nothing
+    schema = "botwars.games.geeko.scenario_schema:Scenario"
+
+    def check_shape(self, doc: dict[str, Any], source: str) -> None:
+        """Keys, types and formats (scenario_schema), with file:line:column (issue 11); exactly
+        one of ``play`` and ``turns``."""
+        super().check_shape(doc, source)
+        if ("play" in doc) == ("turns" in doc):
+            raise Locator(source).error("give exactly one of 'play' and 'turns'", "play" if "play" in doc else "turns")
+
+    def special(self, rules: Any, doc: dict[str, Any], loc: Locator) -> list[str] | None:
+        """A ``play`` scenario: the stages played with the registers given."""
+        if "play" not in doc:
+            return None
+        return play_stages(rules, build(rules, doc, loc.source), doc, loc.source)
+
+    def start(self, rules: Any, case: Case, loc: Locator) -> Start:
+        """The position of :func:`build`, the first hand dealt (G-5)."""
+        gs = build(rules, case.doc, loc.source)
+        rules.deal(gs.runs[0], gs.turn + 1, [])
+        return Start(gs.config, list(rules.seats_of(gs)), gs)
+
+    def entries(self, case: Case, loc: Locator) -> list[tuple[tuple[Any, ...], Any]]:
+        """The ``turns`` list."""
+        return [(("turns", n), e) for n, e in enumerate(case.doc["turns"])]
+
+    def step(self, rules: Any, ref: Referee, entry: Any, path: tuple[Any, ...], start: Start,
+             loc: Locator) -> Step:
+        """The ``invalid`` payloads (each must be refused with its ``error``), then ``orders``
+        (the G-16.1 payload, or ``default``); ``hand``, ``hand_size`` and ``hand_message`` are
+        checked before."""
+        gs = ref.state
+        where = f"{loc.source}: turn {gs.turn + 1}"
+        fails: list[str] = []
+        if "hand" in entry:
+            got = [card_str(c) for c in gs.runs[0].hand]
+            if got != list(entry["hand"]):
+                fails.append(f"{where}: hand is {got}, expected {entry['hand']}")
+        for k in ("hand_size", "hand_message"):
+            if k in entry:
+                fails += check(rules, gs, {k: entry[k]}, None, where)
+        subs = [Submission("p1", payload=bad["orders"], refusal=str(bad["error"]), label=f"order {bad['orders']}")
+                for bad in entry.get("invalid") or []]
+        raw = entry.get("orders", "default")
+        subs.append(Submission("p1", failure="default") if raw == "default" else Submission("p1", payload=raw))
+        return Step(subs, where=where, failures=fails)
+
+    def check(self, rules: Any, ref: Referee, entry: Any, path: tuple[Any, ...], played: Played,
+              start: Start, loc: Locator, where: str) -> list[str]:
+        """``program`` (the orders as accepted) and ``expect`` (``stage N``, ``end``,
+        ``stages_played`` or any robot/room expectation)."""
+        gs = ref.state
+        fails: list[str] = []
+        if "program" in entry and "p1" in played.settled:
+            got = played.settled["p1"].orders.to_json()
+            for k, v in entry["program"].items():
+                if got.get(k) != v:
+                    fails.append(f"{where}: program {k} is {got.get(k)}, expected {v}")
+        stages = {e.data["stage"]: e for e in played.events if e.kind == "stage"}
+        end = next((e for e in played.events if e.kind == "end"), None)
+        for key, want in (entry.get("expect") or {}).items():
+            if key.startswith("stage "):
+                k = int(key.split()[1])
+                if k not in stages:
+                    fails.append(f"{where}: stage {k} was not played")
+                    continue
+                fails += check(rules, gs, want, stages[k], f"{where} {key}")
+            elif key == "end":
+                fails += check(rules, gs, want, end, f"{where} end")
+            elif key == "stages_played":
+                if len(stages) != want:
+                    fails.append(f"{where}: {len(stages)} stages played, expected {want}")
+            else:
+                fails += check(rules, gs, {key: want}, None, where)
+        return fails
 
 
 def play_stages(rs: Any, gs: Any, doc: dict[str, Any], source: str) -> list[str]:
@@ -290,56 +360,6 @@ def play_stages(rs: Any, gs: Any, doc: dict[str, Any], source: str) -> list[str]
     return fails
 
 
-def play_turns(rs: Any, gs: Any, doc: dict[str, Any], source: str) -> list[str]:
-    run = gs.runs[0]
-    rs.deal(run, gs.turn + 1, [])
-    fails: list[str] = []
-    for n, spec in enumerate(doc["turns"], 1):
-        where = f"{source}: turn {gs.turn + 1}"
-        run = gs.runs[0]
-        if "hand" in spec:
-            got = [card_str(c) for c in run.hand]
-            if got != list(spec["hand"]):
-                fails.append(f"{where}: hand is {got}, expected {spec['hand']}")
-        for k in ("hand_size", "hand_message"):
-            if k in spec:
-                fails += check(rs, gs, {k: spec[k]}, None, where)
-        for bad in spec.get("invalid") or []:
-            try:
-                rs.parse_orders(gs, "p1", bad["orders"])
-                fails.append(f"{where}: order {bad['orders']} was accepted, expected refusal with {bad['error']!r}")
-            except InvalidOrders as exc:
-                if bad["error"] not in str(exc):
-                    fails.append(f"{where}: refusal {str(exc)!r} does not contain {bad['error']!r}")
-        raw = spec.get("orders", "default")
-        if raw == "default":
-            o = rs.default_orders(gs, "p1")
-        else:
-            try:
-                o = rs.parse_orders(gs, "p1", raw)
-            except InvalidOrders as exc:
-                fails.append(f"{where}: order refused: {exc}")
-                return fails
-        if "program" in spec:
-            got = o.to_json()
-            for k, v in spec["program"].items():
-                if got.get(k) != v:
-                    fails.append(f"{where}: program {k} is {got.get(k)}, expected {v}")
-        gs, events = resolve_parsed(rs, gs, {"p1": o})
-        stages = {e.data["stage"]: e for e in events if e.kind == "stage"}
-        end = next((e for e in events if e.kind == "end"), None)
-        for key, want in (spec.get("expect") or {}).items():
-            if key.startswith("stage "):
-                k = int(key.split()[1])
-                if k not in stages:
-                    fails.append(f"{where}: stage {k} was not played")
-                    continue
-                fails += check(rs, gs, want, stages[k], f"{where} {key}")
-            elif key == "end":
-                fails += check(rs, gs, want, end, f"{where} end")
-            elif key == "stages_played":
-                if len(stages) != want:
-                    fails.append(f"{where}: {len(stages)} stages played, expected {want}")
-            else:
-                fails += check(rs, gs, {key: want}, None, where)
-    return fails
+
+SCENARIO = GeekoScenario()
+"""The plug-in's ``scenario`` hook."""

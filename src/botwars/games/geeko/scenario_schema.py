@@ -123,9 +123,3 @@ class Scenario(Strict):
     play: Union[Literal["turn"], list[Annotated[int, Field(ge=1, le=9)]]] = absent()
     expect: PlayExpect = absent()  # type: ignore[valid-type]
     turns: list[Turn] = absent()
-
-
-def check(doc: Any, source: str) -> None:
-    """Raise :class:`~botwars.engine.errors.ConfigError` (file:line:column, key path) unless
-    ``doc`` has the shape of a geeko scenario."""
-    validate_doc(Scenario, doc, source)

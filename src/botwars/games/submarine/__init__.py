@@ -17,7 +17,7 @@ GAME = Game(
     capabilities=Capabilities(turns=Turns.MIXED, hidden_information=True, finite_legal_orders=False,
                               replace_until_resolved=False, counts_refusals=True, text_orders=True),
     bots="botwars.games.submarine.bots:BUILTIN",
-    scenario="botwars.games.submarine.scenario:run_scenario",
+    scenario="botwars.games.submarine.scenario:SCENARIO",
     svg=_RULES + ".svg",
     report=_RULES + ".report",
     web_entry="botwars.games.submarine:entry.js",

@@ -231,9 +231,9 @@ class SubmarineRuleset(Ruleset):
         letters = SUBS_OF[seat]
         row = state.home_rows[seat]
         pl, sp = payload.get("placement"), payload.get("specials")
-        if not isinstance(pl, dict) or sorted(pl) != list(letters):
+        if not isinstance(pl, dict) or sorted(map(str, pl)) != list(letters) or not all(isinstance(k, str) for k in pl):
             raise _bad(f"'placement' must give a space for each of {', '.join(letters)}", pl)
-        if not isinstance(sp, dict) or sorted(sp) != list(letters):
+        if not isinstance(sp, dict) or sorted(map(str, sp)) != list(letters) or not all(isinstance(k, str) for k in sp):
             raise _bad(f"'specials' must give a special for each of {', '.join(letters)}", sp)
         placement: dict[str, Space] = {}
         for k in letters:

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from botwars.engine.codes import ClockStatus, FailureCode, OnExpiry, Receipt
-from botwars.engine.referee import Referee
+from botwars.engine.codes import ClockStatus, OnExpiry
 from botwars.engine.errors import ConfigError
+from botwars.engine.referee import Referee
+from botwars.engine.scenario import Case, Locator, Played, ScenarioFormat, Start, Step, Submission
 from botwars.engine.ruleset import get_ruleset
 from botwars.games.submarine.board import ALL_SUBS, name, owner_of, parse_space
 from botwars.games.submarine.engine import Resolver
@@ -24,8 +25,10 @@ ROUTINE = {"turn_start", "turn_end", "ap", "passive", "score"}
 RECIPIENTS = ("p1", "p2", "spectator")
 
 
-def _err(source: str, msg: str) -> ConfigError:
-    return ConfigError(msg, source=source)
+def _err(source: str, msg: str, *path: Any) -> ConfigError:
+    """A :class:`ConfigError` at key ``path`` of the file (FILE:LINE:COLUMN); without a path the
+    kernel's runner places it at the entry, or the top-level key, it concerns."""
+    return Locator(source).error(msg, *path) if path else ConfigError(msg, source=source)
 
 
 def _space(v: Any, source: str, what: str):
@@ -43,7 +46,7 @@ def build_state(doc: dict[str, Any], source: str) -> SubState:
                              source=source)
     start = doc.get("start") or {}
     if not isinstance(start, dict):
-        raise _err(source, "'start' must be a mapping")
+        raise _err(source, "'start' must be a mapping", "start")
     home = start.get("home_rows") or {"p1": 1, "p2": 7}
     first = str(start.get("first_player", "p1"))
     turn = int(start.get("turn", 1))
@@ -52,14 +55,14 @@ def build_state(doc: dict[str, Any], source: str) -> SubState:
     for letter, spec in (doc.get("subs") or {}).items():
         letter = str(letter)
         if letter not in ALL_SUBS:
-            raise _err(source, f"unknown sub {letter!r} (a-e for p1, v-z for p2)")
+            raise _err(source, f"unknown sub {letter!r} (a-e for p1, v-z for p2)", "subs", letter)
         if not isinstance(spec, dict) or "at" not in spec or "special" not in spec:
-            raise _err(source, f"sub {letter}: give at least 'at' and 'special'")
+            raise _err(source, f"sub {letter}: give at least 'at' and 'special'", "subs", letter)
         if spec["special"] not in SPECIALS:
-            raise _err(source, f"sub {letter}: unknown special {spec['special']!r}")
+            raise _err(source, f"sub {letter}: unknown special {spec['special']!r}", "subs", letter)
         sp = _space(spec["at"], source, f"sub {letter}")
         if st.sub_at(sp) is not None:
-            raise _err(source, f"sub {letter}: {name(sp)} already holds a sub")
+            raise _err(source, f"sub {letter}: {name(sp)} already holds a sub", "subs", letter)
         st.subs[letter] = Sub(letter, owner_of(letter), sp, int(spec.get("hp", cfg["hp_max"])),
                               bool(spec.get("surfaced", True)), str(spec["special"]), bool(spec.get("plate", False)))
     for seat in ("p1", "p2"):
@@ -89,63 +92,6 @@ def _fmt_sub(st: SubState, letter: str) -> str:
     if s is None:
         return "destroyed"
     return f"{name(s.space)} {s.hp} {'surfaced' if s.surfaced else 'submerged'}"
-
-
-def run_scenario(rules: Any, doc: dict[str, Any], source: str) -> list[str]:
-    """Run one scenario document (the plug-in's ``scenario`` hook; ``rules`` is the submarine
-    rule set); returns failure lines (empty: pass)."""
-    unknown = set(doc) - KNOWN
-    if unknown:
-        raise _err(source, f"unknown key(s) {', '.join(sorted(unknown))} (known: {', '.join(sorted(KNOWN))})")
-    from botwars.games.submarine.scenario_schema import check as check_shape
-    check_shape(doc, source)  # keys, types and formats, with file:line:column (issue 11)
-    if "clock" in doc:
-        return _run_clock(doc, source)
-    rs = get_ruleset("submarine")
-    failures: list[str] = []
-    if "setups" in doc:
-        st, failures = _run_setups(doc, source)
-        if st.phase != "play":
-            return failures
-        if not doc.get("turns"):
-            return failures
-    else:
-        st = build_state(doc, source)
-    turns = doc.get("turns") or []
-    if not turns:
-        raise _err(source, "no turns given")
-    # each entry is one submission to the referee: a refused one leaves the same player to move
-    # at the same decision point (S-4.3), up to max_rejections (S-7.10)
-    ref = Referee(rs, st.config, ["p1", "p2"], 0, clock=False, state=st, history=False)
-    for ti, entry in enumerate(turns, 1):
-        if not isinstance(entry, dict):
-            raise _err(source, f"turn entry {ti} must be a mapping")
-        st = ref.state
-        where = f"turn {st.turn} (entry {ti})"
-        seat = st.active
-        if seat is None or ref.over:
-            raise _err(source, f"{where}: the game is already over")
-        if "player" in entry and entry["player"] != seat:
-            failures.append(f"{where}: expected {entry['player']} to move, got {seat}")
-        exp = entry.get("expect") or {}
-        if not isinstance(exp, dict):
-            raise _err(source, f"{where}: 'expect' must be a mapping")
-        payload = entry.get("orders", "")
-        tk = ref.submit(seat, payload, 0.0)
-        if tk.receipt == Receipt.REFUSED:
-            assert tk.error is not None
-            if "rejected" not in exp:
-                failures.append(f"{where}: order refused: {tk.error.message}")
-            elif str(exp["rejected"]) not in tk.error.message:
-                failures.append(f"{where}: refusal {tk.error.message!r} does not contain {exp['rejected']!r}")
-        elif "rejected" in exp:
-            failures.append(f"{where}: expected a refusal containing {exp['rejected']!r}, the order was accepted")
-        settled = ref.settled(seat)
-        spent = _ap_spent(st, settled.orders) if settled is not None else None
-        if ref.ready():
-            ref.resolve()
-        failures += _check(ref.state, exp, where, spent)
-    return failures
 
 
 def _check(st: SubState, exp: dict[str, Any], where: str, spent: int | None) -> list[str]:
@@ -219,53 +165,6 @@ def _ap_spent(st: SubState, orders: Any) -> int | None:
     return st.ap - scratch.ap if scratch.phase != "over" else None
 
 
-def _run_setups(doc: dict[str, Any], source: str) -> tuple[SubState, list[str]]:
-    """``setups``: a list of decision points of the setup phase, each ``{p1: payload, p2: payload,
-    expect: {...}}`` (a seat left out submits nothing: its default, the forfeit, applies only
-    with ``timeout: [seat]``). ``expect`` may hold ``rejected: {seat: text}``, ``pending``,
-    ``result``, ``events`` and ``view`` as for turns."""
-    rs = get_ruleset("submarine")
-    cfg = rs.validate_config({k: (str(v) if k == "p1_home_row" else v) for k, v in (doc.get("config") or {}).items()},
-                             source=source)
-    ref = Referee(rs, cfg, ["p1", "p2"], int(doc.get("seed", 0)), clock=False, history=False)
-    out: list[str] = []
-    setups = doc["setups"] or []
-    if not isinstance(setups, list):
-        raise _err(source, "'setups' must be a list of decision entries")
-    for i, entry in enumerate(setups, 1):
-        where = f"setup decision {i}"
-        if not isinstance(entry, dict):
-            raise _err(source, f"{where} must be a mapping")
-        exp = entry.get("expect") or {}
-        if not isinstance(exp, dict):
-            raise _err(source, f"{where}: 'expect' must be a mapping")
-        if ref.over:
-            raise _err(source, f"{where}: the game is already over")
-        st = ref.state
-        for seat in ref.awaited():
-            if seat in (entry.get("timeout") or []):
-                ref.default(seat, {"code": FailureCode.TIMEOUT, "detail": "scenario"}, 0.0)
-                continue
-            if seat not in entry:
-                raise _err(source, f"{where}: no setup for pending seat {seat}")
-            tk = ref.submit(seat, entry[seat], 0.0)
-            if tk.receipt == Receipt.REFUSED:
-                assert tk.error is not None
-                want = (exp.get("rejected") or {}).get(seat)
-                if want is None or str(want) not in tk.error.message:
-                    out.append(f"{where}: {seat}'s setup refused: {tk.error.message!r} (expected: {want!r})")
-            elif seat in (exp.get("rejected") or {}):
-                out.append(f"{where}: {seat}'s setup was accepted, expected a refusal")
-        if ref.ready():
-            ref.resolve()
-        st = ref.state
-        awaited = ref.awaited()
-        if "pending" in exp and awaited != list(exp["pending"] or []):
-            out.append(f"{where}: pending: expected {exp['pending']}, got {awaited}")
-        out += _check(st, {k: v for k, v in exp.items() if k not in ("rejected", "pending")}, where, None)
-    return ref.state, out
-
-
 def _run_clock(doc: dict[str, Any], source: str) -> list[str]:
     """``clock`` scenarios (S-7.8): ``clock: {turns_s: [...], expect: [{status, p1_reserve_s}]}``
     charged to p1 with the rule set's time control."""
@@ -284,3 +183,100 @@ def _run_clock(doc: dict[str, Any], source: str) -> list[str]:
         if status == ClockStatus.EXPIRED and rs.time_control(cfg).on_expiry != OnExpiry.LOSS:
             out.append(f"clock step {i}: expiry must lose the game (S-7.8)")
     return out
+
+
+class SubmarineScenario(ScenarioFormat):
+    """The submarine scenario format's hooks for the kernel runner
+    (:func:`botwars.engine.scenario.run_scenario`): ``setups`` (set-up decision points from the
+    rule set's own start) and ``turns`` (one submission each: a refused one leaves the same
+    player to move at the same decision point, S-4.3, up to ``max_rejections``, S-7.10) are
+    played through one referee; ``clock`` (S-7.8) is :meth:`special`."""
+
+    known_keys = frozenset(KNOWN)
+    schema = "botwars.games.submarine.scenario_schema:Scenario"
+
+    def special(self, rules: Any, doc: dict[str, Any], loc: Locator) -> list[str] | None:
+        """A ``clock`` scenario (S-7.8)."""
+        return _run_clock(doc, loc.source) if "clock" in doc else None
+
+    def start(self, rules: Any, case: Case, loc: Locator) -> Start:
+        """With ``setups``: the rule set's own start (``seed``); else the position of
+        :func:`build_state`."""
+        doc = case.doc
+        if "setups" in doc:
+            cfg = rules.validate_config({k: (str(v) if k == "p1_home_row" else v)
+                                         for k, v in (doc.get("config") or {}).items()}, source=loc.source)
+            return Start(cfg, ["p1", "p2"], None, int(doc.get("seed", 0)), ctx={"setups": True})
+        st = build_state(doc, loc.source)
+        return Start(st.config, ["p1", "p2"], st, ctx={"setups": False})
+
+    def entries(self, case: Case, loc: Locator) -> list[tuple[tuple[Any, ...], Any]]:
+        """The ``setups``, then the ``turns``."""
+        doc = case.doc
+        setups = doc.get("setups") or [] if "setups" in doc else []
+        if not isinstance(setups, list):
+            raise loc.error("'setups' must be a list of decision entries", "setups")
+        turns = doc.get("turns") or []
+        if not turns and "setups" not in doc:
+            raise loc.error("no turns given", "turns")
+        return [(("setups", i), e) for i, e in enumerate(setups)] + [(("turns", i), e) for i, e in enumerate(turns)]
+
+    def step(self, rules: Any, ref: Referee, entry: Any, path: tuple[Any, ...], start: Start,
+             loc: Locator) -> Step:
+        """A set-up entry: each awaited seat's set-up (``timeout: [seat]``: its default, the
+        forfeit); a turn entry: the orders of the player to move."""
+        kind, i = path[0], path[1] + 1
+        where = f"setup decision {i}" if kind == "setups" else f"turn entry {i}"
+        if not isinstance(entry, dict):
+            raise loc.error(f"{where} must be a mapping", *path)
+        exp = entry.get("expect") or {}
+        if not isinstance(exp, dict):
+            raise loc.error(f"{where}: 'expect' must be a mapping", *path, "expect")
+        st = ref.state
+        if kind == "setups":
+            if ref.over:
+                raise loc.error(f"{where}: the game is already over", *path)
+            subs = []
+            for seat in ref.awaited():
+                if seat in (entry.get("timeout") or []):
+                    subs.append(Submission(seat, failure="timeout"))
+                    continue
+                if seat not in entry:
+                    raise loc.error(f"{where}: no setup for pending seat {seat}", *path)
+                want = (exp.get("rejected") or {}).get(seat)
+                subs.append(Submission(seat, payload=entry[seat], refusal=None if want is None else str(want),
+                                       label=f"{seat}'s setup"))
+            return Step(subs, where=where, fill_defaults=False)
+        if path[1] == 0 and start.ctx["setups"] and st.phase != "play":
+            return Step(stop=True)  # the set-up ended the game
+        where = f"turn {st.turn} (entry {i})"
+        seat = st.active
+        if seat is None or ref.over:
+            raise loc.error(f"{where}: the game is already over", *path)
+        fails = []
+        if "player" in entry and entry["player"] != seat:
+            fails.append(f"{where}: expected {entry['player']} to move, got {seat}")
+        want = str(exp["rejected"]) if "rejected" in exp else None
+        return Step([Submission(seat, payload=entry.get("orders", ""), refusal=want, label="order")],
+                    where=where, fill_defaults=False, failures=fails)
+
+    def check(self, rules: Any, ref: Referee, entry: Any, path: tuple[Any, ...], played: Played,
+              start: Start, loc: Locator, where: str) -> list[str]:
+        """The entry's ``expect`` (set-up: also ``pending``); a turn's ``ap_spent`` counts the AP
+        of the orders as accepted (S-4.5)."""
+        exp = entry.get("expect") or {}
+        if path[0] == "setups":
+            out = []
+            awaited = ref.awaited()
+            if "pending" in exp and awaited != list(exp["pending"] or []):
+                out.append(f"{where}: pending: expected {exp['pending']}, got {awaited}")
+            return out + _check(ref.state, {k: v for k, v in exp.items() if k not in ("rejected", "pending")},
+                                where, None)
+        seat = played.before.active
+        settled = played.settled.get(seat) or ref.settled(seat)
+        spent = _ap_spent(played.before, settled.orders) if settled is not None else None
+        return _check(ref.state, exp, where, spent)
+
+
+SCENARIO = SubmarineScenario()
+"""The plug-in's ``scenario`` hook."""

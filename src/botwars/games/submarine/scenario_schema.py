@@ -111,9 +111,3 @@ class Scenario(Strict):
     setups: list[Setup] = absent()
     clock: Clock = absent()
     sees: Any = absent()
-
-
-def check(doc: Any, source: str) -> None:
-    """Raise :class:`~botwars.engine.errors.ConfigError` (file:line:column, key path) unless
-    ``doc`` has the shape of a submarine scenario."""
-    validate_doc(Scenario, doc, source)

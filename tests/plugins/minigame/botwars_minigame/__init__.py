@@ -17,7 +17,7 @@ GAME = Game(
     seats=(2, 2),
     capabilities=Capabilities(turns=Turns.SIMULTANEOUS, hidden_information=True, finite_legal_orders=True),
     bots=_RULES + ".builtin_bots",
-    scenario="botwars_minigame.scenario:run_scenario",
+    scenario="botwars_minigame.scenario:SCENARIO",
     svg="botwars_minigame.draw:svg",
     report="botwars_minigame.draw:report",
 )
