@@ -79,12 +79,12 @@ def _init_worker(memory_mib: int) -> None:
 
 def bot_modules() -> list[str]:
     """The modules that define the built-in bots of every registered game."""
-    from botwars.engine.ruleset import get_ruleset, ruleset_ids
+    from botwars.engine.plugin import game_ids, get_game
     mods: set[str] = set()
-    for gid in ruleset_ids():
+    for gid in game_ids():
         try:
-            for factory in get_ruleset(gid).builtin_bots().values():
-                mods.add(getattr(factory, "__module__", "") or "")
+            for make in get_game(gid).builtin_bots().values():
+                mods.add(getattr(make, "__module__", "") or "")
         except Exception:  # pragma: no cover - a broken game is reported where it is used
             continue
     return sorted(m for m in mods if m)
