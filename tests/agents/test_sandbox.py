@@ -139,3 +139,80 @@ def test_fallback_without_bwrap_still_cleans_the_environment(monkeypatch):
     monkeypatch.setenv("SMTP_PASSWORD", "hunter2")
     res = sandbox.run_once([PY, "-c", "import os; print(sorted(os.environ))"], b"", 20)
     assert res.returncode == 0 and "SMTP_PASSWORD" not in res.stdout.decode()
+
+
+# ---- Landlock (issue 12 item 1): applied inside the sandbox before the bot's own code -----------
+LANDLOCK_PROBE = (
+    "import json, os, socket\n"
+    "def t(f):\n"
+    "    try:\n"
+    "        f()\n"
+    "        return 0\n"
+    "    except OSError as e:\n"
+    "        return e.errno\n"
+    "def bind():\n"
+    "    s = socket.socket()\n"
+    "    try:\n"
+    "        s.bind(('127.0.0.1', 0))\n"
+    "    finally:\n"
+    "        s.close()\n"
+    "print(json.dumps({\n"
+    "    'tmp': t(lambda: open('/tmp/x', 'w').write('hi')),\n"
+    "    'usr': t(lambda: os.listdir('/usr/bin')),\n"
+    "    'devnull': t(lambda: open('/dev/null', 'w').write('x')),\n"
+    "    'proc_read': t(lambda: open('/proc/self/status').read()),\n"
+    "    'proc_write': t(lambda: open('/proc/self/comm', 'w').write('evil')),\n"
+    "    'tcp_bind': t(bind),\n"
+    "    'signal_outside': t(lambda: os.kill(1, 0)),\n"
+    "}))\n")
+
+
+def _landlock_works():
+    report = sandbox.probe()
+    if report.bwrap is None or sandbox.landlock_abi() < 1:
+        pytest.skip(f"no Landlock here (kernel ABI {sandbox.landlock_abi()}, bwrap {report.bwrap}): "
+                    "botwars sandbox check reports the layer inactive")
+    return report
+
+
+def test_landlock_is_active_where_the_kernel_has_it():
+    report = _landlock_works()
+    assert report.landlock and report.layer("landlock").active, report.layer("landlock").detail
+
+
+def test_landlock_denies_inside_the_bot_what_bubblewrap_alone_allows(monkeypatch):
+    import dataclasses
+    import errno
+    report = _landlock_works()
+    abi = sandbox.landlock_abi()
+    with_ll = json.loads(run_py(LANDLOCK_PROBE))
+    # what the bot needs still works
+    assert with_ll["tmp"] == 0 and with_ll["usr"] == 0 and with_ll["devnull"] == 0 and with_ll["proc_read"] == 0
+    # bubblewrap leaves the private /proc writable: Landlock makes it read-only
+    assert with_ll["proc_write"] == errno.EACCES
+    # bubblewrap's network namespace has its own loopback; Landlock (ABI 4+) denies TCP bind
+    assert with_ll["tcp_bind"] == (errno.EACCES if abi >= 4 else 0)
+    # bubblewrap's init (pid 1) is outside the bot's Landlock domain (ABI 6+ scopes signals)
+    assert with_ll["signal_outside"] == (errno.EPERM if abi >= 6 else 0)
+    # the same bot in the same sandbox without the Landlock layer: each of those succeeds
+    monkeypatch.setattr(sandbox, "_probe_cache", dataclasses.replace(report, landlock=False))
+    without = json.loads(run_py(LANDLOCK_PROBE))
+    assert without == {"tmp": 0, "usr": 0, "devnull": 0, "proc_read": 0, "proc_write": 0, "tcp_bind": 0,
+                       "signal_outside": 0}
+
+
+def test_landlock_launcher_fails_closed_in_one_line(capsys):
+    from botwars.agents import landlock_exec
+    assert landlock_exec.main(["landlock_exec.py", "/nonexistent", "{not json", "--", "true"]) == 126
+    err = capsys.readouterr().err
+    assert err.startswith("botwars sandbox: cannot apply Landlock: JSONDecodeError") and err.count("\n") == 1
+
+
+def test_cli_sandbox_check_reports_landlock_active():
+    _landlock_works()
+    p = botwars("sandbox", "check")
+    line = next(x for x in p.stdout.splitlines() if "landlock" in x and "]" in x)
+    assert line.lstrip().startswith("[x]") and f"kernel ABI {sandbox.landlock_abi()}" in line
+    layer = next(x for x in json.loads(botwars("sandbox", "check", "--json").stdout)["layers"]
+                 if x["name"] == "landlock")
+    assert layer["active"] is True and "TCP bind" in layer["blocks"]

@@ -20,7 +20,12 @@ PID namespace with the engine. The layers, each used where this machine has it
   ``/dev``; a private writable ``/tmp`` of ``tmp_mib`` MiB (also ``HOME``); everything else
   read-only;
 - **seccomp** (``pyseccomp`` over libseccomp, loaded by bwrap just before the bot starts): the
-  system calls in :data:`DENIED_SYSCALLS` fail with ``EPERM``.
+  system calls in :data:`DENIED_SYSCALLS` fail with ``EPERM``;
+- **Landlock** (kernel ABI >= 1, the ``landlock`` package): inside the sandbox, bwrap runs
+  :mod:`botwars.agents.landlock_exec`, which restricts itself and then ``exec``s the bot: read
+  and execute only the read-only binds, read ``/proc``, use ``/dev``'s devices, anything in
+  ``/tmp``; TCP bind/connect denied (ABI >= 4, unless the network is allowed); signals and
+  abstract sockets scoped to the bot (ABI >= 6). Not required by any level (defence in depth).
 
 The bot dies with its match: :func:`kill` kills bwrap's process group, which kills the PID
 namespace and so every process the bot started (a ``setsid`` daemon included), and then every
@@ -39,6 +44,7 @@ from __future__ import annotations
 import ctypes
 import errno
 import itertools
+import json
 import os
 import shutil
 import signal
@@ -80,6 +86,8 @@ _ETC_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/
 _TOP_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 
 PR_SET_PDEATHSIG = 1
+#: the launcher that applies Landlock inside the sandbox (:mod:`botwars.agents.landlock_exec`)
+_LANDLOCK_EXEC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "landlock_exec.py")
 
 
 class SandboxUnavailable(RuntimeError):
@@ -119,7 +127,8 @@ class Report:
     """What :func:`probe` found: the ``layers`` and the resulting ``level`` (one of :data:`LEVELS`).
 
     ``bwrap`` is the bubblewrap path when bubblewrap works here, ``seccomp`` the compiled BPF
-    filter when seccomp works, ``cgroup`` the writable pids hierarchy (or ``None``).
+    filter when seccomp works, ``cgroup`` the writable pids hierarchy (or ``None``), ``landlock``
+    whether every bot is started through the Landlock launcher (kernel ABI ``landlock_abi``).
     """
 
     layers: list[Layer]
@@ -128,6 +137,7 @@ class Report:
     seccomp: bytes | None = None
     cgroup: str | None = None
     landlock_abi: int = 0
+    landlock: bool = False
     reasons: list[str] = field(default_factory=list)
 
     def layer(self, name: str) -> Layer:
@@ -346,9 +356,22 @@ def _probe() -> Report:
                         "ptrace, mount, kexec, bpf, perf, io_uring, keyrings, module loading, namespace changes, "
                         "clock and host name changes"))
     abi = landlock_abi() if posix else 0
-    layers.append(Layer("landlock", False, f"kernel ABI {abi}; not applied (optional: the mount namespace already "
-                        "limits what is visible)" if abi else "not available in this kernel",
-                        "file access beyond the allowed paths (a second, in-kernel check)"))
+    ll_ok = False
+    if not abi:
+        ll_detail = "not available in this kernel (or the 'landlock' package is missing)"
+    elif not (bw_ok and bwrap):
+        ll_detail = f"kernel ABI {abi}, but it is applied inside bubblewrap, which does not work here"
+    else:
+        ll_ok, ll_detail = _try_bwrap(bwrap, sec if sec_ok else None, landlock=True)
+        if ll_ok:
+            ll_detail = (f"kernel ABI {abi}, applied in the sandbox before the bot starts"
+                         + ("; TCP bind/connect denied" if abi >= 4 else "")
+                         + ("; signals and abstract Unix sockets scoped to the bot" if abi >= 6 else ""))
+    layers.append(Layer("landlock", ll_ok, ll_detail,
+                        "opening any file but the read-only runtime and the bot's own files (read/execute), "
+                        "/proc (read) and /dev (devices); creating, writing or removing anything outside its "
+                        "private /tmp (also in the writable /proc); TCP bind and connect (ABI 4+), even on the "
+                        "sandbox's own loopback; signals to processes outside the bot (ABI 6+)"))
     if not posix:
         level = "none"
     elif not bw_ok:
@@ -362,13 +385,13 @@ def _probe() -> Report:
             reasons.append("process limit: no writable pids cgroup, and RLIMIT_NPROC does not bind root")
     else:
         level = "full"
-    return Report(layers, level, bwrap if bw_ok else None, sec if sec_ok else None, cg, abi, reasons)
+    return Report(layers, level, bwrap if bw_ok else None, sec if sec_ok else None, cg, abi, ll_ok, reasons)
 
 
-def _try_bwrap(bwrap: str, seccomp: bytes | None) -> tuple[bool, str]:
+def _try_bwrap(bwrap: str, seccomp: bytes | None, landlock: bool = False) -> tuple[bool, str]:
     try:
         proc = _start([sys.executable, "-S", "-c", "pass"], Limits(memory_mib=None), network=False, env={},
-                      paths=(), bwrap=bwrap, seccomp=seccomp, cgroup=None,
+                      paths=(), bwrap=bwrap, seccomp=seccomp, cgroup=None, landlock=landlock,
                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         try:
             _, err = proc.communicate(timeout=20)
@@ -456,11 +479,51 @@ def _runtime_paths() -> list[str]:
     if not exe.startswith("/usr/"):
         paths.append(exe)
     paths.append(os.path.dirname(os.path.abspath(botwars.__file__)))
+    ll = _landlock_dir()
+    if ll:
+        paths.append(os.path.join(ll, "landlock"))
     return paths
 
 
+def _landlock_dir() -> str | None:
+    """The folder holding the ``landlock`` package (put on the launcher's path), or ``None``."""
+    try:
+        import landlock
+    except ImportError:
+        return None
+    return os.path.dirname(os.path.dirname(os.path.abspath(landlock.__file__)))
+
+
+def _ro_binds(paths: Iterable[str]) -> tuple[list[str], list[str]]:
+    """The host paths bubblewrap binds read-only at the same place: the system ones (``/usr``,
+    the real ``/bin`` style folders, :data:`_ETC_FILES`) and, second, the runtime and ``paths``
+    (bound after the private ``/tmp``, as they may lie in the host's ``/tmp``; nested ones dropped)."""
+    system = ["/usr"]
+    system += [top for top in _TOP_LINKS if not os.path.islink(top) and os.path.isdir(top)]
+    system += [p for p in _ETC_FILES if os.path.exists(p)]
+    own: list[str] = []
+    seen: set[str] = set()
+    for p in sorted(set(_runtime_paths()) | set(paths), key=len):
+        if p in seen or any(p.startswith(s.rstrip("/") + "/") for s in seen if os.path.isdir(s)):
+            continue  # already visible through a folder bound before
+        seen.add(p)
+        own.append(p)
+    return system, own
+
+
+def _landlock_argv(ro: list[str], network: bool) -> list[str]:
+    """The launcher command that applies Landlock inside the sandbox and then runs the bot
+    (:mod:`botwars.agents.landlock_exec`): read and execute ``ro``, read ``/proc``, use the
+    devices in ``/dev``, everything in ``/tmp``, list folders; no TCP bind or connect unless ``network``."""
+    # "/" (bubblewrap's own root: only the bound paths and the folders leading to them) may be
+    # listed, as Python lists the folders on its path (e.g. PYTHONPATH=.../src, bound only at .../src/botwars)
+    policy = {"list": ["/"], "ro": ro, "rw": ["/tmp"], "dev": ["/dev"], "proc": ["/proc"], "net": not network}
+    return [os.path.realpath(sys.executable), "-I", "-S", _LANDLOCK_EXEC, _landlock_dir() or "",
+            json.dumps(policy, separators=(",", ":")), "--"]
+
+
 def _bwrap_argv(bwrap: str, argv: list[str], limits: Limits, network: bool, env: dict[str, str],
-                paths: Iterable[str], seccomp_fd: int | None) -> list[str]:
+                paths: Iterable[str], seccomp_fd: int | None, landlock: bool = False) -> list[str]:
     cmd = [bwrap, "--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
            "--disable-userns", "--die-with-parent", "--new-session", "--hostname", "botwars"]
     if not network:
@@ -468,26 +531,20 @@ def _bwrap_argv(bwrap: str, argv: list[str], limits: Limits, network: bool, env:
     cmd.append("--clearenv")
     for k, v in sorted(env.items()):
         cmd += ["--setenv", k, v]
-    cmd += ["--ro-bind", "/usr", "/usr"]
     for top in _TOP_LINKS:
         if os.path.islink(top):
             cmd += ["--symlink", os.readlink(top), top]
-        elif os.path.isdir(top):
-            cmd += ["--ro-bind", top, top]
-    for p in _ETC_FILES:
-        if os.path.exists(p):
-            cmd += ["--ro-bind", p, p]
+    system, own = _ro_binds(paths)
+    for p in system:
+        cmd += ["--ro-bind", p, p]
     cmd += ["--proc", "/proc", "--dev", "/dev", "--size", str(limits.tmp_mib * 1024 * 1024), "--tmpfs", "/tmp"]
-    seen: set[str] = set()
-    for p in sorted(set(_runtime_paths()) | set(paths), key=len):
-        if p in seen or any(p.startswith(s.rstrip("/") + "/") for s in seen if os.path.isdir(s)):
-            continue  # already visible through a folder bound before
-        seen.add(p)
+    for p in own:
         cmd += ["--ro-bind", p, p]
     cmd += ["--remount-ro", "/dev", "--remount-ro", "/", "--chdir", "/tmp"]
     if seccomp_fd is not None:
         cmd += ["--seccomp", str(seccomp_fd)]
-    return cmd + ["--"] + argv
+    launcher = _landlock_argv(system + own, network) if landlock else []
+    return cmd + ["--"] + launcher + argv
 
 
 def _rlimits(limits: Limits, cgroup_procs: str | None) -> Callable[[], None]:
@@ -558,7 +615,7 @@ class BotProcess(subprocess.Popen):
 
 def _start(argv: list[str], limits: Limits, *, network: bool, env: dict[str, str], paths: Iterable[str],
            bwrap: str | None, seccomp: bytes | None, cgroup: str | None, stdin: Any, stdout: Any,
-           stderr: Any) -> BotProcess:
+           stderr: Any, landlock: bool = False) -> BotProcess:
     cg_dir = None
     if cgroup is not None:
         cg_dir = os.path.join(cgroup, f"{os.getpid()}-{next(_counter)}")
@@ -579,7 +636,7 @@ def _start(argv: list[str], limits: Limits, *, network: bool, env: dict[str, str
                 finally:
                     os.close(wfd)
                 pass_fds = (rfd,)
-            cmd = _bwrap_argv(bwrap, argv, limits, network, env, paths, rfd)
+            cmd = _bwrap_argv(bwrap, argv, limits, network, env, paths, rfd, landlock)
         else:
             cmd = argv
         proc = BotProcess(cmd, stdin=stdin, stdout=stdout, stderr=stderr, env=env, close_fds=True,
@@ -628,7 +685,8 @@ def spawn(argv: list[str], *, memory_limit_mib: int | None = None, network: bool
         if not found:
             raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), argv[0])
     return _start(argv, limits, network=network, env=bot_env(env), paths=list(paths) + own, bwrap=report.bwrap,
-                  seccomp=report.seccomp, cgroup=report.cgroup, stdin=stdin, stdout=stdout, stderr=stderr)
+                  seccomp=report.seccomp, cgroup=report.cgroup, stdin=stdin, stdout=stdout, stderr=stderr,
+                  landlock=report.landlock)
 
 
 def _remove_cgroup(path: str, wait_s: float = 1.0) -> bool:
