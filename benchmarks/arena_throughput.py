@@ -75,7 +75,7 @@ def collect_orders(bot: str, rs, config) -> list:
         for s in ref.pending():
             ref.submit(s, agents[s].act(ref.view(s), None), 0.0)
         out.append((state, {s: ref.settled(s).orders for s in ref.pending()}))
-        ref.resolve()
+        ref.resolve_point()
     return out
 
 

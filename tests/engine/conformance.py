@@ -256,7 +256,7 @@ def run(ref: Referee, actions: list[Action], payload_of: dict[int, Any] | None =
             ref.submit(a.seat, a.payload if payload_of is None or i not in payload_of else payload_of[i],
                        a.elapsed_s)
     if ref.ready():
-        ref.resolve()
+        ref.resolve_point()
 
 
 class Player:
@@ -436,7 +436,7 @@ class Player:
             ref.default(other, {"code": "timeout", "detail": "conformance"}, 0.0)
         dig = None
         if ref.ready():
-            ref.resolve()
+            ref.resolve_point()
             dig = canon(ref.ruleset.state_json(ref.state))
         ref.rollback(cp)
         return dig
@@ -486,7 +486,7 @@ class Player:
             return
         n = ref.n
         cp_ready = ref.checkpoint()
-        ref.resolve()
+        ref.resolve_point()
         line = ref.last_line
         after = canon(rs.state_json(ref.state))
         if ref.n != n + 1 or line.get("n") != n + 1:
@@ -509,7 +509,7 @@ class Player:
         if canon(rs.state_json(ref.state)) != after:
             p.fail(f"orders in their orders_json form resolve differently: {replaced}")
         ref.rollback(cp_ready)
-        ref.resolve()
+        ref.resolve_point()
         if canon(ref.last_line) != canon(line):
             p.fail("resolving the same settled point twice gave different lines")
 

@@ -191,7 +191,7 @@ def test_http_a_second_valid_program_replaces_the_first_and_is_the_one_resolved(
         cp = local.checkpoint()
         assert local.submit("p1", payload, 0.0).receipt == Receipt.ACCEPTED
         assert local.submit("p2", theirs, 0.0).receipt == Receipt.ACCEPTED
-        local.resolve()
+        local.resolve_point()
         out = canon(rs.state_json(local.state))
         local.rollback(cp)
         return out

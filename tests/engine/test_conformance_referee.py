@@ -29,7 +29,7 @@ def test_rollback_to_one_checkpoint_restores_it_every_time(game):
         for other in ref.pending():
             if other in ref.awaited():
                 ref.default(other, {"code": "crash", "detail": "test"}, 0.0)
-        ref.resolve()
+        ref.resolve_point()
         ref.rollback(cp)
         # nothing of what was done since the checkpoint survives, however often it is used
         assert ref.n == 0 and ref.refusals(seat) == 0 and ref.settled(seat) is None
@@ -63,7 +63,7 @@ def test_default_orders_settle_a_seat_once_and_the_point_resolves_to_one_line(ga
             ref.default(s, {"code": "timeout", "detail": "again"}, 0.5)
         assert exc.value.code == "already_submitted"
     assert ref.ready()
-    ref.resolve()
+    ref.resolve_point()
     assert ref.n == 1 and len(ref.lines) == 1
     line = ref.lines[0]
     assert line["n"] == 1 and line["orders"] == {s: None for s in pending}

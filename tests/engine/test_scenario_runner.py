@@ -120,12 +120,12 @@ def run(tmp_path, text: str) -> list[str]:
 
 def test_entries_play_through_one_referee_and_pass(tmp_path, monkeypatch):
     resolved = []
-    real = Referee.resolve
+    real = Referee.resolve_point
 
     def counting(self):
         resolved.append(id(self))
         return real(self)
-    monkeypatch.setattr(Referee, "resolve", counting)
+    monkeypatch.setattr(Referee, "resolve_point", counting)
     out = run(tmp_path, "game: tally-scenario-test\nturns:\n  - {p1: 3, p2: 2, expect: {totals: [3, 2]}}\n"
                         "  - {p1: 1, expect: {totals: [4, 3]}}\n  - {p1: 3, p2: 3, expect: {totals: [7, 6]}}\n")
     assert out == []

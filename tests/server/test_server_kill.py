@@ -153,7 +153,6 @@ def uninterrupted(tmp_path, i: int, header: dict) -> list[dict]:
     from botwars.agents.spec import make_agent
     from botwars.engine.match import Match
     from botwars.engine.ruleset import get_ruleset
-    from botwars.server.manager import agent_seed
 
     rs = get_ruleset("arena")
     seed = header["seed"]
@@ -164,7 +163,7 @@ def uninterrupted(tmp_path, i: int, header: dict) -> list[dict]:
             agents[seat] = make_agent(spec, "arena")
         elif seed == 99:  # the `botwars connect` match: hunter vs random, seeded as connect seeds them
             bot = "builtin:hunter" if seat == "p1" else "builtin:random"
-            agents[seat] = _Seeded(make_agent(bot, "arena"), "arena", seat, header["config"], agent_seed(rs, seed, seat))
+            agents[seat] = _Seeded(make_agent(bot, "arena"), "arena", seat, header["config"], rs.agent_seed(seed, seat))
         else:
             agents[seat] = CallableAgent(lambda view, k=i, st=seat: orders_for(k, st, view["turn"]), "remote")
     path = str(tmp_path / f"calm{i}.jsonl")

@@ -183,7 +183,7 @@ class Game:
                 self.ref.submit(seat, payload, 0.0)
         actor = st.active
         before = RS.state_json(st)
-        events = self.ref.resolve()
+        events = self.ref.resolve_point()
         new_st = self.ref.state
         if RS.state_json(st) != before:
             self.fail("resolve changed the state it was given")

@@ -10,7 +10,7 @@ The bot class API (``docs/bots.md``):
   has an ``act`` method; failing that, a module-level function ``act(view)``.
 - The class is instantiated with no arguments, once per match.
 - Optional ``start(self, game, seat, config, seed)`` is called once before the first decision:
-  ``game`` is the game id (``"arena"``), ``seat`` the seat name (``"p1"``), ``config`` the
+  ``game`` is the game id (as ``botwars games`` lists it), ``seat`` the seat name, ``config`` the
   validated parameters (a copy: changing it changes nothing), ``seed`` the seat's one-way seed
   (:meth:`Ruleset.agent_seed`, never the match seed).
 - ``act(self, view)`` is called once per decision with the seat's view (a dict, the game's

@@ -16,7 +16,7 @@ refusal is told to the refused seat only (submarine S-8.6). Where the rules coun
 (:meth:`Ruleset.refusal_limit`, submarine S-7.10) the seat's orders become
 :meth:`Ruleset.rejected_orders` once it reaches the limit.
 
-When every pending seat is settled, :meth:`Referee.resolve` calls :meth:`Ruleset.resolve` (the
+When every pending seat is settled, :meth:`Referee.resolve_point` calls :meth:`Ruleset.resolve` (the
 only caller in botwars), charges the clocks, and writes one record line. A record re-simulates
 through :meth:`Referee.replay`, the same code that played it, so a record that was played always
 verifies.
@@ -323,7 +323,7 @@ class Referee:
             orders = rs.parse_orders(self.state, seat, payload)
         except InvalidOrders as exc:
             return self._refuse(seat, payload, exc, t)
-        warn = list(getattr(orders, "errors", None) or [])
+        warn = rs.order_warnings(orders)
         replaced = seat in self._settled
         self._settled[seat] = Settled(payload, orders, self._refusal_errors.get(seat, []) + warn, t)
         return Ticket(Receipt.REPLACED if replaced else Receipt.ACCEPTED, warnings=warn)
@@ -437,7 +437,7 @@ class Referee:
         self._open_next()
         self.last_line = line
 
-    def resolve(self) -> list[Event]:
+    def resolve_point(self) -> list[Event]:
         """Resolve the open decision point (every pending seat settled): charge the clocks,
         call :meth:`Ruleset.resolve`, apply loss on a depleted bank (D-8.3), write the record
         line (:attr:`lines`), open the next point. Returns the point's events (all of them;
@@ -568,7 +568,7 @@ class Referee:
             if not self.ready():
                 raise RecordError(f"decision point {n}: no orders recorded for {', '.join(self.awaited())}",
                                   decision=n)
-            events = self.resolve()
+            events = self.resolve_point()
         except InvalidOrders as exc:  # pragma: no cover - parse errors are refusals
             raise RecordError(f"decision point {n}: {exc.message}", decision=n) from None
         except NotAwaited as exc:

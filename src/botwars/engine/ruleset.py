@@ -226,6 +226,11 @@ class Ruleset:
         """
         raise NotImplementedError
 
+    def order_warnings(self, orders: Any) -> list[dict[str, Any]]:
+        """Parts of accepted ``orders`` that were ignored, as ``{"code", "detail"}`` (arena P14:
+        ``no_robot``, ``duplicate``); the record lists them with the seat's errors. Default: none."""
+        return []
+
     def refusal_limit(self, state: Any, seat: str) -> int | None:
         """Refused submissions of ``seat`` at one decision point after which its orders become
         :meth:`rejected_orders` (submarine S-7.10: ``max_rejections``), or ``None`` (the

@@ -326,12 +326,12 @@ def _play(fmt: ScenarioFormat, rules: Any, ref: Referee, step: Step, where: str)
                 ref.default(seat, {"code": "default", "detail": "no orders given"}, 0.0)
         if ref.ready():
             played.settled = {s: ref.settled(s) for s in ref.pending()}
-            played.events = list(ref.resolve())
+            played.events = list(ref.resolve_point())
             played.resolved = True
             while not ref.over and fmt.follow(rules, ref):
                 for seat in ref.awaited():
                     ref.default(seat, {"code": "default", "detail": "no orders given"}, 0.0)
-                played.events += list(ref.resolve())
+                played.events += list(ref.resolve_point())
     return played, out, False
 
 

@@ -29,6 +29,18 @@ def absent() -> Any:
     return Field(default=None)
 
 
+class ScenarioHeader(Strict):
+    """The keys every scenario file has: ``game`` (each game's model narrows it to its own id),
+    and the optional ``name``, ``rules`` (the rule numbers it pins down), ``description`` and
+    ``config`` (the game's parameters)."""
+
+    game: str
+    name: str = absent()
+    rules: list[str] = absent()
+    description: str = absent()
+    config: dict[str, Any] = absent()
+
+
 def _compose(source: str) -> yaml.Node | None:
     try:
         with open(source, encoding="utf-8") as f:

@@ -38,10 +38,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from botwars.engine.codes import FailureCode
 from botwars.engine.errors import BotwarsError, ConfigError
 from botwars.engine.plugin import games as all_games
-from botwars.engine.ruleset import canonical_json, get_ruleset, ruleset_ids
+from botwars.engine.ruleset import canonical_json, get_ruleset
 from botwars.server.botpool import BotPool, DEFAULT_TIME_CAP_S
 from botwars.server.hub import Hub, HubFull
-from botwars.server.manager import ApiError, MatchManager, agent_seed
+from botwars.server.manager import ApiError, MatchManager
 from botwars.store import Store
 
 log = logging.getLogger("botwars.server")
@@ -533,7 +533,7 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, backgro
         """Which match and seat a token belongs to, with what its agent needs to start."""
         sess, seat = manager.find_seat(token)
         return {"match": sess.id, "seat": seat, "game": sess.rs.id, "config": sess.config, "seats": sess.seats,
-                "agent_seed": agent_seed(sess.rs, sess.seed, seat), "status": sess.status}
+                "agent_seed": sess.rs.agent_seed(sess.seed, seat), "status": sess.status}
 
     # one snapshot per (match, seat, since, change), shared by every connection that needs it:
     # 2,000 spectators cost one snapshot per change, not 2,000 (issue 12)

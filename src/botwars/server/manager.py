@@ -94,12 +94,6 @@ def new_token() -> str:
             return t
 
 
-def agent_seed(rs: Ruleset, seed: int, seat: str) -> int:
-    """The seed a seat's agent gets: :meth:`Ruleset.agent_seed`, a one-way derivation of the
-    match seed (the server never hands the match seed itself to a player before the end)."""
-    return rs.agent_seed(seed, seat)
-
-
 MAX_RECORDED_REFUSALS = 16
 """Refused submissions kept per seat and decision point (in the record and the store); later
 ones are still answered and counted towards a rule set's refusal limit only if recorded, so a
@@ -480,7 +474,7 @@ class MatchManager:
             with sess.lock:
                 cp = ref.checkpoint()
                 while ref.ready():  # also points that await nobody (e.g. a game's ending step)
-                    ref.resolve()
+                    ref.resolve_point()
                 self._commit(sess, cp, now=self.now())
         return sess
 
@@ -577,7 +571,7 @@ class MatchManager:
                                "clock_status": ClockStatus.EXPIRED.value if st.expired else "",
                                "received_at": now, "request_key": key})
         while ref.ready():  # a point may await nobody (e.g. a game's ending step): resolve it too
-            ref.resolve()
+            ref.resolve_point()
         self._commit(sess, cp, now=now, orders=orders, refusals=refusals,
                      replace=[(n, seat)] if had and orders else [])
         if orders and ref.n + 1 == n:
@@ -682,7 +676,7 @@ class MatchManager:
                "clock_status": ClockStatus.EXPIRED.value if expired else "", "received_at": now,
                "request_key": canonical_json([None, {"code": FailureCode.TIMEOUT}])}
         while ref.ready():
-            ref.resolve()
+            ref.resolve_point()
         self._commit(sess, cp, now=now, orders=[row])
 
     def resign(self, match_id: str, seat: str) -> dict[str, Any]:

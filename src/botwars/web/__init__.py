@@ -46,7 +46,7 @@ from botwars.engine.plugin import games as all_games
 from botwars.engine.plugin import get_game
 from botwars.engine.record import Record, resimulate
 from botwars.engine.errors import RulesetError
-from botwars.server.manager import ApiError, MatchManager, agent_seed
+from botwars.server.manager import ApiError, MatchManager
 
 _HERE = os.path.dirname(__file__)
 _env = Environment(loader=PackageLoader("botwars.web", "templates"), autoescape=select_autoescape(["html"]))
@@ -212,7 +212,7 @@ def install_web(app: FastAPI) -> None:
         agent = CallableAgent(bots[bot](), f"builtin:{bot}")
         pool = manager.bot_pool
         try:
-            agent.start(sess.rs.id, seat, copy.deepcopy(sess.config), agent_seed(sess.rs, sess.seed, seat) + sess.n)
+            agent.start(sess.rs.id, seat, copy.deepcopy(sess.config), sess.rs.agent_seed(sess.seed, seat) + sess.n)
             # in the bot pool where the server has one: a time limit, and no bot code in this process
             payload = pool.call(agent, view, None) if pool is not None and pool.running else agent.act(view, None)
         except AgentFailure as exc:

@@ -120,6 +120,11 @@ class ArenaRuleset(Ruleset):
         return [] if state.over else list(state.seats)
 
     # ---- orders (R10, R11, P5-P12) ---------------------------------------------------------
+    def order_warnings(self, orders: ArenaOrders) -> list[dict[str, Any]]:
+        """P14: the ignored tokens of accepted orders (``no_robot``, ``duplicate``, truncated
+        user data), recorded with the seat's errors."""
+        return list(orders.errors)
+
     def parse_orders(self, state: ArenaState, seat: str, payload: Any) -> ArenaOrders:
         """A P5 text response (str) or a P12 JSON response (dict) → :class:`ArenaOrders`.
 

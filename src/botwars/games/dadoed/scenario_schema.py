@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal, Optional, Union
 
 from pydantic import AfterValidator, Field
 
-from botwars.engine.yamlschema import Strict, absent, validate_doc
+from botwars.engine.yamlschema import ScenarioHeader, Strict, absent, validate_doc
 from botwars.games.dadoed.board import parse_tile
 
 
@@ -65,12 +65,8 @@ class Entry(Strict):
     note: str = absent()
 
 
-class Scenario(Strict):
-    game: Literal["dadoed"]
-    name: str = absent()
-    description: str = absent()
-    rules: list[str] = absent()
-    config: dict[str, Any] = absent()
+class Scenario(ScenarioHeader):
+    game: Literal["dadoed"]  # type: ignore[assignment]
     board: str = absent()
     turn: Annotated[int, Field(ge=1, le=999)] = absent()
     phase: Literal["play", "setup"] = absent()

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal, Optional, Union
 
 from pydantic import AfterValidator, ConfigDict, Field, create_model
 
-from botwars.engine.yamlschema import Strict, absent, validate_doc
+from botwars.engine.yamlschema import ScenarioHeader, Strict, absent, validate_doc
 from botwars.games.factory.board import OPTION_CODES, parse_sq
 from botwars.games.factory.cards import parse_card
 
@@ -108,12 +108,8 @@ class Turn(Strict):
     resolve: bool = absent()
 
 
-class Scenario(Strict):
-    game: Literal["factory"]
-    name: str = absent()
-    rules: list[str] = absent()
-    description: str = absent()
-    config: dict[str, Any] = absent()
+class Scenario(ScenarioHeader):
+    game: Literal["factory"]  # type: ignore[assignment]
     grid: str = absent()
     board: str = absent()
     start: str = absent()

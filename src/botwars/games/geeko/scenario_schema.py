@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal, Optional, Union
 
 from pydantic import AfterValidator, Field, create_model
 
-from botwars.engine.yamlschema import Strict, absent, validate_doc
+from botwars.engine.yamlschema import ScenarioHeader, Strict, absent, validate_doc
 from botwars.games.factory.board import OPTION_CODES, parse_sq
 from botwars.games.factory.cards import parse_card
 
@@ -105,12 +105,8 @@ class Turn(Strict):
     expect: TurnExpect = absent()  # type: ignore[valid-type]
 
 
-class Scenario(Strict):
-    game: Literal["geeko"]
-    name: str = absent()
-    rules: list[str] = absent()
-    description: str = absent()
-    config: dict[str, Any] = absent()
+class Scenario(ScenarioHeader):
+    game: Literal["geeko"]  # type: ignore[assignment]
     room: Annotated[int, Field(ge=1, le=5)] = absent()
     grid: str = absent()
     start: str = absent()

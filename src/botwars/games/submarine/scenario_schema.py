@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal, Optional, Union
 
 from pydantic import AfterValidator, Field
 
-from botwars.engine.yamlschema import Strict, absent, validate_doc
+from botwars.engine.yamlschema import ScenarioHeader, Strict, absent, validate_doc
 from botwars.games.submarine.board import ALL_SUBS, parse_space
 from botwars.games.submarine.state import SPECIALS
 
@@ -98,12 +98,8 @@ class Clock(Strict):
     expect: list[ClockStep] = absent()
 
 
-class Scenario(Strict):
-    game: Literal["submarine"]
-    name: str = absent()
-    rules: list[str] = absent()
-    description: str = absent()
-    config: dict[str, Any] = absent()
+class Scenario(ScenarioHeader):
+    game: Literal["submarine"]  # type: ignore[assignment]
     seed: int = absent()
     start: Start = absent()
     subs: dict[Letter, Sub] = absent()
