@@ -3,9 +3,14 @@
 For ``builtin:defender`` against itself (the engine floor: the cheapest possible bots) and
 ``builtin:hunter`` against itself, on the default map with default parameters, this plays
 complete 100-turn games through the real kernel loop (:class:`botwars.engine.Match` with its
-clock, the bots' views, :meth:`parse_orders` of their JSON payloads, :meth:`resolve`, the end
-check), without writing a record file. A robot-action is one robot's order (or idleness)
+clock and its referee, :meth:`resolve`, the end check), without writing a record file, two ways:
+the built-in bots' native path (``native_view`` → ``act_native`` → ``submit_parsed``, what a
+local match uses) and the JSON path every other agent takes (the P11 view dict, the bot's P12
+payload, :meth:`parse_orders`). A robot-action is one robot's order (or idleness)
 resolved in one turn: the sum over turns of the robots in play at the start of the turn.
+
+The "bare loop" is the ceiling of any such loop: the native observation, the bot and
+:meth:`resolve`, with no referee, clock, checks or record.
 
 It also reports the rules core alone ("resolve only"): the same games' accepted orders
 re-resolved with :meth:`resolve`, without bots, views, parsing or the match loop.
@@ -47,18 +52,36 @@ def pin_one_core() -> str:
         return "not pinned (no sched_setaffinity)"
 
 
-def play_games(bot: str, games: int, rs, config) -> tuple[int, int]:
-    """Play ``games`` full games of ``bot`` against itself; returns (robot-actions, turns)."""
+def play_games(bot: str, games: int, rs, config, native: bool = True) -> tuple[int, int]:
+    """Play ``games`` full games of ``bot`` against itself; returns (robot-actions, turns).
+    ``native=False``: the bots answer the P11 view dict with P12 payloads that are parsed."""
     actions = turns = 0
     cls = BUILTIN[bot]
     for g in range(games):
-        m = Match(rs, config, {"p1": CallableAgent(cls()), "p2": CallableAgent(cls())}, seed=g)
+        m = Match(rs, config, {"p1": CallableAgent(cls()), "p2": CallableAgent(cls())}, seed=g, native=native)
         m.start_agents()
         while m.outcome() is None:
             actions += len(m.state.robots)
             m.step()
             turns += 1
     return actions, turns
+
+
+def play_bare(bot: str, games: int, rs, config) -> int:
+    """The ceiling of any per-match loop: ``games`` games of ``bot`` against itself with the
+    native observation, the bot and ``resolve`` only — no referee, clock, checks or record.
+    Returns robot-actions."""
+    actions = 0
+    cls = BUILTIN[bot]
+    for g in range(games):
+        state = rs.setup(config, ["p1", "p2"], g)
+        bots = {s: cls() for s in ("p1", "p2")}
+        for s, b in bots.items():
+            b.start(rs.id, s, config, rs.agent_seed(g, s))
+        while rs.outcome(state) is None:
+            actions += len(state.robots)
+            state, _ = rs.resolve(state, {s: bots[s].act_native(rs.native_view(state, s)) for s in rs.pending(state)})
+    return actions
 
 
 def collect_orders(bot: str, rs, config) -> list:
@@ -85,13 +108,19 @@ def measure(bot: str, runs: int, seconds: float, rs, config) -> dict:
     a, t = play_games(bot, 3, rs, config)  # warm-up and calibration
     per_game = (CLOCK() - t0) / 3
     games = max(3, int(seconds / per_game))
-    aps, gps = [], []
+    aps, gps, japs, baps = [], [], [], []
     for _ in range(runs):
         t0 = CLOCK()
         a, t = play_games(bot, games, rs, config)
         dt = CLOCK() - t0
         aps.append(a / dt)
         gps.append(games / dt)
+        t0 = CLOCK()
+        ja, _ = play_games(bot, games, rs, config, native=False)
+        japs.append(ja / (CLOCK() - t0))
+        t0 = CLOCK()
+        ba = play_bare(bot, games, rs, config)
+        baps.append(ba / (CLOCK() - t0))
     pairs = collect_orders(bot, rs, config)
     acts = sum(len(s.robots) for s, _ in pairs)
     core = []
@@ -104,6 +133,8 @@ def measure(bot: str, runs: int, seconds: float, rs, config) -> dict:
         core.append(acts * reps / (CLOCK() - t0))
     return {"bot": f"builtin:{bot}", "games_per_run": games, "robot_actions_per_game": a / games,
             "robot_actions_per_s": statistics.median(aps), "games_per_s": statistics.median(gps),
+            "json_path_robot_actions_per_s": statistics.median(japs),
+            "bare_loop_robot_actions_per_s": statistics.median(baps),
             "resolve_only_robot_actions_per_s": statistics.median(core), "runs": runs}
 
 
@@ -127,6 +158,7 @@ def measure_batch(runs: int, batch: int, config) -> dict:
         gps.append(batch / dt)
     return {"bot": f"batch[{batch}] defender", "robot_actions_per_s": statistics.median(aps),
             "games_per_s": statistics.median(gps), "resolve_only_robot_actions_per_s": float("nan"),
+            "json_path_robot_actions_per_s": float("nan"), "bare_loop_robot_actions_per_s": float("nan"),
             "runs": runs}
 
 
@@ -157,10 +189,14 @@ def main() -> None:
         print(json.dumps(info))
         return
     print(f"arena throughput, Python {info['python']}, {pinned}, {info['clock']}, median of {args.runs} runs")
-    print(f"{'bots (self-play)':<22}{'robot-actions/s':>16}{'games/s':>10}{'resolve only':>16}")
+    print(f"{'bots (self-play)':<22}{'robot-actions/s':>16}{'games/s':>10}{'resolve only':>14}{'ratio':>7}"
+          f"{'JSON path':>12}{'ratio':>7}{'bare loop':>12}{'ratio':>7}")
     for r in results:
-        print(f"{r['bot']:<22}{r['robot_actions_per_s']:>16,.0f}{r['games_per_s']:>10,.1f}"
-              f"{r['resolve_only_robot_actions_per_s']:>16,.0f}")
+        core = r["resolve_only_robot_actions_per_s"]
+        print(f"{r['bot']:<22}{r['robot_actions_per_s']:>16,.0f}{r['games_per_s']:>10,.1f}{core:>14,.0f}"
+              f"{r['robot_actions_per_s'] / core:>7.1%}{r['json_path_robot_actions_per_s']:>12,.0f}"
+              f"{r['json_path_robot_actions_per_s'] / core:>7.1%}{r['bare_loop_robot_actions_per_s']:>12,.0f}"
+              f"{r['bare_loop_robot_actions_per_s'] / core:>7.1%}")
 
 
 if __name__ == "__main__":

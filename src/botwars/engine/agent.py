@@ -57,6 +57,21 @@ class CallableAgent(Agent):
     def __init__(self, bot: Any, spec: str = ""):
         self.bot = bot
         self.spec = spec
+        if callable(getattr(bot, "act_native", None)):
+            self.act_native = self._act_native  # offered only when the bot has it (Match looks)
+
+    def _act_native(self, observation: Any, deadline_s: float | None) -> Any:
+        """The bot's ``act_native(observation)``: parsed orders for a
+        :meth:`Ruleset.native_view` observation (trusted built-in bots only). Same failures as
+        :meth:`act`."""
+        t0 = time.perf_counter()
+        try:
+            out = self.bot.act_native(observation)
+        except Exception as exc:
+            raise AgentFailure(FailureCode.CRASH, f"{type(exc).__name__}: {exc}") from None
+        if deadline_s is not None and time.perf_counter() - t0 > deadline_s:
+            raise AgentFailure(FailureCode.TIMEOUT, f"no reply within {deadline_s:g} s")
+        return out
 
     def start(self, game: str, seat: str, config: dict[str, Any], seed: int = 0) -> None:
         fn = getattr(self.bot, "start", None)  # the bot class API: start is optional (docs/bots.md)

@@ -53,7 +53,9 @@ class Match:
 
     ``agents`` maps seat name to a :class:`SeatAgent` (e.g. :class:`~botwars.agents.Agent`);
     seats are taken in the rule set's order. ``clock=False`` disables time control (tests,
-    replays). ``record`` is a path for the JSON Lines record, or ``None``. ``time_source`` is
+    replays). ``native=False`` makes built-in bots answer the JSON view like any other agent
+    instead of the rule set's own observation objects (:meth:`Ruleset.native_view`; same game,
+    record lines in text notation). ``record`` is a path for the JSON Lines record, or ``None``. ``time_source`` is
     injectable for tests (a function returning seconds).
 
     A refused submission is told to its seat only. Where the rules count refusals (submarine
@@ -63,7 +65,8 @@ class Match:
 
     def __init__(self, ruleset: Ruleset, config: dict[str, Any], agents: dict[str, SeatAgent], seed: int = 0,
                  *, record: str | None = None, clock: bool = True, agent_specs: dict[str, str] | None = None,
-                 time_source: Callable[[], float] = time.perf_counter, max_decisions: int = 1_000_000):
+                 time_source: Callable[[], float] = time.perf_counter, max_decisions: int = 1_000_000,
+                 native: bool = True):
         self.ruleset = ruleset
         self.config = config
         self.seats = list(agents)
@@ -73,6 +76,13 @@ class Match:
         self.referee = Referee(ruleset, config, self.seats, seed, clock=clock, history=record is not None,
                                agents={s: specs.get(s, "") for s in self.seats})
         self.time_source = time_source
+        # trusted in-process bots that answer the rule set's own observation objects (act_native)
+        self._native: dict[str, Callable[[Any, float | None], Any]] = {}
+        if ruleset.native_observations and native:
+            for seat, agent in agents.items():
+                fn = getattr(agent, "act_native", None)
+                if callable(fn):
+                    self._native[seat] = fn
         self.errors: list[dict[str, Any]] = []
         self.max_decisions = max_decisions
         self.record_path = record
@@ -112,8 +122,35 @@ class Match:
         """Keep an error of ``seat``'s agent (``code``: a failure or refusal code) for :class:`MatchResult`."""
         self.errors.append({"decision": self.referee.n + 1, "seat": seat, "code": code, "detail": detail})
 
+    def _failed(self, seat: str, exc: AgentFailure, spent: float) -> None:
+        """``seat``'s agent failed after ``spent`` seconds: its default orders (or its expiry)."""
+        tk = self.referee.default(seat, {"code": exc.code, "detail": exc.detail}, spent)
+        if tk.receipt == Receipt.TOO_LATE and exc.code != FailureCode.TIMEOUT:
+            self._note(seat, FailureCode.TIMEOUT, f"no reply in time ({spent:.3f} s)")
+        else:
+            self._note(seat, exc.code, exc.detail)
+
+    def _play_native(self, seat: str, act_native: Callable[[Any, float | None], Any]) -> None:
+        """A trusted in-process bot's turn on the rule set's own observation objects
+        (:meth:`Ruleset.native_view` → parsed orders → :meth:`Referee.submit_parsed`): the
+        same decision point without the JSON view and the payload parsing."""
+        ref = self.referee
+        t0 = self.time_source()
+        try:
+            orders = act_native(ref.native_view(seat), ref.deadline(seat))
+        except AgentFailure as exc:
+            self._failed(seat, exc, self.time_source() - t0)
+            return
+        spent = self.time_source() - t0
+        if ref.submit_parsed(seat, orders, spent).receipt == Receipt.TOO_LATE:
+            self._note(seat, FailureCode.TIMEOUT, f"no reply in time ({spent:.3f} s)")
+
     def _play_seat(self, seat: str) -> None:
         ref = self.referee
+        native = self._native.get(seat)
+        if native is not None:
+            self._play_native(seat, native)
+            return
         counted = self.ruleset.refusal_limit(ref.state, seat) is not None
         t0 = self.time_source()
         spent = 0.0  # the clock runs on across refused submissions (S-7.8)
@@ -123,12 +160,7 @@ class Match:
             try:
                 payload = self.agents[seat].act(ref.view(seat), left)
             except AgentFailure as exc:
-                spent = self.time_source() - t0
-                tk = ref.default(seat, {"code": exc.code, "detail": exc.detail}, spent)
-                if tk.receipt == Receipt.TOO_LATE and exc.code != FailureCode.TIMEOUT:
-                    self._note(seat, FailureCode.TIMEOUT, f"no reply in time ({spent:.3f} s)")
-                else:
-                    self._note(seat, exc.code, exc.detail)
+                self._failed(seat, exc, self.time_source() - t0)
                 return
             spent = self.time_source() - t0
             tk = ref.submit(seat, payload, spent)

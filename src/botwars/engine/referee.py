@@ -362,6 +362,32 @@ class Referee:
         self._settled[seat] = Settled(None, self.ruleset.default_orders(self.state, seat), errs, t)
         return Ticket(Receipt.ACCEPTED)
 
+    def submit_parsed(self, seat: str, orders: Any, elapsed_s: float) -> Ticket:
+        """``seat``'s trusted in-process agent (a built-in bot answering
+        :meth:`Ruleset.native_view` with ``act_native``) settles with orders already in the rule
+        set's parsed form, ``elapsed_s`` seconds after the point opened: no payload to parse.
+        The record line shows :meth:`Ruleset.orders_json` of them, which :meth:`submit` turns
+        back into the same orders (the round-trip contract), so the record replays through
+        :meth:`replay` like any other. Returns ``accepted``, ``replaced`` or ``too_late``.
+        Raises :class:`NotAwaited`."""
+        self._check_awaited(seat)
+        t = _seconds(elapsed_s)
+        if self._late(seat, t):
+            self.expire(seat, t)
+            return Ticket(Receipt.TOO_LATE, awaited=False)
+        rs = self.ruleset
+        warn = rs.order_warnings(orders)
+        # without history no record line is written: the orders themselves stand in for the payload
+        payload = rs.orders_json(orders) if self.history else orders
+        replaced = seat in self._settled
+        self._settled[seat] = Settled(payload, orders, self._refusal_errors.get(seat, []) + warn, t)
+        return Ticket(Receipt.REPLACED if replaced else Receipt.ACCEPTED, warnings=warn)
+
+    def native_view(self, seat: str) -> Any:
+        """:meth:`Ruleset.native_view` of the current state for ``seat`` (rule sets with
+        :attr:`Ruleset.native_observations` only)."""
+        return self.ruleset.native_view(self.state, seat)
+
     def settle_parsed(self, seat: str, orders: Any) -> None:
         """Settle ``seat`` with orders the rule set has already built (a scenario file's own
         notation, an analysis tool): never for a player's submission, which goes through
@@ -443,18 +469,19 @@ class Referee:
         line (:attr:`lines`), open the next point. Returns the point's events (all of them;
         project with :meth:`seat_events` or :func:`filter_events`).
         Raises :class:`NotAwaited` when a pending seat is not settled."""
-        if not self.ready():
+        settled = self._settled
+        pending = self.pending()
+        if self.over or not all(s in settled for s in pending):
             raise NotAwaited(f"decision point {self.n + 1} still awaits {', '.join(self.awaited())}",
                              NotAwaitedCode.NOT_READY)
         rs = self.ruleset
-        pending = self.pending()
-        orders = {s: self._settled[s].orders for s in pending}
+        orders = {s: settled[s].orders for s in pending}
         clock: dict[str, str] = {}
-        if self.charged:
+        if self.clock_enabled and self.exempt() is None:
             c = Clock(self.control, self.bank)
             for s in pending:
-                status = c.spend(s, self._settled[s].time_s)
-                if status != ClockStatus.OK:
+                status = c.spend(s, settled[s].time_s)
+                if status is not ClockStatus.OK:
                     clock[s] = status.value
         new_state, events = rs.resolve(self.state, orders)
         if self.history:

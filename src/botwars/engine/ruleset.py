@@ -150,6 +150,9 @@ class Ruleset:
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 2
     replaces_submissions: ClassVar[bool] = False
+    #: True when :meth:`native_view` is implemented: a built-in bot with ``act_native`` then
+    #: skips the JSON view and the payload parsing (the per-match loop's speed, docs/kernel.md).
+    native_observations: ClassVar[bool] = False
     """True when a later valid submission replaces a seat's earlier one until the decision point
     resolves (factory F-5.5, geeko G-16.1); False: the first accepted orders stand."""
 
@@ -273,6 +276,14 @@ class Ruleset:
 
     def view(self, state: Any, seat: str | None) -> dict[str, Any]:
         """The observation for ``seat`` (``None`` = spectator): exactly what it may know."""
+        raise NotImplementedError
+
+    def native_view(self, state: Any, seat: str) -> Any:
+        """The observation of ``seat`` as the rule set's own read-only objects, for trusted
+        in-process bots (the built-in bots) that answer with parsed orders
+        (:meth:`Referee.submit_parsed`): exactly the information of :meth:`view`, nothing more,
+        and nothing a bot can change the match through. Only called when
+        :attr:`native_observations` is true; the default raises :class:`NotImplementedError`."""
         raise NotImplementedError
 
     def outcome(self, state: Any) -> Outcome | None:

@@ -13,7 +13,9 @@ from __future__ import annotations
 import random as _random
 from typing import Any
 
-from botwars.games.arena.board import ArenaMap, load_map
+from botwars.games.arena.board import ArenaMap, Square, load_map
+from botwars.games.arena.protocol import ArenaOrders
+from botwars.games.arena.rules import ArenaObservation
 
 DIRS = {"N": (0, 1), "E": (1, 0), "S": (0, -1), "W": (-1, 0)}
 N8 = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
@@ -37,8 +39,33 @@ class ArenaBot:
             self.start("arena", "p1", {"map": "default", "spawn_interval": 10, "max_turns": 100,
                                        "self_destruct_damage": 6, "attack_damage_enemy": 12}, 0)
 
-    def act(self, view: dict[str, Any]) -> dict[str, Any]:
+    def plan(self, mine: dict[Square, int], foes: dict[Square, int], turn: int) -> dict[Square, tuple[str, str | None]]:
+        """The bot's orders: square → ``(action, direction)`` for its own robots, from ``mine``
+        and ``foes`` (square → HP, in square order) on ``turn`` (the turn being ordered).
+        Every bot decides here once; :meth:`act` and :meth:`act_native` only translate."""
         raise NotImplementedError
+
+    def act(self, view: dict[str, Any]) -> dict[str, Any]:
+        """P11 view dict → P12 response dict (any agent kind: the server's bot pool, ``cmd:``)."""
+        self.ensure()
+        mine = {(r["x"], r["y"]): r["hp"] for r in view["robots"] if r["side"] == "F"}
+        foes = {(r["x"], r["y"]): r["hp"] for r in view["robots"] if r["side"] == "E"}
+        return {"orders": [_order(sq, a, d) for sq, (a, d) in self.plan(mine, foes, view["turn"]).items()]}
+
+    def act_native(self, obs: ArenaObservation) -> ArenaOrders:
+        """:class:`ArenaObservation` → :class:`ArenaOrders` (a local match's in-process bots:
+        the same orders as :meth:`act`, without the P11 dict and the P12 parsing). The user
+        data is set to the empty string, as a P12 response without ``user_data`` does (H19)."""
+        self.ensure()
+        p = obs.player
+        mine: dict[Square, int] = {}
+        foes: dict[Square, int] = {}
+        for sq, (q, hp) in sorted(obs.robots.items()):
+            if q == p:
+                mine[sq] = hp
+            else:
+                foes[sq] = hp
+        return ArenaOrders(self.plan(mine, foes, obs.turn), "", [])
 
 
 def _order(sq, action, d=None) -> dict[str, Any]:
@@ -53,23 +80,27 @@ class RandomBot(ArenaBot):
 
     CHOICES = [("M", d) for d in "NESW"] + [("A", d) for d in "NESW"] + [("D", None), ("S", None), None]
 
-    def act(self, view: dict[str, Any]) -> dict[str, Any]:
-        self.ensure()
-        out = []
-        for r in view["robots"]:
-            if r["side"] != "F":
-                continue
+    def plan(self, mine: dict[Square, int], foes: dict[Square, int], turn: int) -> dict[Square, tuple[str, str | None]]:
+        out: dict[Square, tuple[str, str | None]] = {}
+        for sq in mine:
             c = self.rng.choice(self.CHOICES)
             if c is not None:
-                out.append(_order((r["x"], r["y"]), c[0], c[1]))
-        return {"orders": out}
+                out[sq] = c
+        return out
 
 
 class DefenderBot(ArenaBot):
     """Every robot defends, every turn."""
 
+    def plan(self, mine: dict[Square, int], foes: dict[Square, int], turn: int) -> dict[Square, tuple[str, str | None]]:
+        return {sq: ("D", None) for sq in mine}
+
     def act(self, view: dict[str, Any]) -> dict[str, Any]:
         return {"orders": [{"x": r["x"], "y": r["y"], "action": "D"} for r in view["robots"] if r["side"] == "F"]}
+
+    def act_native(self, obs: ArenaObservation) -> ArenaOrders:
+        p = obs.player
+        return ArenaOrders({sq: ("D", None) for sq, (q, _) in sorted(obs.robots.items()) if q == p}, "", [])
 
 
 def _dist(a, b) -> int:
@@ -79,13 +110,10 @@ def _dist(a, b) -> int:
 class HunterBot(ArenaBot):
     """Closes on the nearest enemy, attacks adjacent enemies, self-destructs when that pays."""
 
-    def act(self, view: dict[str, Any]) -> dict[str, Any]:
-        self.ensure()
-        mine = {(r["x"], r["y"]): r["hp"] for r in view["robots"] if r["side"] == "F"}
-        foes = {(r["x"], r["y"]): r["hp"] for r in view["robots"] if r["side"] == "E"}
+    def plan(self, mine: dict[Square, int], foes: dict[Square, int], turn: int) -> dict[Square, tuple[str, str | None]]:
         claimed: set = set()
-        out = []
-        spawn_next = view["turn"] % self.config.get("spawn_interval", 10) == 0
+        out: dict[Square, tuple[str, str | None]] = {}
+        spawn_next = turn % self.config.get("spawn_interval", 10) == 0
         is_open = self.amap.is_open
         for sq, hp in sorted(mine.items()):
             x, y = sq
@@ -94,14 +122,14 @@ class HunterBot(ArenaBot):
             if adj and hp <= 12 * len(adj):
                 near8 = [(x + dx, y + dy) for dx, dy in N8]
                 if sum(1 for s in near8 if s in foes) > sum(1 for s in near8 if s in mine):
-                    out.append(_order(sq, "S"))
+                    out[sq] = ("S", None)
                     continue
             if adj:
                 adj.sort()
-                out.append(_order(sq, "A", adj[0][1]))
+                out[sq] = ("A", adj[0][1])
                 continue
             if not foes:
-                out.append(_order(sq, "D"))
+                out[sq] = ("D", None)
                 continue
             target = min(foes, key=lambda f: (abs(f[0] - x) + abs(f[1] - y), f))
             tx, ty = target
@@ -116,22 +144,19 @@ class HunterBot(ArenaBot):
                 if best is None or key < best[0]:
                     best = (key, d, nsq)
             if best is None or best[0][0] >= _dist(sq, target):
-                out.append(_order(sq, "D"))
+                out[sq] = ("D", None)
             else:
                 claimed.add(best[2])
-                out.append(_order(sq, "M", best[1]))
-        return {"orders": out}
+                out[sq] = ("M", best[1])
+        return out
 
 
 class SwarmBot(ArenaBot):
     """Stronger than hunter: ambush, focus fire, spawn safety, no self-contention."""
 
-    def act(self, view: dict[str, Any]) -> dict[str, Any]:
-        self.ensure()
-        mine = {(r["x"], r["y"]): r["hp"] for r in view["robots"] if r["side"] == "F"}
-        foes = {(r["x"], r["y"]): r["hp"] for r in view["robots"] if r["side"] == "E"}
+    def plan(self, mine: dict[Square, int], foes: dict[Square, int], turn: int) -> dict[Square, tuple[str, str | None]]:
         interval = self.config.get("spawn_interval", 10)
-        spawn_next = view["turn"] % interval == 0
+        spawn_next = turn % interval == 0
         amap = self.amap
         orders: dict = {}
         claimed: set = set()
@@ -214,7 +239,7 @@ class SwarmBot(ArenaBot):
             else:
                 orders[sq] = ("D", None)
                 staying.add(sq)
-        return {"orders": [_order(sq, a, d) for sq, (a, d) in sorted(orders.items())]}
+        return dict(sorted(orders.items()))
 
 
 BUILTIN = {

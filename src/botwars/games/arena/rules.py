@@ -8,7 +8,8 @@ from __future__ import annotations
 import random
 import string
 from enum import StrEnum
-from typing import Any, NamedTuple
+from types import MappingProxyType
+from typing import Any, Mapping, NamedTuple
 
 from botwars.engine.codes import OnExpiry
 from botwars.engine.errors import ConfigError
@@ -88,6 +89,22 @@ PARAMS = (
 )
 
 
+class ArenaObservation(NamedTuple):
+    """A seat's P11 observation as plain read-only values, for trusted in-process bots
+    (:meth:`ArenaRuleset.native_view`): the same facts as the P11 object and nothing more.
+
+    ``turn``: the turn being ordered (1-based, as P11); ``max_turns``; ``player``: 1 or 2;
+    ``robots``: square ``(x, y)`` → ``(player, hp)`` for every robot (a read-only mapping);
+    ``user_data``: the seat's own stored user data (P7).
+    """
+
+    turn: int
+    max_turns: int
+    player: int
+    robots: Mapping[Square, tuple[int, int]]
+    user_data: str
+
+
 class ArenaRuleset(Ruleset):
     """BotWars.io arena (shared/rules/arena.md): two players, simultaneous orders per robot."""
 
@@ -97,6 +114,7 @@ class ArenaRuleset(Ruleset):
     params = PARAMS
     min_seats = 2
     max_seats = 2
+    native_observations = True
 
     def time_control(self, config: dict[str, Any]) -> TimeControl:
         """P2: ``turn_time_limit_s`` per turn plus ``time_bank_s``; on expiry all robots defend (P10)."""
@@ -353,6 +371,15 @@ class ArenaRuleset(Ruleset):
         robots += [{"side": "E", "x": x, "y": y, "hp": hp} for (x, y), (_, q, hp) in items if q != p]
         return {"turn": turn, "max_turns": state.config["max_turns"], "player": p, "robots": robots,
                 "user_data": state.user_data[p - 1]}
+
+    def native_view(self, state: ArenaState, seat: str) -> ArenaObservation:
+        """:meth:`view` of ``seat`` as an :class:`ArenaObservation` (R30, P11): for built-in
+        bots that answer with :class:`ArenaOrders` (``act_native``), skipping the P11 dict and
+        the P12 parsing. Robot ids are left out, as in P11."""
+        p = 1 if seat == state.seats[0] else state.player_of(seat)
+        turn = state.turn if state.over else state.turn + 1
+        robots = MappingProxyType({sq: (q, hp) for sq, (_, q, hp) in state.robots.items()})
+        return ArenaObservation(turn, state.config["max_turns"], p, robots, state.user_data[p - 1])
 
     # ---- end (R26-R29) --------------------------------------------------------------------
     def outcome(self, state: ArenaState) -> Outcome | None:

@@ -1,0 +1,88 @@
+"""The built-in bots' native path (Ruleset.native_view → act_native → Referee.submit_parsed):
+the same game as the JSON path (P11 view → P12 payload → parse_orders), decision by decision,
+and an observation that carries exactly P11's facts (R30, R32, H25)."""
+
+import random
+
+import pytest
+
+from botwars.agents.base import CallableAgent
+from botwars.engine.match import Match
+from botwars.engine.record import read_record, verify_record
+from botwars.engine.referee import Referee
+from botwars.engine.ruleset import get_ruleset
+from botwars.games.arena.bots import BUILTIN
+
+RS = get_ruleset("arena")
+
+
+def _play(a: str, b: str, seed: int, native: bool, path=None):
+    cfg = RS.validate_config({"max_turns": 60})
+    m = Match(RS, cfg, {"p1": CallableAgent(BUILTIN[a](), f"builtin:{a}"),
+                        "p2": CallableAgent(BUILTIN[b](), f"builtin:{b}")},
+              seed, record=str(path) if path else None, native=native)
+    return m, m.run()
+
+
+@pytest.mark.parametrize("a,b", [("hunter", "swarm"), ("random", "defender"), ("swarm", "random"),
+                                 ("defender", "hunter")])
+def test_native_and_json_paths_play_the_same_game(tmp_path, a, b):
+    m1, r1 = _play(a, b, 5, True, tmp_path / "native.jsonl")
+    m2, r2 = _play(a, b, 5, False, tmp_path / "json.jsonl")
+    assert m1._native and not m2._native  # the two paths really were taken
+    assert [ln["digest"] for ln in m1.referee.lines] == [ln["digest"] for ln in m2.referee.lines]
+    assert (r1.outcome.winner, r1.outcome.scores) == (r2.outcome.winner, r2.outcome.scores)
+    # the native record stores P5 text orders; it re-simulates through submit like any other
+    assert isinstance(m1.referee.lines[0]["orders"]["p1"], str)
+    ok, msg = verify_record(read_record(r1.replay))
+    assert ok, msg
+
+
+def test_native_view_has_the_facts_of_the_P11_view():
+    ref = Referee(RS, RS.validate_config({}), ["p1", "p2"], 2, clock=False)
+    bots = {s: BUILTIN["swarm"]() for s in ref.seats}
+    for s, bot in bots.items():
+        bot.start("arena", s, ref.config, 1)
+    for _ in range(25):
+        for s in ref.pending():
+            ref.submit(s, bots[s].act(ref.view(s)), 0.0)
+        ref.resolve_point()
+    for seat in ("p1", "p2"):
+        v = ref.view(seat)
+        obs = ref.native_view(seat)
+        assert (obs.turn, obs.max_turns, obs.player, obs.user_data) == \
+               (v["turn"], v["max_turns"], v["player"], v["user_data"])
+        side = {(r["x"], r["y"]): (r["side"], r["hp"]) for r in v["robots"]}
+        assert {sq: ("F" if q == obs.player else "E", hp) for sq, (q, hp) in obs.robots.items()} == side
+        with pytest.raises(TypeError):
+            obs.robots[(1, 1)] = (1, 50)  # read-only: a bot cannot change the match through it
+
+
+def test_native_view_does_not_carry_the_opponents_user_data():
+    """R32/H25: stored user data is private; perturbing the opponent's (the twin state) leaves
+    the seat's native observation unchanged."""
+    ref = Referee(RS, RS.validate_config({}), ["p1", "p2"], 4, clock=False)
+    ref.submit("p1", "#secret-of-p1", 0.0)
+    ref.submit("p2", "#secret-of-p2", 0.0)
+    ref.resolve_point()
+    state = ref.state
+    assert state.user_data == ("secret-of-p1", "secret-of-p2")
+    for seat in ("p1", "p2"):
+        twin = RS.twin_state(state, seat, random.Random(9))
+        assert twin.user_data != state.user_data
+        assert RS.native_view(twin, seat) == RS.native_view(state, seat)
+
+
+def test_a_crashing_native_bot_gets_default_orders_and_the_error_is_recorded(tmp_path):
+    class Crash(BUILTIN["defender"]):
+        def act_native(self, obs):
+            raise ValueError("boom")
+
+    cfg = RS.validate_config({"max_turns": 5})
+    m = Match(RS, cfg, {"p1": CallableAgent(Crash()), "p2": CallableAgent(BUILTIN["hunter"]())}, 1,
+              record=str(tmp_path / "r.jsonl"))
+    res = m.run()
+    assert [e["code"] for e in res.errors] == ["crash"] * 5
+    assert "boom" in res.errors[0]["detail"]
+    ok, msg = verify_record(read_record(res.replay))
+    assert ok, msg
