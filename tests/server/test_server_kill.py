@@ -167,7 +167,9 @@ def uninterrupted(tmp_path, i: int, header: dict) -> list[dict]:
         else:
             agents[seat] = CallableAgent(lambda view, k=i, st=seat: orders_for(k, st, view["turn"]), "remote")
     path = str(tmp_path / f"calm{i}.jsonl")
-    Match(rs, header["config"], agents, seed, record=path, clock=False).run()
+    # native=False: the server's bot pool hands built-in bots the JSON view, so the record holds
+    # their JSON payloads; a local match's native path would record the same orders as P5 text
+    Match(rs, header["config"], agents, seed, record=path, clock=False, native=False).run()
     return [json.loads(x) for x in open(path)]
 
 
