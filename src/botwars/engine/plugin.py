@@ -173,6 +173,9 @@ class Game:
       JSON box alone.
     - ``page_helpers``: ``page_helpers(rules, state, seat) -> dict`` of extra facts for that
       script (merged into ``/web/matches/ID/helpers`` while the seat is to move), or ``None``.
+    - ``rl``: ``rl(rules, config, seats) -> spec``, the game's encoding of views as fixed-shape
+      arrays and of orders as masked discrete actions for learning environments (``botwars.rl``,
+      docs/rl.md), or ``None``: the game offers none.
     """
 
     id: str
@@ -189,6 +192,7 @@ class Game:
     report: Ref | None = None
     web_entry: str | None = None
     page_helpers: Ref | None = None
+    rl: Ref | None = None
     _cache: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @classmethod
@@ -310,6 +314,15 @@ class Game:
         if self.page_helpers is None:
             return {}
         return dict(self._hook("page_helpers", self.page_helpers)(self.ruleset(), state, seat))
+
+    # ---- learning environments -------------------------------------------------------------
+    def rl_spec(self, config: dict[str, Any], seats: list[str]) -> Any:
+        """The game's learning-environment encoding for one match set-up (``config`` already
+        validated, ``seats`` in order): an object with the methods docs/rl.md lists (used by
+        ``botwars.rl``). Raises :class:`ConfigError` when the game declares none."""
+        if self.rl is None:
+            raise ConfigError(f"{self.id} offers no learning-environment encoding")
+        return self._hook("rl", self.rl)(self.ruleset(), config, seats)
 
 
 # ---- the registry ------------------------------------------------------------------------------

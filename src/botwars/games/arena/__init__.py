@@ -28,4 +28,5 @@ GAME = Game(
     svg=_RULES + ".svg",
     report=_RULES + ".report",
     web_entry="botwars.games.arena:entry.js",
+    rl="botwars.games.arena.rlspec:make",
 )

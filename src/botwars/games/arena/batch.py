@@ -59,9 +59,10 @@ def _pull(a: np.ndarray, dy: int, dx: int) -> np.ndarray:
 class BatchArena:
     """``n`` arena games on one map with one config, stepped together.
 
-    Attributes: ``owner`` (``int8``: 0 empty, 1 or 2), ``hp`` (``int32``, HP), ``turn`` (last
-    turn resolved, shared by all games), ``over`` (``bool`` per game). Raises ``ConfigError``
-    (from the map loader) for a bad ``config["map"]``.
+    Attributes: ``owner`` (``int8``: 0 empty, 1 or 2), ``hp`` (``int32``, HP), ``turns`` (last
+    turn resolved, per game: games restarted with :meth:`reset_games` run behind the others),
+    ``turn`` (the largest of them), ``over`` (``bool`` per game). Raises ``ConfigError`` (from
+    the map loader) for a bad ``config["map"]``.
     """
 
     def __init__(self, config: dict[str, Any], n: int):
@@ -88,8 +89,24 @@ class BatchArena:
         shape = (self.n, self.height + 2, self.width + 2)
         self.owner = np.broadcast_to(self.spawn, shape).copy()
         self.hp = np.where(self.owner > 0, self.config["initial_hp"], 0).astype(np.int32)
-        self.turn = 0
+        self.turns = np.zeros(self.n, dtype=np.int64)
         self.over = np.zeros(self.n, dtype=bool)
+
+    @property
+    def turn(self) -> int:
+        """The last turn resolved (the largest over the games; all equal without :meth:`reset_games`)."""
+        return int(self.turns.max()) if self.n else 0
+
+    def reset_games(self, which: np.ndarray) -> None:
+        """Turn 0 (R7) again for the games where ``which`` (``bool``, shape ``(n,)``) is true; the
+        others keep their position (auto-reset of a vector environment)."""
+        which = np.asarray(which, dtype=bool)
+        if not which.any():
+            return
+        self.owner[which] = self.spawn
+        self.hp[which] = np.where(self.spawn > 0, self.config["initial_hp"], 0)
+        self.turns[which] = 0
+        self.over[which] = False
 
     def robots_in_play(self) -> int:
         """Robots on all boards (the robot-actions of the next turn)."""
@@ -104,7 +121,7 @@ class BatchArena:
         owner, hp = self.owner, self.hp
         occ = owner > 0
         act = np.where(occ, orders, IDLE)
-        t = self.turn + 1
+        t = self.turns + 1
         defending = act == DEFEND                       # R13
         armed = act == SELF_DESTRUCT                    # R14: blast squares
         mv = [act == MOVE + k for k in range(4)]        # R15
@@ -141,8 +158,9 @@ class BatchArena:
                 new_hp += _push(np.where(go, hp, 0), dy, dx)
             owner, hp = new_owner, new_hp
         attack = [act == ATTACK + k for k in range(4)]
-        if t % cfg["spawn_interval"] == 0:                                   # R19
-            sm = self.spawn_mask[None]
+        spawning = t % cfg["spawn_interval"] == 0
+        if spawning.any():                                                   # R19
+            sm = self.spawn_mask[None] & spawning[:, None, None]
             owner = np.where(sm, self.spawn[None], owner).astype(np.int8)
             hp = np.where(sm, cfg["initial_hp"], hp)
             defending = defending & ~sm       # new robots: no order, not defending (H15)
@@ -177,10 +195,9 @@ class BatchArena:
             owner = np.where(dead, 0, owner).astype(np.int8)
             hp = np.where(dead, 0, hp)
         self.owner, self.hp = owner, hp
-        self.turn = t
-        if t >= cfg["max_turns"]:                                            # R26
-            self.over[:] = True
-        elif cfg["wipeout_ends_game"]:                                       # R27
+        self.turns = t
+        self.over |= t >= cfg["max_turns"]                                   # R26
+        if cfg["wipeout_ends_game"]:                                         # R27
             has1 = (owner == 1).any(axis=(1, 2))
             has2 = (owner == 2).any(axis=(1, 2))
             self.over |= ~(has1 & has2)

@@ -23,4 +23,5 @@ GAME = Game(
     svg=_RULES + ".svg",
     report=_RULES + ".report",
     web_entry="botwars.games.geeko:entry.js",
+    rl="botwars.games.geeko.rlspec:make",
 )

@@ -22,4 +22,5 @@ GAME = Game(
     report=_RULES + ".report",
     web_entry="botwars.games.submarine:entry.js",
     page_helpers="botwars.games.submarine.page:page_helpers",
+    rl="botwars.games.submarine.rlspec:make",
 )

@@ -1,0 +1,82 @@
+"""Gymnasium single-agent environment: one seat against built-in bots (docs/rl.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+from botwars.engine.errors import ConfigError
+from botwars.rl.core import Core
+from botwars.rl.spaces import action_space, observation_space
+
+
+class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
+    """The learner plays seat number ``seat`` (0-based) of ``game``; every other seat is played
+    by the game's built-in bot ``opponent`` (``builtin:NAME`` or ``NAME``), started with the seed
+    the platform gives an agent (:meth:`Ruleset.agent_seed` of the match seed). Observations,
+    actions and masks are the seat's (docs/rl.md); the reward is +1 / -1 / 0 at the end. The
+    opponent's orders go through the same referee; a refused one gets its default orders.
+    Raises ``ConfigError`` for an unknown bot or parameter."""
+
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(self, game: str, opponent: str = "random", seat: int = 0, render_mode: str | None = None,
+                 seats: int | None = None, **config: Any):
+        self.core = Core(game, config, seats)
+        name = opponent.removeprefix("builtin:")
+        bots = self.core.game.builtin_bots()
+        if name not in bots:
+            raise ConfigError(f"{self.core.game.id} has no built-in bot {name!r} (known: {', '.join(sorted(bots))})")
+        if not 0 <= seat < len(self.core.seats):
+            raise ConfigError(f"seat must be 0 to {len(self.core.seats) - 1}, got {seat}")
+        self._factory = bots[name]
+        self.seat = self.core.seats[seat]
+        self.render_mode = render_mode
+        self.observation_space = observation_space(self.core.spec)
+        self.action_space = action_space(self.core.spec)
+        self._bots: dict[str, Any] = {}
+
+    def _play_others(self) -> None:
+        """Let the bots play until the learner has to decide or the match is over."""
+        core = self.core
+        while not core.over and not core.deciding(self.seat):
+            ref = core.referee
+            for s in ref.awaited():
+                if s == self.seat:
+                    continue
+                tk = ref.submit(s, self._bots[s].act(ref.view(s)), 0.0)
+                if tk.error is not None and s in ref.awaited():
+                    ref.default(s, {"code": tk.error.code, "detail": tk.error.message}, 0.0)
+            core._views.clear()
+            core._legal.clear()
+            if ref.ready():
+                ref.resolve_point()
+                core.partial = {s: () for s in core.seats}
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        super().reset(seed=seed)
+        match_seed = int(self.np_random.integers(0, 2**31 - 1))
+        self.core.reset(match_seed)
+        self._bots = {}
+        for s in self.core.seats:
+            if s == self.seat:
+                continue
+            bot = self._factory()
+            if hasattr(bot, "start"):
+                bot.start(self.core.game.id, s, dict(self.core.config), self.core.rules.agent_seed(match_seed, s))
+            self._bots[s] = bot
+        self._play_others()
+        return self.core.observe(self.seat), {}
+
+    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+        info = self.core.act(self.seat, action)
+        self._play_others()
+        over = self.core.over
+        reward = self.core.rewards()[self.seat] if over else 0.0
+        return self.core.observe(self.seat), float(reward), over, False, info
+
+    def render(self) -> str | None:
+        return self.core.render() if self.render_mode == "ansi" else None

@@ -1,0 +1,112 @@
+"""A Gymnasium vector environment on a game's batched engine (the arena's NumPy engine).
+
+The learner plays player 1 (the first seat) of ``num_envs`` matches stepped together; the
+opponent, player 2, plays ``opponent``: ``"random"`` (uniform legal slot actions from a NumPy
+generator seeded by ``reset(seed=...)``), ``"idle"`` (no orders) or a callable
+``opponent(obs) -> actions`` given player 2's batched observation. Arrays are the game's
+scalar encoding stacked (docs/rl.md), so a policy trained here plays the PettingZoo and
+single-agent environments unchanged; a test checks both agree step for step.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from botwars.engine.errors import ConfigError
+from botwars.rl.core import Core
+from botwars.rl.spaces import action_space, observation_space
+
+
+def random_slot_actions(rng: np.random.Generator, mask: np.ndarray, nvec: tuple[int, ...]) -> np.ndarray:
+    """Uniform legal actions ``(n, slots)`` from flat masks ``(n, slots * k)``."""
+    n = mask.shape[0]
+    m = mask.reshape(n, len(nvec), -1).astype(bool)
+    u = rng.random(m.shape)
+    return np.argmax(np.where(m, u, -1.0), axis=2).astype(np.int64)
+
+
+class BatchVectorEnv(VectorEnv):  # type: ignore[misc]
+    """``num_envs`` matches of ``game`` on its batched engine (``spec.batch``; the arena).
+
+    ``autoreset_mode``: ``"next_step"`` (Gymnasium's default: the step after a match ends
+    returns the first observation of a new one, ignoring the actions), ``"same_step"`` (the
+    ending step already returns the new match's first observation; the last one is in
+    ``info["final_obs"]``) or ``"disabled"`` (finished matches stay over until :meth:`reset`).
+    Rewards: +1 / -1 / 0 for player 1 when its match ends (R28). ``info["opponent_actions"]``:
+    player 2's actions of the step. Raises ``ConfigError`` for a game without a batched engine,
+    a bad mode or bad parameters.
+    """
+
+    def __init__(self, game: str, num_envs: int, opponent: str | Callable[[dict[str, np.ndarray]], Any] = "random",
+                 autoreset_mode: str = "next_step", **config: Any):
+        core = Core(game, config)
+        if not hasattr(core.spec, "batch"):
+            raise ConfigError(f"{core.game.id} has no batched engine")
+        modes = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP,
+                 "disabled": AutoresetMode.DISABLED}
+        if autoreset_mode not in modes:
+            raise ConfigError(f"autoreset_mode must be one of {', '.join(modes)}, got {autoreset_mode!r}")
+        if not callable(opponent) and opponent not in ("random", "idle"):
+            raise ConfigError(f"opponent must be 'random', 'idle' or a callable, got {opponent!r}")
+        self.spec = core.spec
+        self.num_envs = int(num_envs)
+        self.batch = core.spec.batch(self.num_envs)
+        self.opponent = opponent
+        self.autoreset = modes[autoreset_mode]
+        self.metadata = {"autoreset_mode": self.autoreset, "render_modes": []}
+        self.single_observation_space = observation_space(core.spec)
+        self.single_action_space = action_space(core.spec)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._rng = np.random.default_rng()
+        self._needs_reset = np.zeros(self.num_envs, dtype=bool)
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+            self.action_space.seed(seed)
+        self.batch.reset()
+        self._needs_reset[:] = False
+        return self.batch.observe(1), {}
+
+    def _opponent_actions(self) -> np.ndarray:
+        obs2 = self.batch.observe(2)
+        if self.opponent == "random":
+            return random_slot_actions(self._rng, obs2["action_mask"], self.spec.nvec)
+        if self.opponent == "idle":
+            return np.zeros((self.num_envs, len(self.spec.nvec)), dtype=np.int64)
+        return np.asarray(self.opponent(obs2), dtype=np.int64)  # type: ignore[operator]
+
+    def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs, -1)
+        if self.autoreset == AutoresetMode.NEXT_STEP and self._needs_reset.any():
+            restarting = self._needs_reset.copy()
+            self.batch.reset(restarting)
+        else:
+            restarting = np.zeros(self.num_envs, dtype=bool)
+        opp = self._opponent_actions()
+        live = ~restarting & ~self.batch.over
+        mask1 = self.batch.observe(1)["action_mask"]
+        legal = mask1.reshape(self.num_envs, len(self.spec.nvec), -1)[
+            np.arange(self.num_envs)[:, None], np.arange(len(self.spec.nvec))[None, :], actions].all(axis=1)
+        acts = np.where(legal[:, None], actions, 0)   # a masked-out action: no orders that turn (default)
+        before = self.batch.over.copy()
+        if live.any():
+            self.batch.step({1: acts, 2: opp}, live)
+        ended = self.batch.over & ~before & live
+        rewards = np.where(ended, self.batch.rewards(1), 0.0).astype(np.float32)
+        terminated = ended.copy()
+        truncated = np.zeros(self.num_envs, dtype=bool)
+        infos: dict[str, Any] = {"opponent_actions": opp, "illegal": ~legal & live}
+        if self.autoreset == AutoresetMode.SAME_STEP and ended.any():
+            infos["final_obs"] = self.batch.observe(1)
+            infos["_final_obs"] = ended
+            self.batch.reset(ended)
+        elif self.autoreset == AutoresetMode.NEXT_STEP:
+            self._needs_reset = ended
+        return self.batch.observe(1), rewards, terminated, truncated, infos

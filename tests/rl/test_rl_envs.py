@@ -1,0 +1,201 @@
+"""Learning environments (issue 16 items 1-2): PettingZoo's own tests unchanged, Gymnasium's
+checker, the twin-state check on the arrays, and the vector arena against the scalar engine."""
+
+import random
+import warnings
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo", reason="the rl extra (pettingzoo, gymnasium) is part of the test extra")
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test  # noqa: E402
+
+import botwars.rl as rl  # noqa: E402
+from botwars.engine import get_game  # noqa: E402
+from botwars.rl.core import Core  # noqa: E402
+
+# short matches keep the suite fast; the encodings do not depend on these limits
+SHORT = {"arena": {"max_turns": 12}, "factory": {"turn_limit": 4}, "geeko": {"turn_limit": 4},
+         "dadoed": {"max_turns": 20}, "submarine": {"max_rounds": 6}}
+GAMES = sorted(SHORT)
+
+
+def short(game):
+    cfg = dict(SHORT[game])
+    table = get_game(game).ruleset().param_table()
+    return {k: v for k, v in cfg.items() if k in table}
+
+
+@pytest.fixture(autouse=True)
+def _quiet():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES)
+def test_pettingzoo_api_test(game):
+    api_test(rl.env(game, **short(game)), num_cycles=60)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES)
+def test_pettingzoo_parallel_api_test(game):
+    parallel_api_test(rl.parallel_env(game, **short(game)), num_cycles=60)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES)
+def test_pettingzoo_seed_test(game):
+    seed_test(lambda: rl.env(game, **short(game)), num_cycles=20)
+    parallel_seed_test(lambda: rl.parallel_env(game, **short(game)))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_native_form_follows_capabilities(game):
+    """AEC natively for the mixed/alternating games, Parallel for the simultaneous ones."""
+    from botwars.rl.pz import BotwarsAEC, BotwarsParallel
+    simultaneous = get_game(game).capabilities.turns.value == "simultaneous"
+    e, p = rl.env(game, **short(game)), rl.parallel_env(game, **short(game))
+    assert isinstance(p if simultaneous else e, BotwarsParallel if simultaneous else BotwarsAEC)
+    assert not isinstance(e if simultaneous else p, (BotwarsAEC, BotwarsParallel))  # PettingZoo's conversion
+
+
+def _random_play(core, rng, seed, on_step=None):
+    core.reset(seed)
+    infos = []
+    while not core.over:
+        for s in core.seats:
+            if core.over:
+                break
+            m = core.mask(s)
+            rows = m.reshape(len(core.spec.nvec), -1)
+            a = np.array([rng.choice(np.flatnonzero(r)) for r in rows])
+            if on_step is not None:
+                on_step(core, s)
+            infos.append(core.act(s, a if len(a) > 1 else int(a[0])))
+    return infos
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_masked_actions_are_never_refused(game):
+    """Every order built from masked actions is accepted by the referee (the masks are exact)."""
+    core = Core(game, short(game))
+    infos = _random_play(core, np.random.default_rng(1), 7)
+    assert core.over
+    assert [i for i in infos if i] == []
+    assert core.illegal == 0
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_masked_out_action_gives_default_orders(game):
+    core = Core(game, short(game))
+    core.reset(3)
+    seat = core.referee.awaited()[0]
+    mask = core.mask(seat)
+    bad = np.flatnonzero(mask.reshape(len(core.spec.nvec), -1)[0] == 0)
+    assert bad.size
+    action = np.zeros(len(core.spec.nvec), dtype=np.int64)
+    action[0] = bad[0]
+    info = core.act(seat, action if len(action) > 1 else int(action[0]))
+    assert "illegal" in info and core.illegal == 1
+    assert not core.deciding(seat) or core.referee.n == 1  # settled (or already resolved)
+
+
+@pytest.mark.parametrize("game", [g for g in GAMES if get_game(g).capabilities.hidden_information])
+def test_twin_state_arrays_identical(game):
+    """Conformance twin-state technique on the arrays: perturbing facts hidden from a seat
+    (Ruleset.twin_state) leaves its observation arrays and mask identical."""
+    rules = get_game(game).ruleset()
+    checked = 0
+
+    def check(core, seat):
+        nonlocal checked
+        for s in core.seats:
+            twin = rules.twin_state(core.referee.state, s, random.Random(checked))
+            if twin is None:
+                continue
+            view_twin = rules.view(twin, s)
+            a = core.spec.observe(core.view(s), core.partial[s])
+            b = core.spec.observe(view_twin, core.partial[s])
+            for k in a:
+                assert np.array_equal(a[k], b[k]), f"{game}: {k} of {s} reveals a hidden fact"
+            if core.deciding(s):
+                assert np.array_equal(core.spec.mask(core.view(s), core.partial[s], core.legal(s)),
+                                      core.spec.mask(view_twin, core.partial[s], core.legal(s)))
+            checked += 1
+
+    _random_play(Core(game, short(game)), np.random.default_rng(5), 11, on_step=check)
+    assert checked > 10
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game,bot", [("arena", "random"), ("factory", "random"), ("geeko", "random"),
+                                      ("dadoed", "greedy"), ("submarine", "random")])
+def test_gymnasium_check_env(game, bot):
+    env = rl.gym_env(game, opponent=f"builtin:{bot}", **short(game))
+    check_env(env, skip_render_check=True)
+    obs, _ = env.reset(seed=4)
+    done = False
+    rng = np.random.default_rng(0)
+    steps = 0
+    while not done:
+        rows = obs["action_mask"].reshape(len(env.core.spec.nvec), -1)
+        a = np.array([rng.choice(np.flatnonzero(r)) for r in rows])
+        obs, reward, done, _, info = env.step(a if len(a) > 1 else int(a[0]))
+        assert not info
+        steps += 1
+    assert reward in (-1.0, 0.0, 1.0) and steps > 0
+
+
+def test_gym_env_refuses_unknown_bot():
+    from botwars.engine.errors import ConfigError
+    with pytest.raises(ConfigError, match="no built-in bot"):
+        rl.gym_env("arena", opponent="builtin:nosuch")
+
+
+@pytest.mark.parametrize("overrides", [{"max_turns": 25, "map": "small", "spawn_interval": 3},
+                                       {"max_turns": 30, "wipeout_ends_game": True, "map": "small",
+                                        "attack_damage_enemy": 60}])
+@pytest.mark.parametrize("mode", ["next_step", "same_step"])
+def test_arena_vector_env_matches_scalar_engine(overrides, mode):
+    """The vector arena (batched NumPy engine) and the scalar Parallel env (referee, reference
+    rules) give identical observations, rewards and terminations step for step, through
+    auto-resets, for the same actions of both players."""
+    n = 4
+    venv = rl.vector_env("arena", n, autoreset_mode=mode, **overrides)
+    obs, _ = venv.reset(seed=9)
+    scalars = [rl.parallel_env("arena", **overrides) for _ in range(n)]
+    sobs = [p.reset(seed=g)[0] for g, p in enumerate(scalars)]
+    rng = np.random.default_rng(2)
+    from botwars.rl.vector import random_slot_actions
+    ends = 0
+    pending_reset = np.zeros(n, dtype=bool)
+    for _ in range(70):
+        for g in range(n):
+            if not pending_reset[g]:
+                for k in ("board", "vector", "action_mask"):
+                    assert np.array_equal(obs[k][g], sobs[g]["p1"][k]), f"game {g}: {k} differs"
+        acts = random_slot_actions(rng, obs["action_mask"], venv.spec.nvec)
+        obs, rew, term, trunc, info = venv.step(acts)
+        opp = info["opponent_actions"]
+        for g in range(n):
+            if pending_reset[g]:
+                sobs[g] = scalars[g].reset(seed=g)[0]
+                continue
+            o, r, t, _, _ = scalars[g].step({"p1": acts[g], "p2": opp[g]})
+            assert r["p1"] == rew[g] and t["p1"] == term[g], f"game {g}"
+            if t["p1"]:
+                ends += 1
+                if mode == "same_step":
+                    for k in ("board", "vector"):
+                        assert np.array_equal(info["final_obs"][k][g], o["p1"][k])
+                    sobs[g] = scalars[g].reset(seed=g)[0]
+                else:
+                    sobs[g] = o
+            else:
+                sobs[g] = o
+        pending_reset = term.copy() if mode == "next_step" else np.zeros(n, dtype=bool)
+    assert ends >= n
