@@ -526,6 +526,45 @@ def connect(
     print(json.dumps(result))
 
 
+# ---- bot: the bot author's kit (issue 15 item 7) ---------------------------------------------
+bot_app = typer.Typer(help="Bot authors' tools: check a bot against the protocol.", no_args_is_help=True)
+app.add_typer(bot_app, name="bot")
+
+
+@bot_app.command("check")
+def bot_check(
+    spec: str = typer.Argument(..., help="The bot's agent spec: bot.py, cmd:PROGRAM, or a kind the game adds."),
+    game: str = typer.Option(..., "--game", help="Game id (see `botwars games`)."),
+    opponent: Optional[str] = typer.Option(None, help="Opponent spec [default: the game's first built-in bot]."),
+    decisions: int = typer.Option(12, min=1, max=10_000, help="Decision points per match (one match per seat)."),
+    seed: int = typer.Option(1, help="Seed of the first match (the second uses seed + 1)."),
+    set_: Optional[list[str]] = typer.Option(None, "--set", help="Parameter override key=value (repeatable)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the report as one JSON object."),
+) -> None:
+    """Play short matches against a built-in bot and report every protocol fault in plain words.
+
+    Exit status: 0 when there is none, 1 when there are faults, 2 for a bad spec, game or option.
+    """
+    from botwars.agents.check import check_bot
+    from botwars.engine.ruleset import parse_set_options
+
+    report = _guard(lambda: check_bot(spec, game, opponent=opponent, decisions=decisions, seed=seed,
+                                      overrides=parse_set_options(set_)))
+    if as_json:
+        print(json.dumps(report.to_json()))
+    else:
+        console.print(f"bot check: {spec} in {game} against {report.opponent}", highlight=False, markup=False)
+        for mt in report.matches:
+            console.print(f"  as seat {mt['seat']} (seed {mt['seed']}): {mt['decisions']} decisions, "
+                          f"{mt['faults']} fault{'s' if mt['faults'] != 1 else ''}", highlight=False, markup=False)
+        for f in report.faults:
+            console.print(f"  FAULT {f.line()}", highlight=False, markup=False, soft_wrap=True)
+        console.print("no protocol faults" if report.ok else f"{len(report.faults)} protocol fault"
+                      f"{'s' if len(report.faults) != 1 else ''}", highlight=False, markup=False)
+    if not report.ok:
+        raise typer.Exit(1)
+
+
 def main() -> None:  # pragma: no cover
     app()
 

@@ -36,7 +36,7 @@ def test_R1_coordinates_rgkit_y_grows_downwards(rg):
     assert to_order(["move", (4, 10)], (4, 11)) == ("M", "N")
     assert to_order(["move", (4, 12)], (4, 11)) == ("M", "S")
     assert to_order(["attack", (5, 11)], (4, 11)) == ("A", "E")
-    assert to_order(["attack", [3, 11]], (4, 11)) == ("A", "W")
+    assert to_order(["attack", (3, 11)], (4, 11)) == ("A", "W")
 
 
 def test_R2_loc_types_on_the_default_map(rg):
@@ -82,13 +82,13 @@ def test_rg_modules_are_importable_under_all_rgkit_names(rg):
 
 
 @pytest.mark.parametrize("action", [["move", (5, 12)], ["move"], ["attack", (4, 11)], ["jump"], "guard",
-                                    ["move", (True, 11)], ["move", (4.5, 11)], ["guard", (1, 1)], []])
-def test_invalid_rgkit_actions_are_refused(action):
+                                    ["move", (True, 11)], ["move", (4.5, 11)], ["move", [5, 11]], []])
+def test_invalid_rgkit_actions_are_refused(rg, action):
     with pytest.raises(InvalidAction):
         to_order(action, (4, 11))
 
 
-def test_guard_is_defend_and_suicide_is_self_destruct():
+def test_guard_is_defend_and_suicide_is_self_destruct(rg):
     assert to_order(["guard"], (4, 11)) == ("D", None)
     assert to_order(("suicide",), (4, 11)) == ("S", None)
     assert to_order(["move", (5.0, 11.0)], (4, 11)) == ("M", "E")  # rgkit accepts whole floats
@@ -158,17 +158,18 @@ def test_robot_ids_new_robots_on_spawn_points_after_a_spawn_turn_R19():
     assert len(set(own2.values())) == 3
 
 
-def test_rgkit_exception_is_a_crash_and_the_match_goes_on(tmp_path):
+def test_rgkit_exception_is_a_crash_of_each_robot_and_the_match_goes_on(tmp_path):
     res, rec = play(tmp_path, f"rgkit:{bot('rg_raise.py')}", "builtin:defender")
-    assert errors_of(res, "p1") == [(2, "crash")]
-    assert "ZeroDivisionError" in res.errors[0]["detail"] and "rg_raise.py:7" in res.errors[0]["detail"]
+    assert errors_of(res, "p1") == [(2, "crash"), (2, "crash")]  # both robots' act raised (rgkit: each guards)
+    assert all("ZeroDivisionError" in e["detail"] and "rg_raise.py:7" in e["detail"] for e in res.errors)
     assert all_defend(accepted(rec, 2, "p1")) and all_defend(accepted(rec, 3, "p1"))
 
 
-def test_rgkit_invalid_action_is_malformed(tmp_path):
+def test_rgkit_invalid_action_makes_that_robot_guard(tmp_path):
     res, rec = play(tmp_path, f"rgkit:{bot('rg_bad_action.py')}", "builtin:defender")
-    assert errors_of(res, "p1") == [(2, "malformed")]
-    assert "is not next to" in res.errors[0]["detail"]
+    assert errors_of(res, "p1") == [(2, "malformed"), (2, "malformed")]
+    assert "is not a valid action" in res.errors[0]["detail"]
+    assert all_defend(accepted(rec, 2, "p1"))
 
 
 def test_rgkit_file_without_robot_class_fails_each_turn(tmp_path):

@@ -27,6 +27,17 @@ does not look for a bot class: it calls ``FUNC(path, host)`` with a
 :class:`~botwars.engine.agent.BotHost` (the match facts, :func:`load_module`,
 :func:`failure_reply`) and plays the object it returns (``act(view) -> payload``); ``random``
 is seeded as above first.
+
+**Kept hosts** (``BOTWARS_HOST_REUSE=1`` in the environment; used by
+:func:`botwars.agents.reuse_hosts`): the process is a *template* that serves many matches of the
+same bot file. It never runs bot code itself: for every match it reads one control line
+``{"botwars_control": "match", "game", "seat", "seed", "config"}``, forks a child that loads the
+bot afresh (a new module: no state of an earlier match survives in memory) in a new empty
+working folder (``cwd``, ``HOME`` and ``TMPDIR``) and serves that match's views exactly as
+above, until ``{"botwars_control": "end"}``, which the child answers with
+``{"botwars_control": "done"}`` before exiting. The template then removes the working folder
+and waits for the next match. If the child dies any other way, the template exits with its
+status (so the engine sees the crash as without reuse). End of input ends the template.
 """
 
 from __future__ import annotations
@@ -149,26 +160,72 @@ class Host:
         return failure_reply(exc, path, code)
 
 
-def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="python -m botwars.agents.pyhost",
-                                 description="Run a Python bot file as a JSON-lines program.")
-    ap.add_argument("--adapter", help="MODULE:FUNCTION building the bot from the file (a game's agent kind)")
-    ap.add_argument("path", help="the bot's Python file")
-    args = ap.parse_args(argv[1:])
-    path = args.path
-    proto = protocol_stdout()
-    from botwars.agents.subprocess_agent import read_config_from_env
-    game = os.environ.get("BOTWARS_GAME", "")
-    seat = os.environ.get("BOTWARS_SEAT", "")
-    seed = int(os.environ.get("BOTWARS_SEED", "0") or 0)
-    config = read_config_from_env()
+class LineReader:
+    """Lines from a file descriptor through an own buffer (copied into a forked child with the
+    rest of memory, so the template can hand the bytes it read ahead to the match's child)."""
+
+    def __init__(self, fd: int = 0):
+        self.fd = fd
+        self.buf = bytearray()
+
+    def readline(self) -> bytes:
+        """The next line with its LF, or what is left at end of input (``b""`` when nothing)."""
+        while True:
+            nl = self.buf.find(b"\n")
+            if nl >= 0:
+                line = bytes(self.buf[:nl + 1])
+                del self.buf[:nl + 1]
+                return line
+            chunk = os.read(self.fd, 65536)
+            if not chunk:
+                line = bytes(self.buf)
+                self.buf.clear()
+                return line
+            self.buf += chunk
+
+
+def serve_match(proto, reader: LineReader, handle) -> bool:
+    """:func:`serve` for one match of a kept host: True when the engine ended the match with
+    ``{"botwars_control": "end"}`` (answered with ``done``), False at end of input."""
+    while True:
+        line = reader.readline()
+        if not line:
+            return False
+        if line.startswith(b'{"botwars_control"'):
+            try:
+                end = json.loads(line).get("botwars_control") == "end"
+            except ValueError:
+                end = False
+            if end:
+                proto.write(b'{"botwars_control":"done"}\n')
+                return True
+        try:
+            view = json.loads(line)
+        except ValueError:
+            reply: Any = {"botwars_error": "the engine sent a line that is not JSON", "code": FailureCode.CRASH}
+        else:
+            reply = handle(view)
+        try:
+            data = json.dumps(reply, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+        except (TypeError, ValueError) as exc:
+            data = json.dumps({"botwars_error": f"act returned a value that is not JSON: {exc}",
+                               "code": FailureCode.MALFORMED})
+        try:
+            proto.write(data.encode("utf-8", "replace") + b"\n")
+        except BrokenPipeError:
+            return False
+
+
+def make_handler(path: str, adapter: str | None, game: str, seat: str, config: dict[str, Any], seed: int):
+    """Load the bot (per the class API, or through ``adapter``) and return ``handle(view)``:
+    the reply for one view (a ``botwars_error`` reply when loading or ``act`` failed)."""
     random.seed(f"{seed}:{seat}")
     setup_error: dict[str, str] | None = None
     bot: Any = None
     try:
-        if args.adapter:
+        if adapter:
             from botwars.engine.plugin import resolve
-            bot = resolve(args.adapter)(path, Host(game, seat, config, seed))
+            bot = resolve(adapter)(path, Host(game, seat, config, seed))
         else:
             bot = find_bot(load_module(path))
             start = getattr(bot, "start", None)
@@ -188,7 +245,92 @@ def main(argv: list[str]) -> int:
             traceback.print_exc()
             return failure_reply(exc, path)
 
-    serve(proto, handle)
+    return handle
+
+
+def template(proto, path: str, adapter: str | None) -> int:
+    """A kept host (see the module docstring): fork one child per match; returns the exit status."""
+    import shutil
+    import tempfile
+    if adapter:  # botwars' own code only (never the bot's): imported once, shared by every child
+        from botwars.engine.plugin import resolve
+        try:
+            resolve(adapter)
+        except Exception:
+            pass  # the child reports it
+    reader = LineReader(0)
+    while True:
+        line = reader.readline()
+        if not line:
+            return 0
+        try:
+            msg = json.loads(line)
+        except ValueError:
+            msg = None
+        if not isinstance(msg, dict) or msg.get("botwars_control") != "match":
+            print("kept host: expected a match control line", file=sys.stderr)
+            return 2
+        work = tempfile.mkdtemp(prefix="match-")
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:  # the match's child: never returns into this loop
+            status = 1
+            try:
+                os.chdir(work)
+                config = msg.get("config") or {}
+                env = {"BOTWARS_GAME": str(msg.get("game", "")), "BOTWARS_SEAT": str(msg.get("seat", "")),
+                       "BOTWARS_SEED": str(msg.get("seed", 0)), "HOME": work, "TMPDIR": work,
+                       "BOTWARS_CONFIG": json.dumps(config, sort_keys=True)}
+                os.environ.update(env)
+                os.environ.pop("BOTWARS_CONFIG_FILE", None)
+                tempfile.tempdir = None
+                handle = make_handler(path, adapter, env["BOTWARS_GAME"], env["BOTWARS_SEAT"], config,
+                                      int(msg.get("seed", 0) or 0))
+                status = 0 if serve_match(proto, reader, handle) else 3
+            except SystemExit as exc:
+                status = exc.code if isinstance(exc.code, int) else 1
+            except BaseException:
+                traceback.print_exc()
+                status = 1
+            finally:
+                try:
+                    sys.stdout.flush()
+                    sys.stderr.flush()
+                finally:
+                    os._exit(status)
+        reader.buf.clear()  # what was read ahead belongs to the child
+        _, wstatus = os.waitpid(pid, 0)
+        shutil.rmtree(work, ignore_errors=True)
+        if os.WIFSIGNALED(wstatus):
+            sig = os.WTERMSIG(wstatus)
+            import signal
+            signal.signal(sig, signal.SIG_DFL)
+            os.kill(os.getpid(), sig)
+            return 128 + sig
+        code = os.WEXITSTATUS(wstatus)
+        if code == 3:
+            return 0  # end of input during the match
+        if code != 0:
+            return code
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="python -m botwars.agents.pyhost",
+                                 description="Run a Python bot file as a JSON-lines program.")
+    ap.add_argument("--adapter", help="MODULE:FUNCTION building the bot from the file (a game's agent kind)")
+    ap.add_argument("path", help="the bot's Python file")
+    args = ap.parse_args(argv[1:])
+    path = args.path
+    proto = protocol_stdout()
+    from botwars.agents.subprocess_agent import read_config_from_env
+    game = os.environ.get("BOTWARS_GAME", "")
+    seat = os.environ.get("BOTWARS_SEAT", "")
+    seed = int(os.environ.get("BOTWARS_SEED", "0") or 0)
+    if os.environ.get("BOTWARS_HOST_REUSE") == "1":
+        return template(proto, path, args.adapter)
+    config = read_config_from_env()
+    serve(proto, make_handler(path, args.adapter, game, seat, config, seed))
     return 0
 
 

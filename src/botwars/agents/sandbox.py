@@ -61,6 +61,7 @@ LEVELS = ("none", "process", "namespaces", "full")
 
 #: environment variables a bot may receive (everything else of the engine's is dropped)
 ENV_NAMES = frozenset({"BOTWARS_GAME", "BOTWARS_SEAT", "BOTWARS_SEED", "BOTWARS_CONFIG", "BOTWARS_CONFIG_FILE",
+                       "BOTWARS_HOST_REUSE",
                        "PYTHONPATH"})
 #: what every bot gets besides the names above
 BASE_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "TMPDIR": "/tmp", "LANG": "C.UTF-8",

@@ -28,6 +28,12 @@ for that decision and the match goes on):
   it printed for that decision is discarded.
 - A host program may answer ``{"botwars_error": DETAIL, "code": CODE}`` to report a failure of
   the code it hosts (``pyhost``, ``rgkit_host``) without dying; CODE defaults to ``crash``.
+
+Kept hosts (``reusable=True``, the platform's Python hosts only): inside
+:func:`botwars.agents.reuse_hosts` the process is taken from / returned to the
+:mod:`~botwars.agents.hostpool` instead of being started / killed, and the match is opened and
+ended with the control lines of :mod:`botwars.agents.pyhost`. A failure of any kind during the
+match means the process is killed at the end, never kept.
 """
 
 from __future__ import annotations
@@ -40,7 +46,7 @@ import time
 from typing import Any
 
 from botwars.agents.base import Agent, AgentFailure
-from botwars.agents import sandbox
+from botwars.agents import hostpool, sandbox
 from botwars.engine.codes import FailureCode
 
 ENV_LIMIT = 64 * 1024
@@ -67,7 +73,7 @@ class JsonLinesAgent(Agent):
     """
 
     def __init__(self, argv: list[str], spec: str = "", *, memory_limit_mib: int | None = None,
-                 max_line_bytes: int | None = None, network: bool | None = None):
+                 max_line_bytes: int | None = None, network: bool | None = None, reusable: bool = False):
         self.argv = list(argv)
         self.spec = spec
         self.memory_limit_mib = memory_limit_mib
@@ -81,6 +87,11 @@ class JsonLinesAgent(Agent):
         self._sel: selectors.BaseSelector | None = None
         self.restarts = 0
         self.max_chars: int | None = None
+        self.reusable = reusable
+        self._pool: hostpool.HostPool | None = None
+        self._control: bytes = b""
+        self._tainted = False
+        self.kept = False  # this match got a kept host
 
     # ---- lifecycle -------------------------------------------------------------------------
     def start(self, game: str, seat: str, config: dict[str, Any], seed: int = 0) -> None:
@@ -106,7 +117,33 @@ class JsonLinesAgent(Agent):
         self.max_chars = moc if isinstance(moc, int) and not isinstance(moc, bool) else None
         if self.max_line_bytes is None:
             self.max_line_bytes = self.max_chars * 4 + 2 if self.max_chars else DEFAULT_MAX_LINE
+        self._pool = hostpool.active() if self.reusable else None
+        if self._pool is not None:
+            env["BOTWARS_HOST_REUSE"] = "1"
+            self._control = (json.dumps({"botwars_control": "match", "game": game, "seat": seat, "seed": seed,
+                                         "config": config}, separators=(",", ":"), sort_keys=True, default=str)
+                             + "\n").encode("utf-8")
+            kept = self._pool.take(self._key())
+            if kept is not None:
+                self.proc, self._sel = kept.proc, kept.sel
+                self._out.clear()
+                self._err.clear()
+                self.kept = True
+                self._open_match()
+                return
         self._spawn()
+
+    def _key(self) -> tuple:
+        net = sandbox.network_allowed() if self.network is None else self.network
+        return (tuple(self.argv), self.memory_limit_mib, net)
+
+    def _open_match(self) -> None:
+        """Kept hosts: send the match's control line (a failure shows at the first decision)."""
+        assert self.proc is not None
+        try:
+            _write_all(self.proc.stdin.fileno(), self._control, time.monotonic() + hostpool.END_S)
+        except OSError:
+            self._tainted = True
 
     def _spawn(self) -> None:
         self._out.clear()
@@ -121,9 +158,13 @@ class JsonLinesAgent(Agent):
         self._sel = selectors.DefaultSelector()
         self._sel.register(self.proc.stdout, selectors.EVENT_READ, "out")
         self._sel.register(self.proc.stderr, selectors.EVENT_READ, "err")
+        if self._pool is not None:
+            self._pool.started += 1
+            self._open_match()
 
     def _drop(self) -> None:
         """Kill the process (if any) and forget it; the next decision starts a fresh one."""
+        self._tainted = True
         if self._sel is not None:
             try:
                 self._sel.close()
@@ -136,7 +177,13 @@ class JsonLinesAgent(Agent):
             self.restarts += 1
 
     def close(self) -> None:
-        """Close stdin, give the program a moment to exit, then kill its process group."""
+        """Close stdin, give the program a moment to exit, then kill its process group (a
+        kept host without failures goes back to its pool instead)."""
+        if self.proc is not None and self._pool is not None and not self._tainted and self._end_match():
+            host = KeptHost(self.proc, self._sel)
+            self.proc, self._sel = None, None
+            if not self._pool.give(self._key(), host):
+                host.shutdown()
         if self.proc is not None:
             try:
                 self.proc.stdin.close()
@@ -154,6 +201,34 @@ class JsonLinesAgent(Agent):
                 pass
             self._config_file = None
 
+    def _end_match(self) -> bool:
+        """Kept hosts: send ``end`` and wait for ``done`` (what the bot printed before is
+        discarded). True when the host confirmed within :data:`hostpool.END_S`."""
+        proc = self.proc
+        if proc is None or self._sel is None or proc.poll() is not None:
+            return False
+        end = time.monotonic() + hostpool.END_S
+        try:
+            _write_all(proc.stdin.fileno(), b'{"botwars_control":"end"}\n', end)
+        except OSError:
+            return False
+        while time.monotonic() < end:
+            nl = self._out.find(b"\n")
+            if nl >= 0:
+                line = bytes(self._out[:nl])
+                del self._out[:nl + 1]
+                if line.rstrip(b"\r") == b'{"botwars_control":"done"}':
+                    self._out.clear()
+                    self._err.clear()
+                    return True
+                continue
+            if self._sel is None or not self._sel.get_map():
+                return False
+            for key, _ in self._sel.select(max(0.0, end - time.monotonic())):
+                if not self._read(key.fileobj, key.data) and key.data == "out":
+                    return False
+        return False
+
     @property
     def stderr_tail(self) -> str:
         """The last few KiB the program wrote to stderr (decoded leniently)."""
@@ -162,6 +237,13 @@ class JsonLinesAgent(Agent):
     # ---- one decision ----------------------------------------------------------------------
     def act(self, view: Any, deadline_s: float | None) -> Any:
         """Send ``view``, return the decoded JSON reply. Raises :class:`AgentFailure`."""
+        try:
+            return self._act(view, deadline_s)
+        except AgentFailure:
+            self._tainted = True  # never keep a host that failed
+            raise
+
+    def _act(self, view: Any, deadline_s: float | None) -> Any:
         t0 = time.monotonic()
         if self.env is None:
             self.start("", "", {}, 0)
@@ -191,8 +273,15 @@ class JsonLinesAgent(Agent):
         proc = self.proc
         assert proc is not None and self._sel is not None
         view = memoryview(data)
-        writing = True
-        self._sel.register(proc.stdin, selectors.EVENT_WRITE, "in")
+        try:  # a view usually fits in the pipe: write it at once, no selector round
+            view = view[os.write(proc.stdin.fileno(), view):]
+        except BlockingIOError:
+            pass
+        except OSError:
+            view = view[:0]  # it does not read its input: it has ended or will soon; read stdout
+        writing = bool(view)
+        if writing:
+            self._sel.register(proc.stdin, selectors.EVENT_WRITE, "in")
         try:
             while True:
                 nl = self._out.find(b"\n")
@@ -309,6 +398,49 @@ class JsonLinesAgent(Agent):
                 else FailureCode.CRASH
             raise AgentFailure(code, str(obj["botwars_error"])[:500])
         return obj
+
+
+class KeptHost:
+    """An idle kept host in a :class:`~botwars.agents.hostpool.HostPool`: the sandboxed
+    process and the selector over its stdout/stderr."""
+
+    def __init__(self, proc, sel):
+        self.proc = proc
+        self.sel = sel
+
+    def discard(self) -> None:
+        """Kill it (its sandbox and every process in it)."""
+        try:
+            self.sel.close()
+        except Exception:
+            pass
+        sandbox.kill(self.proc)
+
+    def shutdown(self) -> None:
+        """Close its input (the template exits), wait a moment, then :meth:`discard`."""
+        try:
+            self.proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            self.proc.wait(timeout=GRACE_S)
+        except Exception:
+            pass
+        self.discard()
+
+
+def _write_all(fd: int, data: bytes, end: float) -> None:
+    """Write ``data`` to the non-blocking ``fd`` by ``end`` (monotonic); OSError when it cannot."""
+    view = memoryview(data)
+    while view:
+        if time.monotonic() > end:
+            raise OSError("write timed out")
+        try:
+            n = os.write(fd, view)
+        except BlockingIOError:
+            selectors.DefaultSelector().select(0.01)
+            continue
+        view = view[n:]
 
 
 def _clip(text: str, n: int = 80) -> str:

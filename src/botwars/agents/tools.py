@@ -40,13 +40,19 @@ class SandboxTools:
         from botwars.agents.subprocess_agent import JsonLinesAgent
         return JsonLinesAgent(argv, spec)
 
+    def _host(self, argv: list[str], spec: str) -> Agent:
+        """The platform's Python host: a JSON-lines program that may be kept across matches
+        (:func:`botwars.agents.reuse_hosts`)."""
+        from botwars.agents.subprocess_agent import JsonLinesAgent
+        return JsonLinesAgent(argv, spec, reusable=True)
+
     def python_bot(self, path: str, spec: str, adapter: str | None = None) -> Agent:
         """The Python file ``path`` run by :mod:`botwars.agents.pyhost` in its own sandboxed
         process; ``adapter`` (``"module:function"``) replaces the bot class API."""
         argv = [sys.executable, "-m", "botwars.agents.pyhost"]
         if adapter:
             argv += ["--adapter", adapter]
-        return self.json_lines(argv + [os.path.abspath(path)], spec)
+        return self._host(argv + [os.path.abspath(path)], spec)
 
     def run_once(self, argv: list[str], data: bytes, deadline_s: float | None, *, max_stdout: int,
                  memory_limit_mib: int | None) -> sandbox.RunResult:

@@ -48,6 +48,9 @@ class MatchResult:
                 "reason": self.outcome.reason, "replay": self.replay, "errors": self.errors}
 
 
+_FAILURES = frozenset(c.value for c in FailureCode)
+
+
 class Match:
     """One game between local agents, driven through one :class:`Referee`.
 
@@ -167,6 +170,11 @@ class Match:
             if tk.receipt == Receipt.TOO_LATE:
                 self._note(seat, FailureCode.TIMEOUT, f"no reply in time ({spent:.3f} s)")
                 return
+            if tk.warnings:
+                # failures that did not void the response (e.g. one rgkit robot's crash): listed too
+                for w in tk.warnings:
+                    if w.get("code") in _FAILURES:
+                        self._note(seat, w["code"], w.get("detail", ""))
             if tk.receipt == Receipt.REFUSED:
                 assert tk.error is not None
                 self._note(seat, tk.error.code, tk.error.message)

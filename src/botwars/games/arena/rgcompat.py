@@ -11,7 +11,11 @@ Walls are rgkit *obstacles*; both players' spawn points are rgkit *spawn* locati
 Provided: ``dist``, ``wdist``, ``loc_types``, ``locs_around``, ``toward``, ``memoize``,
 ``memodict``, ``CENTER_POINT``, ``settings`` (with ``board_size``, ``board_width``,
 ``board_height``, ``spawn_every``, ``robot_hp``, ``attack_range``, ``collision_damage``,
-``suicide_damage``, ``max_turns``, ``spawn_coords``, ``obstacles``, ``player_count``, ...).
+``suicide_damage``, ``max_turns``, ``spawn_coords``, ``obstacles``, ``player_count``, ``start``,
+and rgkit's fixed entries ``str_limit``, ``max_seed``, ``default_rating``, ``max_time_initialization``
+(also as ``max_time_initial``), ``max_time_first_act``, ``max_time_per_act``, ``exposed_properties``,
+``player_only_properties``, ``user_obj_types``, ``valid_commands`` with rgkit's values).
+``toward`` reproduces rgkit's own ``_sign(0) == -1`` quirk exactly.
 """
 
 from __future__ import annotations
@@ -29,18 +33,38 @@ class AttrDict(dict):
         self.__dict__ = self
 
 
+#: rgkit's settings that do not depend on the map or the match parameters, with rgkit's values
+#: (``rgkit/settings.py``). rgkit spells the start-up allowance ``max_time_initialization``;
+#: ``max_time_initial`` is the same value under the shorter name some bots use.
+RGKIT_FIXED: dict[str, Any] = {
+    "str_limit": 50,
+    "max_seed": 2147483647,
+    "default_rating": 1200,
+    "max_time_initialization": 2000,
+    "max_time_initial": 2000,
+    "max_time_first_act": 1500,
+    "max_time_per_act": 300,
+    "exposed_properties": ("location", "hp", "player_id"),
+    "player_only_properties": ("robot_id",),
+    "user_obj_types": ("Robot",),
+    "valid_commands": ("move", "attack", "guard", "suicide"),
+}
+
 settings = AttrDict()
 CENTER_POINT: Loc = (0, 0)
 _width = 0
 _height = 0
+_spawn_set: frozenset = frozenset()
+_obstacle_set: frozenset = frozenset()
 
 
 def configure(amap, config: dict[str, Any]) -> None:
     """Set ``settings``, ``CENTER_POINT`` and the map for ``amap`` (an ArenaMap) and ``config``."""
-    global CENTER_POINT, _width, _height
+    global CENTER_POINT, _width, _height, _spawn_set, _obstacle_set
     _width, _height = amap.width, amap.height
     dmg = config.get("attack_damage_enemy", 12)
     settings.clear()
+    settings.update(RGKIT_FIXED)
     settings.update({
         "spawn_every": config.get("spawn_interval", 10),
         "spawn_per_player": min(len(v) for v in amap.spawns.values()) if amap.spawns else 0,
@@ -55,10 +79,11 @@ def configure(amap, config: dict[str, Any]) -> None:
         "player_count": 2,
         "spawn_coords": sorted(to_rg(sq, amap.height) for sqs in amap.spawns.values() for sq in sqs),
         "obstacles": sorted(to_rg(sq, amap.height) for sq in amap.walls),
-        "valid_commands": ("move", "attack", "guard", "suicide"),
+        # rgkit's map ``start``: each player's turn-0 robots (R7: one on every spawn point)
+        "start": [sorted(to_rg(sq, amap.height) for sq in amap.spawns.get(p, ())) for p in (1, 2)],
     })
-    settings["_spawn_set"] = frozenset(settings["spawn_coords"])
-    settings["_obstacle_set"] = frozenset(settings["obstacles"])
+    _spawn_set = frozenset(settings["spawn_coords"])
+    _obstacle_set = frozenset(settings["obstacles"])
     CENTER_POINT = (amap.width // 2, amap.height // 2)  # as rgkit: int(board_size / 2)
     _cache.clear()
 
@@ -108,9 +133,9 @@ def loc_types(loc) -> set[str]:
         types = {"invalid"}
     else:
         types = {"normal"}
-        if loc in settings.get("_spawn_set", ()):
+        if loc in _spawn_set:
             types.add("spawn")
-        if loc in settings.get("_obstacle_set", ()):
+        if loc in _obstacle_set:
             types.add("obstacle")
     _cache[loc] = frozenset(types)
     return types
@@ -130,20 +155,25 @@ def locs_around(loc, filter_out=None) -> list[Loc]:
 
 
 def _sign(v: int) -> int:
-    return (v > 0) - (v < 0)
+    """rgkit's ``_sign``: 1 for a positive ``v``, else -1 (so ``_sign(0) == -1``, a quirk of
+    rgkit's ``x and 1 if x > 0 else -1`` that :func:`toward` inherits)."""
+    return 1 if v > 0 else -1
 
 
 def toward(curr, dest) -> Loc:
-    """One orthogonal step from ``curr`` toward ``dest``: along the axis with the larger
-    difference (x on a tie), or along the other axis if that step is an obstacle."""
-    curr = (int(curr[0]), int(curr[1]))
-    if curr == tuple(dest):
+    """rgkit's ``rg.toward``, step for step: ``curr`` when ``curr == dest``; otherwise one step
+    along the axis with the larger difference (x on a tie) unless that square is an obstacle,
+    then the step along the other axis. Steps use :func:`_sign`, so a zero difference steps
+    towards -1 (rgkit's quirk: from (5, 5) to (5, 9) past an obstacle at (5, 6) it returns
+    (4, 5)). No bounds check, as in rgkit."""
+    if curr == dest:
         return curr
     x0, y0 = curr
-    dx, dy = dest[0] - x0, dest[1] - y0
-    step_y = (x0, y0 + _sign(dy))
-    step_x = (x0 + _sign(dx), y0)
-    first, second = (step_y, step_x) if abs(dy) > abs(dx) else (step_x, step_y)
-    if first in settings.get("_obstacle_set", ()) or first == curr:
-        return second if second != curr else first
-    return first
+    x, y = dest
+    x_diff, y_diff = x - x0, y - y0
+    move_y = (x0, y0 + _sign(y_diff))
+    move_x = (x0 + _sign(x_diff), y0)
+    obstacles = _obstacle_set
+    if abs(y_diff) > abs(x_diff):
+        return move_y if move_y not in obstacles else move_x
+    return move_x if move_x not in obstacles else move_y

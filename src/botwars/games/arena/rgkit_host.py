@@ -12,17 +12,23 @@ P12 object:
   in ascending rgkit location order, the instance's ``location``, ``hp``, ``player_id`` and
   ``robot_id`` are set and ``act(game)`` is called, exactly as rgkit does.
 - ``game`` has ``game.robots`` (also ``game['robots']``): a dict keyed by rgkit location of
-  robot records with ``location``, ``hp``, ``player_id`` (0 for arena player 1, 1 for player 2)
-  and ``robot_id``, for both players; and ``game.turn``: the arena turn being decided (1..
-  ``max_turns``; like rgkit, spawning happens in turns where ``turn % spawn_every == 0``).
-- Actions: ``['move', loc]`` → ``M d`` and ``['attack', loc]`` → ``A d`` where ``loc`` is the
-  orthogonally adjacent location in direction d; ``['guard']`` → ``D``; ``['suicide']`` → ``S``.
-  A move into an obstacle or off the board is accepted and fails (arena H7), where rgkit would
-  have rejected it. Anything else (a diagonal or distant location, an unknown action) makes
-  the whole response ``malformed``; an exception in ``act`` makes it a ``crash`` (P10: all
-  the player's robots defend that turn; the error is recorded), where rgkit would have made
-  only that robot guard.
-- ``random`` is re-seeded before each ``act`` from the match seed, seat, turn and robot id.
+  robot records with ``location``, ``hp`` and ``player_id`` (0 for arena player 1, 1 for player
+  2) for both players, and ``robot_id`` for the player's own robots only (rgkit removes its
+  ``player_only_properties`` from enemies, and bots tell friend from foe by ``'robot_id' in
+  bot``); ``game.turn``: the arena turn being decided (1..``max_turns``; like rgkit, spawning
+  happens in turns where ``turn % spawn_every == 0``); ``game.seed``: set before every ``act``,
+  as rgkit does, to the string ``"TURNSEED-ROBOT_ID"`` that ``random`` is seeded with
+  (``TURNSEED``, 0..``max_seed``, is drawn per seat and turn from the seat's seed). One
+  ``game`` object serves all of the player's robots in a turn, as in rgkit.
+- Actions are validated as rgkit's ``Player._validate_action`` does (:func:`to_order`):
+  ``['move', loc]`` → ``M d`` and ``['attack', loc]`` → ``A d`` where ``loc`` is a tuple equal
+  to an orthogonally adjacent location that is neither off the board nor an obstacle;
+  ``['guard']`` → ``D``; ``['suicide']`` → ``S``.
+- Per robot, as in rgkit: an exception in ``act`` (``crash``, or ``memory`` for MemoryError)
+  or an action rgkit refuses (``malformed``) makes only that robot guard (``D``); the other
+  robots' orders stand. Each such failure is reported in the reply's ``robot_errors`` list
+  (``{"x", "y", "code", "detail"}``, at most 16, details at most 200 characters), which the
+  arena records with the turn's errors (P14) and the match lists in its errors.
 
 Robot ids: the arena observation names robots by square only (R4), so the host keeps ids
 itself. It remembers last turn's robots and the orders it sent and works out which of its
@@ -204,30 +210,44 @@ class IdTracker:
 
 
 def to_order(action: Any, loc: tuple[int, int]) -> tuple[str, str | None]:
-    """An rgkit action from rgkit location ``loc`` → ``(arena action, direction)``."""
-    if not isinstance(action, (list, tuple)) or len(action) not in (1, 2) or not isinstance(action[0], str):
-        raise InvalidAction(f"{action!r} is not an rgkit action")
+    """An rgkit action of the robot at rgkit location ``loc`` → ``(arena action, direction)``.
+
+    Validates exactly as rgkit's ``Player._validate_action``: a ``list`` or ``tuple`` (exact
+    types) of length 1 or 2 starting with a ``str``; ``move``/``attack`` need a second element,
+    a list or tuple of two ``int``/``float`` (exact types: no ``bool``) that equals one of
+    ``rg.locs_around(loc, filter_out=['invalid', 'obstacle'])`` (so a *list* location, a
+    distant or diagonal square, a wall or a square off the board are refused, as in rgkit);
+    ``guard`` and ``suicide`` ignore a second element. Needs :func:`rgcompat.configure` first.
+    Raises :class:`InvalidAction` (in the host: that robot guards, as in rgkit).
+    """
+    if type(action) not in (list, tuple) or len(action) not in (1, 2) or type(action[0]) is not str:
+        raise InvalidAction(f"{_short(action)} is not an rgkit action")
     name = action[0]
     if name in ("move", "attack"):
         if len(action) != 2:
-            raise InvalidAction(f"{list(action)!r}: {name} needs a location")
+            raise InvalidAction(f"{_short(action)}: {name} requires a location as well")
         target = action[1]
-        if (not isinstance(target, (list, tuple)) or len(target) != 2
-                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in target)
-                or not all(float(v).is_integer() for v in target)):
-            raise InvalidAction(f"{list(action)!r}: the location must be two whole numbers")
-        step = (int(target[0]) - loc[0], int(target[1]) - loc[1])
-        d = RG_STEP_DIR.get(step)
-        if d is None:
-            raise InvalidAction(f"{list(action)!r}: {tuple(int(v) for v in target)} is not next to {loc}")
+        if type(target) not in (list, tuple) or len(target) != 2 \
+                or type(target[0]) not in (int, float) or type(target[1]) not in (int, float):
+            raise InvalidAction(f"{_short(action)}: the location must be a tuple of two numbers")
+        if target not in rgcompat.locs_around(loc, filter_out=("invalid", "obstacle")):
+            raise InvalidAction(f"{_short(action)} is not a valid action from {loc}")
+        d = RG_STEP_DIR[(int(target[0]) - loc[0], int(target[1]) - loc[1])]
         return ("M" if name == "move" else "A", d)
-    if len(action) != 1 and name in ("guard", "suicide"):
-        raise InvalidAction(f"{list(action)!r}: {name} takes no location")
     if name == "guard":
         return ("D", None)
     if name == "suicide":
         return ("S", None)
-    raise InvalidAction(f"{name!r} is not move, attack, guard or suicide")
+    raise InvalidAction(f"{name[:20]!r} is not move, attack, guard or suicide")
+
+
+def _short(value: Any) -> str:
+    """``repr`` of a bot's value, clipped (rgkit's ``str_limit``: 50 characters)."""
+    try:
+        text = repr(value) if type(value) in (list, tuple, str, int, float) else f"a {type(value).__name__}"
+    except Exception:
+        text = "an unprintable value"
+    return text if len(text) <= 50 else text[:47] + "..."
 
 
 class RgkitHost:
@@ -245,7 +265,8 @@ class RgkitHost:
         self.tracker: IdTracker | None = None
 
     def act(self, view: dict[str, Any]) -> dict[str, Any]:
-        """One P11 view → the P12 reply (or a ``botwars_error`` reply)."""
+        """One P11 view → the P12 reply, plus ``robot_errors`` for robots that fell back to
+        guard (see the module docstring)."""
         h = self.amap.height
         player = view["player"]
         if self.tracker is None:
@@ -255,39 +276,64 @@ class RgkitHost:
         own_ids, foe_ids = self.tracker.update(view["turn"], own, foe)
         me, them = player - 1, 2 - player
         robots = AttrDict()
-        for group, pid, ids in ((own, me, own_ids), (foe, them, foe_ids)):
-            for sq, hp in group.items():
-                loc = rgcompat.to_rg(sq, h)
-                robots[loc] = AttrDict(location=loc, hp=hp, player_id=pid, robot_id=ids[sq])
+        for sq, hp in own.items():
+            loc = rgcompat.to_rg(sq, h)
+            robots[loc] = AttrDict(location=loc, hp=hp, player_id=me, robot_id=own_ids[sq])
+        for sq, hp in foe.items():  # rgkit: player_only_properties (robot_id) removed from enemies
+            loc = rgcompat.to_rg(sq, h)
+            robots[loc] = AttrDict(location=loc, hp=hp, player_id=them)
         game = AttrDict(robots=robots, turn=view["turn"])
+        # rgkit: one seed per player and turn (0..max_seed), "SEED-ROBOT_ID" per act
+        turn_seed = random.Random(f"{self.seed}:{self.seat}:{view['turn']}").randint(0, rgcompat.RGKIT_FIXED["max_seed"])
         orders = []
+        failures: list[dict[str, Any]] = []
         chosen: dict = {}
         for loc in sorted(rgcompat.to_rg(sq, h) for sq in own):
             info = robots[loc]
             r = self.robot
             r.location, r.hp, r.player_id, r.robot_id = loc, info.hp, info.player_id, info.robot_id
-            random.seed(f"{self.seed}:{self.seat}:{view['turn']}:{info.robot_id}")
+            seed = f"{turn_seed}-{info.robot_id}"
+            random.seed(seed)
+            game.seed = seed
             sq = rgcompat.from_rg(loc, h)
             try:
-                action = r.act(game)
-            except Exception as exc:
+                a, d = to_order(r.act(game), loc)
+            except InvalidAction as exc:
+                a, d = "D", None  # rgkit: an action it refuses makes that robot guard
+                failures.append({"x": sq[0], "y": sq[1], "code": FailureCode.MALFORMED,
+                                 "detail": _clip(f"robot at {loc}: {exc}")})
+            except (Exception, SystemExit) as exc:
                 traceback.print_exc()
                 if self.host is None:
                     raise
+                a, d = "D", None  # rgkit: an exception in act makes only that robot guard
                 reply = self.host.failure_reply(exc, self.path)
-                reply["botwars_error"] = f"robot at {loc}: {reply['botwars_error']}"
-                return reply
-            try:
-                a, d = to_order(action, loc)
-            except InvalidAction as exc:
-                return {"botwars_error": f"robot at {loc}: {exc}", "code": FailureCode.MALFORMED}
+                failures.append({"x": sq[0], "y": sq[1], "code": reply["code"],
+                                 "detail": _clip(f"robot at {loc}: {reply['botwars_error']}")})
             chosen[sq] = (a, d)
             o = {"x": sq[0], "y": sq[1], "action": a}
             if d:
                 o["dir"] = d
             orders.append(o)
         self.tracker.orders = chosen
-        return {"orders": orders}
+        out: dict[str, Any] = {"orders": orders}
+        if failures:
+            if len(failures) > MAX_ROBOT_ERRORS:
+                last = failures[MAX_ROBOT_ERRORS - 1]
+                more = len(failures) - MAX_ROBOT_ERRORS
+                failures = failures[:MAX_ROBOT_ERRORS - 1] + [dict(last, detail=_clip(
+                    f"(and {more} more robots) {last['detail']}"))]
+            out["robot_errors"] = failures
+        return out
+
+
+#: at most this many ``robot_errors`` entries per reply (the P12 line stays under 8192 characters)
+MAX_ROBOT_ERRORS = 16
+DETAIL_CHARS = 200
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= DETAIL_CHARS else text[:DETAIL_CHARS - 3] + "..."
 
 
 def load_bot(path: str, host: BotHost) -> RgkitHost:

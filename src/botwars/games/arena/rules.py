@@ -11,7 +11,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, Mapping, NamedTuple
 
-from botwars.engine.codes import OnExpiry
+from botwars.engine.codes import FailureCode, OnExpiry
 from botwars.engine.errors import ConfigError
 from botwars.engine.events import Event, Outcome
 from botwars.engine.ruleset import Param, Ruleset
@@ -164,7 +164,10 @@ class ArenaRuleset(Ruleset):
         else:
             tokens, user = parse_json_response(payload, cfg["max_output_chars"])
         own = {sq for sq, (_, q, _) in state.robots.items() if q == p}
-        return accept(tokens, user, own, cfg["user_data_max_len"])
+        accepted = accept(tokens, user, own, cfg["user_data_max_len"])
+        if type(payload) is dict and "robot_errors" in payload:
+            accepted.errors.extend(robot_errors(payload["robot_errors"]))
+        return accepted
 
     def default_orders(self, state: ArenaState, seat: str) -> ArenaOrders:
         """P10: every robot of the seat defends; user data unchanged."""
@@ -442,3 +445,23 @@ def make_state(config: dict[str, Any], robots: dict[Square, tuple[int, int]], tu
             raise ConfigError(f"robot on {sq_str(sq)}, which is a wall or off the map")
         rs[sq] = (i, p, hp)
     return ArenaState(seats, config, amap, turn, rs, len(rs) + 1, user_data)
+
+
+def robot_errors(value: Any) -> list[dict[str, Any]]:
+    """The per-robot failures a platform host reports next to its orders (P12 key
+    ``robot_errors``, e.g. the ``rgkit:`` host when one robot's ``act`` raised and that robot
+    guards, as rgkit does) → P14 error entries ``{"code", "detail"}`` with ``code`` one of
+    ``crash``, ``memory``, ``malformed`` and ``detail`` starting with the robot's square
+    ``X:Y``. At most 16 entries, details clipped to 240 characters; entries of another shape
+    are left out (they change nothing else: P12 ignores unknown content)."""
+    out: list[dict[str, Any]] = []
+    if type(value) is not list:
+        return out
+    codes = {FailureCode.CRASH.value, FailureCode.MEMORY.value, FailureCode.MALFORMED.value}
+    for e in value[:16]:
+        if type(e) is not dict or e.get("code") not in codes or type(e.get("detail")) is not str:
+            continue
+        x, y = e.get("x"), e.get("y")
+        where = f"{x}:{y} " if type(x) is int and type(y) is int else ""
+        out.append({"code": e["code"], "detail": (where + e["detail"])[:240]})
+    return out

@@ -1,0 +1,214 @@
+"""Tournament throughput: real rgkit bots in botwars (sandboxed) against rgkit's own engine (not a test).
+
+Issue 15 item 5. In one run, on the same machine at the same moment, the same pairings of
+unmodified RobotGame bots from ``../shared/peers/rgkit/rgkit/bots`` (default: ``team_15`` vs
+``team_2`` and ``guardbot`` vs ``randombot``) play ``--games`` full games each:
+
+- **rgkit**: rgkit's own engine (``rgkit.game.Game`` with ``rgkit.game.Player``), in process,
+  on rgkit's default map and settings (bots in the engine's memory, no isolation);
+- **botwars**: ``botwars.engine.Match`` with ``make_agent("rgkit:BOT", "arena")`` per seat and
+  game, on the arena's default map and parameters, every bot in its own sandboxed host process
+  at the machine's isolation level (``botwars sandbox check``), with the hosts kept across
+  matches (:func:`botwars.agents.reuse_hosts`; ``--no-reuse``: a fresh host per match, as before).
+
+botwars plays each pairing twice: on the arena's default map and parameters (16×16, two spawn
+points a player: about 2-6 robots in play per turn, so per-turn costs dominate), and on
+``rgkit-board``: rgkit's default 19×19 board (its obstacles) as an arena map with five spawn
+points a player taken from rgkit's spawn squares (mirror-symmetric), ``initial_hp`` 50,
+``attack_damage_enemy`` 9 and ``self_destruct_damage`` 15 (rgkit: 50 HP, 8-10, 15), so that
+about as many robots are in play as in rgkit's games. The arena rules still apply (e.g. every
+spawn point spawns, where rgkit picks five random spawn squares).
+
+A robot-action is one robot's turn (the robots in play at the start of each turn, summed over
+the turns; both engines count the same way). CPU time is this process's plus its children's
+(the sandboxed hosts, reaped before the clock is read): per core, the figure that decides how
+many matches a machine plays. Seat orders alternate. Usage:
+
+    PYTHONPATH=src python benchmarks/tournament_throughput.py [--games 20] [--no-reuse] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import contextlib
+import io
+import json
+import os
+import platform
+import resource
+import sys
+import time
+import warnings
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RGKIT = os.environ.get("BOTWARS_RGKIT_SRC") or os.path.abspath(os.path.join(HERE, "..", "..", "shared", "peers", "rgkit"))
+PAIRINGS = (("team_15", "team_2"), ("guardbot", "randombot"))
+
+
+_CPUACCT: str | None = None
+
+
+def cpu_accounting() -> str:
+    """Move this process into a cgroup-v1 ``cpuacct`` group of its own (where writable, e.g. as
+    root) so that :func:`cpu` counts every process it starts, sandboxed ones included: those
+    run in their own PID namespace and are not reaped by this process, so ``RUSAGE_CHILDREN``
+    misses them. Returns how CPU time is counted."""
+    global _CPUACCT
+    base = "/sys/fs/cgroup/cpuacct"
+    path = os.path.join(base, f"botwars-bench-{os.getpid()}")
+    try:
+        os.makedirs(path, exist_ok=True)
+        with open(os.path.join(path, "cgroup.procs"), "w") as f:
+            f.write(str(os.getpid()))
+        _CPUACCT = path
+        return f"cgroup cpuacct {path} (this process and every bot process)"
+    except OSError:
+        return "getrusage (self + reaped children: sandboxed bots are NOT counted)"
+
+
+def release_accounting() -> None:
+    if _CPUACCT:
+        try:
+            with open("/sys/fs/cgroup/cpuacct/cgroup.procs", "w") as f:
+                f.write(str(os.getpid()))
+            os.rmdir(_CPUACCT)
+        except OSError:
+            pass
+
+
+def cpu() -> float:
+    """CPU seconds used so far by this process and the processes it started (see :func:`cpu_accounting`)."""
+    if _CPUACCT:
+        with open(os.path.join(_CPUACCT, "cpuacct.usage")) as f:
+            return int(f.read()) / 1e9
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    ch = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + ch.ru_utime + ch.ru_stime
+
+
+def bot_file(name: str) -> str:
+    return os.path.join(RGKIT, "rgkit", "bots", f"{name}.py")
+
+
+def run_rgkit(a: str, b: str, games: int) -> tuple[int, int, float, float]:
+    """``games`` games of rgkit's engine; returns (games, robot-actions, cpu s, wall s)."""
+    sys.path.insert(0, RGKIT)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        from rgkit import game as rgame
+        from rgkit.settings import settings
+    with open(os.path.join(RGKIT, "rgkit", "maps", "default.py")) as f:
+        settings.init_map(ast.literal_eval(f.read()))
+    actions = 0
+    c0, w0 = cpu(), time.perf_counter()
+    for g in range(games):
+        first, second = (a, b) if g % 2 == 0 else (b, a)
+        players = [rgame.Player(file_name=bot_file(first)), rgame.Player(file_name=bot_file(second))]
+        gm = rgame.Game(players, seed=g)
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            gm.run_all_turns()
+        actions += sum(len(gm.get_state(t).robots) for t in range(settings.max_turns))
+    return games, actions, cpu() - c0, time.perf_counter() - w0
+
+
+def rgkit_board() -> dict:
+    """Arena parameters for rgkit's default board (see the module docstring)."""
+    with open(os.path.join(RGKIT, "rgkit", "maps", "default.py")) as f:
+        data = ast.literal_eval(f.read())
+    size = 19
+    obstacles = set(map(tuple, data["obstacle"]))
+    spawns = set(map(tuple, data["spawn"]))
+    mine = sorted((x, y) for x, y in spawns if x < 9 and (size - 1 - x, size - 1 - y) in spawns)
+    p1 = [mine[i * len(mine) // 5] for i in range(5)]
+    p2 = [(size - 1 - x, size - 1 - y) for x, y in p1]
+    rows = []
+    for y in range(size):  # rgkit row 0 is the top line (arena R1: first line = highest Y)
+        rows.append("".join("1" if (x, y) in p1 else "2" if (x, y) in p2 else "#" if (x, y) in obstacles else "."
+                            for x in range(size)))
+    return {"map": "\n".join(rows) + "\n", "initial_hp": 50, "attack_damage_enemy": 9, "self_destruct_damage": 15}
+
+
+def run_botwars(a: str, b: str, games: int, reuse: bool, params: dict | None = None
+                ) -> tuple[int, int, float, float, int]:
+    """``games`` arena matches of ``rgkit:`` bots; returns (games, robot-actions, cpu s, wall s, errors)."""
+    from botwars.agents import reuse_hosts
+    from botwars.agents.spec import make_agent
+    from botwars.engine.match import Match
+    from botwars.engine.ruleset import get_ruleset
+
+    rs = get_ruleset("arena")
+    cfg = rs.validate_config(params or {})
+    actions = errors = 0
+    c0, w0 = cpu(), time.perf_counter()
+    with (reuse_hosts() if reuse else contextlib.nullcontext()):
+        for g in range(games):
+            first, second = (a, b) if g % 2 == 0 else (b, a)
+            m = Match(rs, cfg, {"p1": make_agent(f"rgkit:{bot_file(first)}", "arena"),
+                                "p2": make_agent(f"rgkit:{bot_file(second)}", "arena")}, seed=g)
+            m.start_agents()
+            try:
+                while m.outcome() is None:
+                    actions += len(m.state.robots)
+                    m.step()
+            finally:
+                for agent in m.agents.values():
+                    agent.close()
+            errors += len(m.errors)
+    return games, actions, cpu() - c0, time.perf_counter() - w0, errors
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--games", type=int, default=20, help="games per pairing and engine (default 20)")
+    ap.add_argument("--no-reuse", action="store_true", help="a fresh sandboxed host per match")
+    ap.add_argument("--json", action="store_true", help="print one JSON object")
+    args = ap.parse_args()
+    from botwars.agents import sandbox
+    level = sandbox.probe().level
+    how = cpu_accounting()
+    try:
+        rows = measure(args)
+    finally:
+        release_accounting()
+    out = {"sandbox_level": level, "reuse_hosts": not args.no_reuse, "cpu_time": how,
+           "python": platform.python_version(), "machine": platform.machine(), "cpus": os.cpu_count(),
+           "pairings": rows}
+    if args.json:
+        print(json.dumps(out, indent=2))
+        return 0
+    print(f"sandbox level {level}; hosts {'kept across matches' if not args.no_reuse else 'fresh per match'}; "
+          f"{args.games} games per pairing and engine; CPU time: {how}")
+    print(f"{'pairing':<22} {'engine':<20} {'games/cpu-s':>11} {'actions/cpu-s':>13} {'actions':>8} {'cpu s':>7} "
+          f"{'wall s':>7}  {'ratio to rgkit (actions/cpu-s)'}")
+    for r in rows:
+        for eng in ("rgkit", "botwars", "botwars-rgkit-board"):
+            e = r[eng]
+            ratio = f"  {e['ratio_actions_per_cpu_s']}x  (bot errors: {e['bot_errors']})" if eng != "rgkit" else ""
+            print(f"{r['pairing']:<22} {eng:<20} {e['games_per_cpu_s']:>11} {e['actions_per_cpu_s']:>13} "
+                  f"{e['robot_actions']:>8} {e['cpu_s']:>7} {e['wall_s']:>7}{ratio}")
+    return 0
+
+
+def measure(args) -> list[dict]:
+    """Both engines, every pairing, in this order: rgkit, then botwars."""
+    rows = []
+    board = rgkit_board()
+    for a, b in PAIRINGS:
+        g1, act1, cpu1, wall1 = run_rgkit(a, b, args.games)
+        row = {"pairing": f"{a} vs {b}",
+               "rgkit": {"games": g1, "robot_actions": act1, "cpu_s": round(cpu1, 3), "wall_s": round(wall1, 3),
+                         "games_per_cpu_s": round(g1 / cpu1, 2), "actions_per_cpu_s": round(act1 / cpu1)}}
+        for name, params in (("botwars", {}), ("botwars-rgkit-board", board)):
+            g2, act2, cpu2, wall2, errs = run_botwars(a, b, args.games, not args.no_reuse, params)
+            row[name] = {"games": g2, "robot_actions": act2, "cpu_s": round(cpu2, 3), "wall_s": round(wall2, 3),
+                         "games_per_cpu_s": round(g2 / cpu2, 2), "actions_per_cpu_s": round(act2 / cpu2),
+                         "bot_errors": errs,
+                         "ratio_actions_per_cpu_s": round((act2 / cpu2) / (act1 / cpu1), 2),
+                         "ratio_games_per_cpu_s": round((g2 / cpu2) / (g1 / cpu1), 2)}
+        rows.append(row)
+    return rows
+
+
+if __name__ == "__main__":
+    sys.exit(main())

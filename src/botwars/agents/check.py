@@ -1,0 +1,164 @@
+"""``botwars bot check``: play a bot through short matches and name every protocol fault in plain words.
+
+The bot (any agent spec) plays ``decisions`` decision points against a built-in bot of the
+game, once in each seat (so it sees every observation shape a seat can get: player 1 and
+player 2 views), through the real kernel loop (:class:`botwars.engine.Match`, sandbox and time
+control on). Every error the match records for the bot's seat is a :class:`Fault`:
+
+- ``timeout``: a late reply (no complete line within the seat's time);
+- ``malformed``: an invalid reply (not UTF-8, not JSON, not one line, too long, not the
+  game's orders object);
+- ``crash`` / ``memory``: the program died, exited, closed its output, or (a Python host) its
+  code raised — with the decision and the view's turn and seat, so a crash on one observation
+  shape is found;
+- any refusal or warning code of the rules (arena: ``no_robot``, ``duplicate``,
+  ``user_data_truncated``, ...): an order the rules refuse or cut;
+- ``no_exit``: at the end (its input closed) a persistent program did not exit within
+  ``exit_s`` seconds.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import tempfile
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from botwars.agents.spec import make_agent
+from botwars.engine.match import Match
+from botwars.engine.ruleset import get_ruleset
+
+#: plain words for the recorded codes (others are shown as "refused by the rules (CODE)")
+WORDS = {
+    "timeout": "late reply",
+    "malformed": "invalid reply",
+    "crash": "crashed",
+    "memory": "ran out of memory",
+    "no_robot": "order refused by the rules: no robot of yours there",
+    "duplicate": "order refused by the rules: a second order for the same robot",
+    "user_data_truncated": "user data cut to the allowed length",
+    "no_exit": "did not exit at the end",
+}
+
+
+@dataclass
+class Fault:
+    """One protocol fault: ``match`` (1-based), ``seat``, ``decision`` (0: at start, -1: at the
+    end), ``code`` (the recorded code), ``words`` (plain words), ``detail`` (what was wrong)."""
+
+    match: int
+    seat: str
+    decision: int
+    code: str
+    words: str
+    detail: str
+
+    def line(self) -> str:
+        when = {0: "at start", -1: "at the end"}.get(self.decision, f"decision {self.decision}")
+        return f"match {self.match} (seat {self.seat}), {when}: {self.words} — {self.detail}"
+
+
+@dataclass
+class CheckReport:
+    """What :func:`check_bot` found: ``faults`` (empty: the bot passed) and per match
+    ``matches`` (``{"seat", "seed", "decisions", "faults"}``)."""
+
+    spec: str
+    game: str
+    opponent: str
+    faults: list[Fault] = field(default_factory=list)
+    matches: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.faults
+
+    def to_json(self) -> dict[str, Any]:
+        return {"spec": self.spec, "game": self.game, "opponent": self.opponent, "ok": self.ok,
+                "matches": self.matches, "faults": [asdict(f) for f in self.faults]}
+
+
+def default_opponent(game: str) -> str:
+    """``builtin:NAME`` of the game's first built-in bot (alphabetically)."""
+    from botwars.engine.plugin import get_game
+    bots = sorted(get_game(game).builtin_bots())
+    return f"builtin:{bots[0]}"
+
+
+def check_bot(spec: str, game: str, *, opponent: str | None = None, decisions: int = 12, seed: int = 1,
+              overrides: dict[str, Any] | None = None, exit_s: float = 2.0) -> CheckReport:
+    """Play ``spec`` against ``opponent`` (default :func:`default_opponent`) for at most
+    ``decisions`` decision points in every seat order; return the :class:`CheckReport`.
+
+    ``overrides``: match parameters (validated by the game). Raises ``ConfigError`` /
+    ``RulesetError`` for an unknown spec, game or parameter (before anything runs).
+    """
+    rs = get_ruleset(game)
+    config = rs.validate_config(overrides or {})
+    opponent = opponent or default_opponent(game)
+    make_agent(opponent, game).close()  # refuse a bad opponent spec up front
+    report = CheckReport(spec, game, opponent)
+    seats = rs.seat_names(max(2, rs.min_seats))
+    for k, seat in enumerate(seats[:2]):
+        other = seats[1 - k] if k < 2 else seats[0]
+        agents = {s: make_agent(spec if s == seat else opponent, game) for s in seats}
+        n = len(report.faults)
+        with tempfile.TemporaryDirectory(prefix="botwars-check-") as tmp:
+            path = os.path.join(tmp, "check.jsonl")
+            m = Match(rs, copy.deepcopy(config), agents, seed + k, record=path)
+            played = _play(m, seat, decisions, report, k + 1, exit_s)
+            _from_record(path, seat, report, k + 1)
+        report.faults[n:] = sorted(report.faults[n:], key=lambda f: (f.decision < 0, f.decision))
+        report.matches.append({"seat": seat, "opponent_seat": other, "seed": seed + k, "decisions": played,
+                               "faults": len(report.faults) - n})
+    return report
+
+
+def _play(m: Match, seat: str, decisions: int, report: CheckReport, no: int, exit_s: float) -> int:
+    m.start_agents()
+    for e in m.errors:
+        if e["seat"] == seat:
+            report.faults.append(Fault(no, seat, 0, e["code"], WORDS.get(e["code"], e["code"]), e["detail"]))
+    played = 0
+    try:
+        while m.outcome() is None and played < decisions:
+            m.step()
+            played += 1
+        proc = getattr(m.agents[seat], "proc", None)
+        if proc is not None and proc.poll() is None:
+            try:
+                proc.stdin.close()
+            except OSError:
+                pass
+            try:
+                proc.wait(timeout=exit_s)
+            except Exception:
+                report.faults.append(Fault(no, seat, -1, "no_exit", WORDS["no_exit"],
+                                           f"still running {exit_s:g} s after its input was closed "
+                                           "(exit when stdin ends)"))
+    finally:
+        for a in m.agents.values():
+            try:
+                a.close()
+            except Exception:
+                pass
+        if m.writer:
+            m.writer.finish(m.referee.outcome_line() or {})
+    return played
+
+
+def _from_record(path: str, seat: str, report: CheckReport, no: int) -> None:
+    """Every error the record lists for ``seat`` (failures, refusals, warnings: P14 and the like)."""
+    with open(path, encoding="utf-8") as f:
+        for text in f:
+            line = json.loads(text)
+            if line.get("type") != "decision":
+                continue
+            for e in (line.get("errors") or {}).get(seat, []):
+                code = str(e.get("code", ""))
+                words = WORDS.get(code, f"refused by the rules ({code})")
+                detail = str(e.get("detail", ""))[:300]
+                report.faults.append(Fault(no, seat, int(line.get("n", 0)), code, words,
+                                           f"{detail} (turn {line.get('turn')})"))
