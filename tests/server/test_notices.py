@@ -21,7 +21,7 @@ import pytest
 
 from conftest import free_port, make_client
 
-aiosmtpd_controller = pytest.importorskip("aiosmtpd.controller")
+import aiosmtpd.controller as aiosmtpd_controller  # the test extra (pyproject.toml)
 
 WAIT_S = 60.0
 
@@ -223,6 +223,7 @@ def test_a_mail_server_that_never_answers_does_not_hold_up_the_match(toy, notice
             assert move and move[0]["status"] == "pending" and move[0]["attempts"] == 0  # still in flight
             for s in held:  # the mail server hangs up: the attempt fails and is counted
                 s.close()
+            lsock.shutdown(socket.SHUT_RDWR)  # (wakes the accepting thread; close alone does not)
             lsock.close()
             wait_for(lambda: any(n["attempts"] >= 1 for n in notices_of(c, mid, tok["p1"])),
                      "the failed attempt to be counted")
@@ -326,6 +327,30 @@ def test_reminders_come_before_the_deadline_and_stop_once_the_seat_has_moved(
         wait_for(lambda: [n for n in notices_of(c, mid, tok["p1"]) if n["kind"] == "reminder"
                           and n["status"] == "cancelled"], "the 10 s reminder to be cancelled")
         assert [b["before_deadline_s"] for b in bodies() if b["event"] == "reminder"] == [50.0]
+
+
+def test_a_restart_keeps_the_queue_and_sends_nothing_twice(toy, smtp, notice_env, sqlite_url, clock):
+    notice_env(smtp.port)
+    with make_client(sqlite_url, clock) as c:
+        mid, tok = new_toy(c, target=3)
+        assert c.post(f"/api/matches/{mid}/notices", headers=auth(tok["p1"]),
+                      json={"email": "one@example.com"}).status_code == 200
+        wait_for(lambda: smtp.to("one@example.com"), "p1's your-move mail")
+        wait_for(lambda: [n for n in notices_of(c, mid, tok["p1"]) if n["status"] == "sent"], "sent status")
+    with make_client(sqlite_url, clock) as c:  # the server restarts on the same database
+        assert c.app.state.notices.started
+        assert c.get(f"/api/matches/{mid}/notices", headers=auth(tok["p1"])).json()["email"] == "one@example.com"
+        # it re-observes the open point (p1's): the notice it already sent is not queued again
+        c.app.state.notices.wake()
+        assert c.post(f"/api/matches/{mid}/orders", headers=auth(tok["p1"]),
+                      json={"decision": 1, "orders": {"add": 1}}).status_code == 200
+        assert c.post(f"/api/matches/{mid}/orders", headers=auth(tok["p2"]),
+                      json={"decision": 2, "orders": {"add": 1}}).status_code == 200
+        # point 3 is p1's: a new notice, delivered by the restarted worker
+        wait_for(lambda: len(smtp.to("one@example.com")) >= 2, "p1's second your-move mail")
+        moves = [n for n in notices_of(c, mid, tok["p1"]) if n["kind"] == "move"]
+        assert sorted(n["decision"] for n in moves) == [1, 3]
+    assert ["decision point 1" in m.get_content() for m in smtp.to("one@example.com")] == [True, False]
 
 
 # ---- registration: who may read it, what is accepted --------------------------------------------
