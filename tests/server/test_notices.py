@@ -144,9 +144,10 @@ def notices_of(c, mid, token):
 
 # ---- e-mail -----------------------------------------------------------------------------------
 def test_your_move_mail_reaches_the_awaited_seat_only_and_the_result_reaches_both(
-        toy, smtp, notice_env, sqlite_url, clock):
+        toy, smtp, notice_env, db_url, clock):
+    """On SQLite and on PostgreSQL (the notices tables come from Alembic revision 0003)."""
     notice_env(smtp.port)
-    with make_client(sqlite_url, clock) as c:
+    with make_client(db_url, clock) as c:
         mid, tok = new_toy(c, target=3)
         for seat, addr in (("p1", "one@example.com"), ("p2", "two@example.com")):
             r = c.post(f"/api/matches/{mid}/notices", headers=auth(tok[seat]), json={"email": addr})
@@ -436,3 +437,38 @@ def test_bad_notice_settings_are_one_line_errors():
         assert name in ei.value.one_line() and "\n" not in ei.value.one_line()
     s = NoticeSettings.from_env({"BOTWARS_SMTP_PASSWORD": "pw-Zq81-secret"})
     assert "pw-Zq81-secret" not in repr(s)
+
+
+@pytest.mark.slow
+def test_a_real_server_with_background_threads_sends_notices(toy, hook, notice_env, sqlite_url):
+    """``botwars serve``'s mode: uvicorn, the real clock, the manager's background threads."""
+    import httpx
+    import uvicorn
+    from botwars.server.app import create_app
+    notice_env(BOTWARS_WEBHOOK_ALLOW="127.0.0.1/32")
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(create_app(sqlite_url, bot_workers=1), host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    t = threading.Thread(target=server.run, daemon=True)
+    t.start()
+    url = f"http://127.0.0.1:{port}"
+    try:
+        from conftest import wait_http
+        wait_http(url)
+        with httpx.Client(base_url=url, timeout=30) as c:
+            r = c.post("/api/matches", json={"game": "servertoy", "config": {"target": 2}, "clock": False})
+            mid, tok = r.json()["match"], {s["seat"]: s["token"] for s in r.json()["seats"]}
+            secret = c.post(f"/api/matches/{mid}/notices", headers=auth(tok["p2"]),
+                            json={"webhook": hook.url}).json()["webhook_secret"]
+            assert c.post(f"/api/matches/{mid}/orders", headers=auth(tok["p1"]),
+                          json={"decision": 1, "orders": {"add": 1}}).status_code == 200
+            got = wait_for(lambda: [json.loads(b) for _, b in list(hook.requests)], "p2's webhook")
+            assert (got[0]["event"], got[0]["seat"], got[0]["decision"], got[0]["deadline"]) == ("move", "p2", 2, None)
+            headers, body = hook.requests[0]
+            assert headers["x-botwars-signature"] == "sha256=" + hmac.new(secret.encode(), body,
+                                                                          hashlib.sha256).hexdigest()
+            # the link leads to the match under the address the player registered through
+            assert got[0]["link"] == f"{url}/watch/{mid}"
+    finally:
+        server.should_exit = True
+        t.join(timeout=10)
