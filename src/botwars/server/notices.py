@@ -578,26 +578,25 @@ class NoticeService:
                 for reg in regs:
                     base = f"{ev.match}:{reg.seat}:{reg.channel}"
                     if isinstance(ev, _Ended):
-                        rows.append((f"{base}:result", "result", 0.0, ev.at,
+                        rows.append((reg, f"{base}:result", "result", 0.0, ev.at,
                                      self._payload("result", ev, reg.seat, reg.base_url)))
                         continue
                     if reg.seat not in ev.deadlines:
                         continue
                     dl = ev.deadlines[reg.seat]
-                    rows.append((f"{base}:move:{ev.n}", "move", 0.0, ev.at,
+                    rows.append((reg, f"{base}:move:{ev.n}", "move", 0.0, ev.at,
                                  self._payload("move", ev, reg.seat, reg.base_url, dl)))
                     for off in self.settings.reminders_s:
                         if dl is not None and dl - off > ev.at:
-                            rows.append((f"{base}:reminder:{ev.n}:{off:g}", "reminder", off, dl - off,
+                            rows.append((reg, f"{base}:reminder:{ev.n}:{off:g}", "reminder", off, dl - off,
                                          self._payload("reminder", ev, reg.seat, reg.base_url, dl, off)))
                 if not rows:
                     continue
-                have = set(s.scalars(select(NoticeRow.key).where(NoticeRow.key.in_([r[0] for r in rows]))))
-                for key, kind, off, due, payload in rows:
+                have = set(s.scalars(select(NoticeRow.key).where(NoticeRow.key.in_([r[1] for r in rows]))))
+                for reg, key, kind, off, due, payload in rows:
                     if key in have:
                         continue
-                    seat, channel = key.split(":")[1:3]
-                    s.add(NoticeRow(match_id=ev.match, seat=seat, channel=channel, kind=kind, n=ev.n, offset_s=off,
+                    s.add(NoticeRow(match_id=ev.match, seat=reg.seat, channel=reg.channel, kind=kind, n=ev.n, offset_s=off,
                                     key=key, payload=canonical_json(payload), status="pending", attempts=0,
                                     next_attempt_at=due, last_error=None, created_at=ev.at, sent_at=None))
 
