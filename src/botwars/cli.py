@@ -437,8 +437,9 @@ def serve(
 
     url = db or default_url()
     store = _guard(lambda: Store(url))
-    app_ = create_app(store=store, bot_workers=bot_workers, bot_time_cap_s=bot_time_cap,
-                      ws_per_match=ws_per_match, ws_per_address=ws_per_address, max_board_chars=max_board_chars)
+    app_ = _guard(lambda: create_app(store=store, bot_workers=bot_workers, bot_time_cap_s=bot_time_cap,
+                                     ws_per_match=ws_per_match, ws_per_address=ws_per_address,
+                                     max_board_chars=max_board_chars))  # bad BOTWARS_SMTP_* etc.: one line
     install_web(app_)  # the browser pages: a router mounted on the API server
     # the event loop waits at most 1 ms (not 5) for the GIL while another thread resolves a big
     # decision point, so one match's rules never hold up another's acknowledgements for long

@@ -42,6 +42,7 @@ from botwars.engine.ruleset import canonical_json, get_ruleset
 from botwars.server.botpool import BotPool, DEFAULT_TIME_CAP_S
 from botwars.server.hub import Hub, HubFull
 from botwars.server.manager import ApiError, MatchManager
+from botwars.server.notices import install_notices
 from botwars.store import Store
 
 log = logging.getLogger("botwars.server")
@@ -392,7 +393,10 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, backgro
     async def lifespan(app: FastAPI):
         if not manager.started:
             manager.start()
+        if not notices.started:
+            notices.start()
         yield
+        notices.stop()
         manager.stop()
 
     app = FastAPI(title="botwars game master", version="1",
@@ -400,6 +404,8 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, backgro
     app.state.manager = manager
     app.state.hub = hub
     app.add_middleware(BodyLimit, limit=max_body)
+    notices = install_notices(app, manager, _token, ErrorOut)  # turn notices (server/notices.py)
+    app.state.notices = notices
 
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError):

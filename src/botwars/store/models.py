@@ -98,3 +98,50 @@ class RefusalRow(Base):
     k: Mapped[int] = mapped_column(Integer, primary_key=True)
     payload: Mapped[str] = mapped_column(Text)
     received_at: Mapped[float] = mapped_column(Float)
+
+
+class NoticeRegistrationRow(Base):
+    """Where a seat's player wants turn notices (issue 14 item 3): one row per ``channel``
+    (``email`` or ``webhook``) of a seat. ``address`` is the e-mail address or the webhook URL;
+    ``secret`` is the webhook's HMAC-SHA256 key (``None`` for e-mail); ``base_url`` is the
+    server's address as the player reached it, for the link in each notice."""
+
+    __tablename__ = "notice_registrations"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[str] = mapped_column(String(64), primary_key=True)
+    channel: Mapped[str] = mapped_column(String(16), primary_key=True)
+    address: Mapped[str] = mapped_column(String(2048))
+    secret: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    base_url: Mapped[str] = mapped_column(String(512))
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class NoticeRow(Base):
+    """One notice to deliver (the persistent queue of :mod:`botwars.server.notices`).
+
+    ``kind``: ``move`` (a decision point opened for the seat), ``reminder`` (``offset_s``
+    seconds before its deadline) or ``result``; ``n`` the decision point; ``key`` makes each
+    notice unique (the same notice is never queued twice, e.g. after a restart); ``payload`` the
+    canonical JSON of the public facts it carries; ``status`` ``pending``, ``sent``, ``failed``
+    (gave up) or ``cancelled`` (no longer true: the seat moved, the point closed, the
+    registration was removed); ``attempts`` and ``next_attempt_at`` (server time, epoch
+    seconds) drive the retries; ``last_error`` is the last failure, never a password."""
+
+    __tablename__ = "notices"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[str] = mapped_column(String(64))
+    channel: Mapped[str] = mapped_column(String(16))
+    kind: Mapped[str] = mapped_column(String(16))
+    n: Mapped[int] = mapped_column(Integer)
+    offset_s: Mapped[float] = mapped_column(Float, default=0.0)
+    key: Mapped[str] = mapped_column(String(200), unique=True)
+    payload: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(16))
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_attempt_at: Mapped[float] = mapped_column(Float)
+    last_error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created_at: Mapped[float] = mapped_column(Float)
+    sent_at: Mapped[float | None] = mapped_column(Float, nullable=True)

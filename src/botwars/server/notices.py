@@ -1,0 +1,802 @@
+"""Turn notices (issue 14 item 3): e-mail and webhooks telling a seat's player that it is their
+move, reminding them before the deadline, and telling them the result.
+
+**Registration.** A seat's player registers an e-mail address and/or a webhook URL with the
+seat's token (``POST /api/matches/{id}/notices``); only that token reads them back (``GET``) or
+removes them (``DELETE``). A webhook registration answers a fresh per-seat secret once; every
+webhook request carries ``X-Botwars-Signature: sha256=HEX``, the HMAC-SHA256 of the raw body
+under that secret (docs/server.md, "Turn notices").
+
+**What a notice says.** Only public facts and facts about the seat itself: the match id, game,
+seat, decision point and turn numbers, the seat's deadline (server time), a link, and at the end
+the public result (``outcome`` as ``GET /api/matches/{id}`` shows it). Never a view, an event,
+another seat's orders or anything the rules hide.
+
+**The queue.** The game path only *observes*: :meth:`NoticeService.observe` (called through the
+manager's ``notify`` hook after every change) compares the match's decision counter with the
+last one it saw and, when a point opened or the match ended, puts a small tuple on an in-memory
+queue. A background thread (its own asyncio loop) turns those into rows of the ``notices`` table
+(one per seat, channel, kind and point; a unique key makes that idempotent, so a restart, which
+re-observes every watched match, never sends a notice twice) and delivers the rows that are due:
+``move`` and ``result`` at once, ``reminder`` rows at ``deadline - offset`` (offsets from
+``BOTWARS_NOTICE_REMINDERS``, default 24 h and 1 h). A failed delivery is logged (never with a
+password) and tried again after ``retry_s * 2**(attempts-1)`` seconds (capped at
+``retry_max_s``) until ``max_attempts``; a move or reminder whose point has closed, or whose
+seat has moved, is cancelled instead of sent. Nothing the game does waits on a mail server or a
+webhook.
+
+**Webhook addresses.** A URL must be ``http`` or ``https``. Its host is resolved at
+registration and again before every delivery, and refused when any address is not globally
+routable (loopback, private, link-local, shared, reserved, multicast: ``ipaddress``'s
+``is_global``), unless the operator allows it with ``BOTWARS_WEBHOOK_ALLOW`` (a comma-separated
+list of networks such as ``127.0.0.0/8,10.1.0.0/16``, or ``any``). The connection goes to the
+address that was checked (the host name is kept for ``Host`` and TLS), and redirects are not
+followed, so a stranger cannot make the server probe an internal address.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import ipaddress
+import json
+import logging
+import os
+import queue
+import secrets
+import socket
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from email.message import EmailMessage
+from typing import Any, Callable, Mapping, Optional
+from urllib.parse import urlsplit
+
+from fastapi import Depends, Request
+from pydantic import BaseModel, ConfigDict, EmailStr, Field, HttpUrl, field_validator
+from sqlalchemy import delete, select, update
+
+from botwars.engine.errors import ConfigError
+from botwars.engine.ruleset import canonical_json
+from botwars.server.manager import ApiError
+from botwars.store import Store
+from botwars.store.models import MatchRow, NoticeRegistrationRow, NoticeRow, OrderRow
+
+log = logging.getLogger("botwars.server.notices")
+
+CHANNELS = ("email", "webhook")
+SIGNATURE_HEADER = "X-Botwars-Signature"
+"""Header of every webhook request: ``sha256=`` and the hex HMAC-SHA256 of the raw body."""
+
+MAX_EMAIL_CHARS = 254
+MAX_URL_CHARS = 2048
+MAX_ERROR_CHARS = 500
+
+
+# ---- settings ------------------------------------------------------------------------------
+def parse_duration(text: str) -> float:
+    """Seconds in ``text``: a number with an optional unit ``s``, ``m``, ``h`` or ``d``
+    (``"24h"`` → 86400.0). Raises ``ValueError`` naming the text."""
+    t = text.strip().lower()
+    mult = {"s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}.get(t[-1:], None)
+    num = t[:-1] if mult is not None else t
+    try:
+        v = float(num) * (mult or 1.0)
+    except ValueError:
+        raise ValueError(f"not a duration: {text!r} (e.g. 24h, 90m, 30s)") from None
+    if not v > 0 or v != v or v == float("inf"):
+        raise ValueError(f"not a positive duration: {text!r}")
+    return v
+
+
+@dataclass(frozen=True)
+class NoticeSettings:
+    """How this server sends notices (every field from the environment: :meth:`from_env`).
+
+    Mail: ``smtp_host`` (``None``: no mail; e-mail registrations are refused), ``smtp_port``,
+    ``smtp_user``/``smtp_password`` (login when a user is set), ``smtp_from``, ``smtp_starttls``
+    (upgrade with STARTTLS, the default), ``smtp_tls`` (implicit TLS, port 465),
+    ``smtp_timeout_s``. Reminders: ``reminders_s``, seconds before the deadline (default 24 h
+    and 1 h). Webhooks: ``webhook_allow`` (networks a webhook may reach though not global;
+    ``any_address`` allows every address), ``webhook_timeout_s``, ``webhook_tries`` (tries
+    within one attempt, exponential back-off from ``webhook_backoff_s``). The queue:
+    ``retry_s``/``retry_max_s`` (back-off between attempts, seconds), ``max_attempts``,
+    ``poll_s`` (how often the worker looks for due notices). ``public_url``: the base of the
+    link in each notice (default: the address the player registered through).
+    """
+
+    smtp_host: Optional[str] = None
+    smtp_port: int = 587
+    smtp_user: Optional[str] = None
+    smtp_password: Optional[str] = field(default=None, repr=False)
+    smtp_from: str = "botwars@localhost"
+    smtp_starttls: bool = True
+    smtp_tls: bool = False
+    smtp_timeout_s: float = 30.0
+    reminders_s: tuple[float, ...] = (86400.0, 3600.0)
+    webhook_allow: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...] = ()
+    any_address: bool = False
+    webhook_timeout_s: float = 10.0
+    webhook_tries: int = 3
+    webhook_backoff_s: float = 0.5
+    retry_s: float = 60.0
+    retry_max_s: float = 3600.0
+    max_attempts: int = 10
+    poll_s: float = 1.0
+    public_url: Optional[str] = None
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> "NoticeSettings":
+        """Settings from ``env`` (default ``os.environ``):
+
+        ``BOTWARS_SMTP_HOST``, ``BOTWARS_SMTP_PORT``, ``BOTWARS_SMTP_USER``,
+        ``BOTWARS_SMTP_PASSWORD``, ``BOTWARS_SMTP_FROM``, ``BOTWARS_SMTP_STARTTLS`` (``1``/``0``),
+        ``BOTWARS_SMTP_TLS``, ``BOTWARS_SMTP_TIMEOUT``, ``BOTWARS_NOTICE_REMINDERS`` (``24h,1h``;
+        empty: none), ``BOTWARS_WEBHOOK_ALLOW`` (networks, or ``any``), ``BOTWARS_WEBHOOK_TIMEOUT``,
+        ``BOTWARS_WEBHOOK_TRIES``, ``BOTWARS_WEBHOOK_BACKOFF``, ``BOTWARS_NOTICE_RETRY`` (first back-off, a duration),
+        ``BOTWARS_NOTICE_RETRY_MAX``, ``BOTWARS_NOTICE_MAX_ATTEMPTS``, ``BOTWARS_NOTICE_POLL``,
+        ``BOTWARS_PUBLIC_URL``. Raises :class:`ConfigError` naming the variable that is wrong."""
+        try:
+            return cls._from_env(os.environ if env is None else env)
+        except ValueError as exc:
+            raise ConfigError(str(exc), source="environment") from None
+
+    @classmethod
+    def _from_env(cls, e: Mapping[str, str]) -> "NoticeSettings":
+
+        def get(name: str) -> Optional[str]:
+            v = e.get(name)
+            return v if v not in (None, "") else None
+
+        def num(name: str, conv: Callable[[str], Any], default: Any) -> Any:
+            v = get(name)
+            if v is None:
+                return default
+            try:
+                return conv(v)
+            except ValueError as exc:
+                raise ValueError(f"{name}: {exc}") from None
+
+        def flag(name: str, default: bool) -> bool:
+            v = get(name)
+            if v is None:
+                return default
+            if v.lower() in ("1", "true", "yes", "on"):
+                return True
+            if v.lower() in ("0", "false", "no", "off"):
+                return False
+            raise ValueError(f"{name}: expected 1 or 0, got {v!r}")
+
+        reminders = e.get("BOTWARS_NOTICE_REMINDERS")
+        if reminders is None:
+            rem: tuple[float, ...] = (86400.0, 3600.0)
+        else:
+            try:
+                rem = tuple(sorted({parse_duration(x) for x in reminders.split(",") if x.strip()}, reverse=True))
+            except ValueError as exc:
+                raise ValueError(f"BOTWARS_NOTICE_REMINDERS: {exc}") from None
+        allow_text = (get("BOTWARS_WEBHOOK_ALLOW") or "").strip()
+        any_address = allow_text.lower() == "any"
+        nets = []
+        if allow_text and not any_address:
+            for part in allow_text.split(","):
+                if part.strip():
+                    try:
+                        nets.append(ipaddress.ip_network(part.strip(), strict=False))
+                    except ValueError as exc:
+                        raise ValueError(f"BOTWARS_WEBHOOK_ALLOW: {exc}") from None
+        smtp_tls = flag("BOTWARS_SMTP_TLS", False)
+        return cls(
+            smtp_host=get("BOTWARS_SMTP_HOST"),
+            smtp_port=num("BOTWARS_SMTP_PORT", int, 465 if smtp_tls else 587),
+            smtp_user=get("BOTWARS_SMTP_USER"),
+            smtp_password=get("BOTWARS_SMTP_PASSWORD"),
+            smtp_from=get("BOTWARS_SMTP_FROM") or "botwars@localhost",
+            smtp_starttls=flag("BOTWARS_SMTP_STARTTLS", not smtp_tls),
+            smtp_tls=smtp_tls,
+            smtp_timeout_s=num("BOTWARS_SMTP_TIMEOUT", parse_duration, 30.0),
+            reminders_s=rem,
+            webhook_allow=tuple(nets),
+            any_address=any_address,
+            webhook_timeout_s=num("BOTWARS_WEBHOOK_TIMEOUT", parse_duration, 10.0),
+            webhook_tries=max(1, num("BOTWARS_WEBHOOK_TRIES", int, 3)),
+            webhook_backoff_s=num("BOTWARS_WEBHOOK_BACKOFF", parse_duration, 0.5),
+            retry_s=num("BOTWARS_NOTICE_RETRY", parse_duration, 60.0),
+            retry_max_s=num("BOTWARS_NOTICE_RETRY_MAX", parse_duration, 3600.0),
+            max_attempts=max(1, num("BOTWARS_NOTICE_MAX_ATTEMPTS", int, 10)),
+            poll_s=num("BOTWARS_NOTICE_POLL", parse_duration, 1.0),
+            public_url=(get("BOTWARS_PUBLIC_URL") or "").rstrip("/") or None,
+        )
+
+
+# ---- webhook addresses ---------------------------------------------------------------------
+class AddressRefused(ValueError):
+    """A webhook URL whose host is (or resolves to) an address this server will not reach."""
+
+
+def address_allowed(ip: ipaddress.IPv4Address | ipaddress.IPv6Address, settings: NoticeSettings) -> bool:
+    """Whether a webhook may connect to ``ip``: a global unicast address, or one inside the
+    operator's ``webhook_allow`` networks (or any, with ``BOTWARS_WEBHOOK_ALLOW=any``)."""
+    if settings.any_address:
+        return True
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    if any(ip in net for net in settings.webhook_allow):
+        return True
+    return ip.is_global and not ip.is_multicast
+
+
+def resolve_webhook(url: str, settings: NoticeSettings) -> list[str]:
+    """The addresses (text) that the host of ``url`` resolves to, every one checked with
+    :func:`address_allowed`. Blocking (DNS). Raises :class:`AddressRefused` naming the host when
+    it does not resolve or any address is refused."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        raise AddressRefused("bad port") from None
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as exc:
+        raise AddressRefused(f"host {host!r} cannot be resolved ({type(exc).__name__})") from None
+    addrs: list[str] = []
+    for info in infos:
+        a = str(info[4][0]).split("%", 1)[0]
+        if a not in addrs:
+            addrs.append(a)
+    for a in addrs:
+        if not address_allowed(ipaddress.ip_address(a), settings):
+            raise AddressRefused(f"host {host!r} is address {a}, which is not public; this server's operator "
+                                 f"allows such addresses with BOTWARS_WEBHOOK_ALLOW")
+    if not addrs:
+        raise AddressRefused(f"host {host!r} has no address")
+    return addrs
+
+
+def sign(secret: str, body: bytes) -> str:
+    """The value of :data:`SIGNATURE_HEADER` for ``body``: ``sha256=`` + hex HMAC-SHA256
+    keyed by ``secret`` (its UTF-8 bytes)."""
+    return "sha256=" + hmac.new(secret.encode("utf-8"), body, hashlib.sha256).hexdigest()
+
+
+def verify(secret: str, body: bytes, header: str) -> bool:
+    """Whether ``header`` is the right :func:`sign` of ``body`` (constant-time comparison); what
+    a webhook receiver does (docs/server.md shows the same in a few lines)."""
+    return hmac.compare_digest(sign(secret, body), header or "")
+
+
+# ---- wire schemas --------------------------------------------------------------------------
+class NoticesIn(BaseModel):
+    """A seat's notice addresses. A field left out is unchanged; ``null`` removes it."""
+
+    model_config = ConfigDict(extra="forbid")
+    email: Optional[EmailStr] = Field(None, description=f"E-mail address (at most {MAX_EMAIL_CHARS} characters)")
+    webhook: Optional[HttpUrl] = Field(None, description="http(s) URL that receives a signed JSON POST per notice "
+                                                         f"(at most {MAX_URL_CHARS} characters)")
+
+    @field_validator("email", mode="before")
+    @classmethod
+    def _email_len(cls, v: Any) -> Any:
+        if isinstance(v, str) and len(v) > MAX_EMAIL_CHARS:
+            raise ValueError(f"longer than {MAX_EMAIL_CHARS} characters")
+        return v
+
+    @field_validator("webhook", mode="before")
+    @classmethod
+    def _url_len(cls, v: Any) -> Any:
+        if isinstance(v, str):
+            if len(v) > MAX_URL_CHARS:
+                raise ValueError(f"longer than {MAX_URL_CHARS} characters")
+            if urlsplit(v).scheme.lower() not in ("http", "https"):
+                raise ValueError("must be an http:// or https:// URL")
+        return v
+
+
+class NoticeState(BaseModel):
+    kind: str
+    channel: str
+    decision: int
+    status: str
+    attempts: int
+    next_attempt_at: float
+
+
+class NoticesOut(BaseModel):
+    match: str
+    seat: str
+    email: Optional[str]
+    webhook: Optional[str]
+    webhook_secret: Optional[str] = Field(None, description="Only in the answer that registers a webhook: the "
+                                                            "HMAC-SHA256 key of its X-Botwars-Signature header")
+    notices: list[NoticeState] = Field(default_factory=list, description="This seat's latest notices")
+
+
+# ---- the service ---------------------------------------------------------------------------
+@dataclass
+class _Opened:
+    match: str
+    game: str
+    n: int
+    turn: int
+    deadlines: dict[str, Optional[float]]
+    at: float
+
+
+@dataclass
+class _Ended:
+    match: str
+    game: str
+    n: int
+    turn: int
+    outcome: dict[str, Any]
+    at: float
+
+
+class DeliveryError(Exception):
+    """A delivery that failed; ``permanent`` ones are not tried again."""
+
+    def __init__(self, message: str, permanent: bool = False):
+        super().__init__(message)
+        self.permanent = permanent
+
+
+def _iso(t: Optional[float]) -> Optional[str]:
+    return None if t is None else datetime.fromtimestamp(t, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class NoticeService:
+    """Turn notices of one server: registrations, the queue, and its background worker.
+
+    ``manager`` is the :class:`~botwars.server.manager.MatchManager` (its ``sessions``, ``get``,
+    ``authenticate`` and ``now`` are used); ``settings`` default to :meth:`NoticeSettings.from_env`.
+    :meth:`observe` is the only thing the game path calls; :meth:`start`/:meth:`stop` run the
+    worker thread.
+    """
+
+    def __init__(self, manager: Any, settings: NoticeSettings | None = None):
+        self.manager = manager
+        self.store: Store = manager.store
+        self.settings = settings or NoticeSettings.from_env()
+        self.now: Callable[[], float] = manager.now
+        self._watched: dict[str, set[str]] = {}  # match id -> seats with a registration
+        self._seen: dict[str, tuple[int, bool]] = {}
+        self._events: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._wake: asyncio.Event | None = None
+        self._stopping = False
+        self.started = False
+
+    # -- the hook on the game path (cheap: no I/O, no database) ------------------------------
+    def chain(self, notify: Callable[[str], None]) -> Callable[[str], None]:
+        """``notify`` followed by :meth:`observe` of that match: the manager's change hook."""
+        def both(match_id: str) -> None:
+            notify(match_id)
+            sess = self.manager.sessions.get(match_id)
+            if sess is not None:
+                try:
+                    self.observe(sess)
+                except Exception:  # pragma: no cover - a bug here must never break a match
+                    log.exception("notices: observing match %s", match_id)
+        return both
+
+    def observe(self, sess: Any) -> None:
+        """Called after every change of a match: when a decision point opened or the match
+        ended since the last call, queue that fact (in memory) for the worker. Does nothing for
+        a match without registrations. Never blocks on I/O."""
+        mid = sess.id
+        seats = self._watched.get(mid)
+        if not seats:
+            return
+        if self._seen.get(mid) == (sess.n, sess.ended):
+            return
+        with sess.lock:
+            key = (sess.n, sess.ended)
+            if self._seen.get(mid) == key:
+                return
+            self._seen[mid] = key
+            now = self.now()
+            if sess.ended:
+                ev: Any = _Ended(mid, sess.rs.id, sess.n, sess.ref.turn(), sess.outcome.to_json(), now)
+            else:
+                pend = [s for s in sess.pending() if s in seats]
+                if not pend:
+                    return
+                ev = _Opened(mid, sess.rs.id, sess.n + 1, sess.ref.turn(), {s: sess.deadline(s) for s in pend}, now)
+        self._events.put(ev)
+        self.wake()
+
+    def wake(self) -> None:
+        """Make the worker look at once (thread-safe)."""
+        loop, w = self._loop, self._wake
+        if loop is not None and w is not None:
+            try:
+                loop.call_soon_threadsafe(w.set)
+            except RuntimeError:
+                pass
+
+    # -- life cycle ------------------------------------------------------------------------
+    def start(self) -> None:
+        """Load which matches have registrations, start the worker, and re-observe every such
+        running match (a notice lost in memory by a restart is queued again; one already queued
+        is not duplicated)."""
+        with self.store.read() as s:
+            for mid, seat in s.execute(select(NoticeRegistrationRow.match_id, NoticeRegistrationRow.seat)):
+                self._watched.setdefault(mid, set()).add(seat)
+        self._stopping = False
+        ready = threading.Event()
+        self._thread = threading.Thread(target=self._thread_main, args=(ready,), name="botwars-notices", daemon=True)
+        self._thread.start()
+        ready.wait(10)
+        self.started = True
+        for mid in list(self._watched):
+            sess = self.manager.sessions.get(mid)
+            if sess is not None:
+                self.observe(sess)
+
+    def stop(self) -> None:
+        """Stop the worker (pending notices stay in the database for the next start)."""
+        self._stopping = True
+        self.wake()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+            self._thread = None
+        self.started = False
+
+    def _thread_main(self, ready: threading.Event) -> None:
+        asyncio.run(self._main(ready))
+
+    async def _main(self, ready: threading.Event) -> None:
+        import httpx
+        self._loop = asyncio.get_running_loop()
+        self._wake = asyncio.Event()
+        ready.set()
+        async with httpx.AsyncClient(timeout=self.settings.webhook_timeout_s, follow_redirects=False,
+                                     trust_env=False) as client:
+            self._http = client
+            while not self._stopping:
+                try:
+                    await asyncio.to_thread(self._drain)
+                    due = await asyncio.to_thread(self._due, 32)
+                    if due:
+                        await asyncio.gather(*(self._attempt(row_id) for row_id in due))
+                        if len(due) == 32:
+                            continue
+                except Exception:  # pragma: no cover - keep the worker alive, log the bug
+                    log.exception("notices worker")
+                try:
+                    await asyncio.wait_for(self._wake.wait(), self.settings.poll_s)
+                except (TimeoutError, asyncio.TimeoutError):
+                    pass
+                self._wake.clear()
+        self._loop = None
+
+    # -- registrations (API) ----------------------------------------------------------------
+    def read(self, match_id: str, seat: str, secret: Optional[str] = None) -> dict[str, Any]:
+        """What ``seat`` registered, and its latest 20 notices (no error texts)."""
+        with self.store.read() as s:
+            regs = {r.channel: r for r in s.scalars(select(NoticeRegistrationRow).where(
+                NoticeRegistrationRow.match_id == match_id, NoticeRegistrationRow.seat == seat))}
+            rows = list(s.scalars(select(NoticeRow).where(NoticeRow.match_id == match_id, NoticeRow.seat == seat)
+                                  .order_by(NoticeRow.id.desc()).limit(20)))
+        return {"match": match_id, "seat": seat,
+                "email": regs["email"].address if "email" in regs else None,
+                "webhook": regs["webhook"].address if "webhook" in regs else None,
+                "webhook_secret": secret,
+                "notices": [{"kind": r.kind, "channel": r.channel, "decision": r.n, "status": r.status,
+                             "attempts": r.attempts, "next_attempt_at": r.next_attempt_at} for r in rows]}
+
+    def register(self, sess: Any, seat: str, body: NoticesIn, base_url: str) -> dict[str, Any]:
+        """Set (or with ``null`` remove) ``seat``'s e-mail address and/or webhook URL. A webhook
+        gets a new secret, returned here only. Raises ``ApiError`` 409 when the match has ended
+        or this server sends no mail, 422 naming ``webhook`` when its address is refused.
+        Blocking (DNS, database): call it off the event loop."""
+        given = body.model_fields_set
+        changes: dict[str, Optional[str]] = {}
+        if "email" in given:
+            if body.email is not None and not self.settings.smtp_host:
+                raise ApiError(409, "mail_disabled", "email: this server sends no mail (BOTWARS_SMTP_HOST is not set)")
+            changes["email"] = None if body.email is None else str(body.email)
+        if "webhook" in given:
+            url = None if body.webhook is None else str(body.webhook)
+            if url is not None:
+                try:
+                    resolve_webhook(url, self.settings)
+                except AddressRefused as exc:
+                    raise ApiError(422, "invalid_request", f"webhook: {exc}") from None
+            changes["webhook"] = url
+        if sess.ended and any(a is not None for a in changes.values()):
+            raise ApiError(409, "match_ended", f"match {sess.id} has ended; there will be no more notices")
+        secret = None
+        now = self.now()
+        with self.store.write() as s:
+            for channel, address in changes.items():
+                s.execute(delete(NoticeRegistrationRow).where(NoticeRegistrationRow.match_id == sess.id,
+                                                              NoticeRegistrationRow.seat == seat,
+                                                              NoticeRegistrationRow.channel == channel))
+                if address is None:
+                    self._cancel(s, sess.id, seat, channel)
+                    continue
+                if channel == "webhook":
+                    secret = secrets.token_urlsafe(32)
+                s.add(NoticeRegistrationRow(match_id=sess.id, seat=seat, channel=channel, address=address,
+                                            secret=secret if channel == "webhook" else None,
+                                            base_url=(self.settings.public_url or base_url)[:512], created_at=now))
+        with self.store.read() as s:
+            left = set(s.scalars(select(NoticeRegistrationRow.seat).where(NoticeRegistrationRow.match_id == sess.id)))
+        if left:
+            self._watched[sess.id] = left
+        else:
+            self._watched.pop(sess.id, None)
+        if any(a is not None for a in changes.values()):
+            self._seen.pop(sess.id, None)  # the open point is notified to the new address too
+            self.observe(sess)
+        return self.read(sess.id, seat, secret)
+
+    def unregister(self, sess: Any, seat: str) -> dict[str, Any]:
+        """Remove every registration of ``seat``; its pending notices are cancelled."""
+        return self.register(sess, seat, NoticesIn.model_validate({"email": None, "webhook": None}), "")
+
+    @staticmethod
+    def _cancel(s: Any, match_id: str, seat: str, channel: str) -> None:
+        s.execute(update(NoticeRow).where(NoticeRow.match_id == match_id, NoticeRow.seat == seat,
+                                          NoticeRow.channel == channel, NoticeRow.status == "pending")
+                  .values(status="cancelled"))
+
+    # -- the worker: queue rows --------------------------------------------------------------
+    def _payload(self, kind: str, ev: Any, seat: str, base_url: str, deadline: Optional[float] = None,
+                 offset: Optional[float] = None) -> dict[str, Any]:
+        """The public facts of one notice (nothing any seat's view hides)."""
+        p: dict[str, Any] = {"event": kind, "match": ev.match, "game": ev.game, "seat": seat, "decision": ev.n,
+                             "turn": ev.turn, "link": f"{base_url}/watch/{ev.match}"}
+        if kind == "result":
+            p["outcome"] = ev.outcome
+        else:
+            p["deadline"] = deadline
+            p["deadline_utc"] = _iso(deadline)
+        if offset is not None:
+            p["before_deadline_s"] = offset
+        return p
+
+    def _drain(self) -> None:
+        """Turn the observed facts into ``notices`` rows (idempotent: unique keys)."""
+        evs = []
+        while True:
+            try:
+                evs.append(self._events.get_nowait())
+            except queue.Empty:
+                break
+        if not evs:
+            return
+        with self.store.write() as s:
+            for ev in evs:
+                regs = list(s.scalars(select(NoticeRegistrationRow).where(NoticeRegistrationRow.match_id == ev.match)))
+                rows = []
+                for reg in regs:
+                    base = f"{ev.match}:{reg.seat}:{reg.channel}"
+                    if isinstance(ev, _Ended):
+                        rows.append((reg, f"{base}:result", "result", 0.0, ev.at,
+                                     self._payload("result", ev, reg.seat, reg.base_url)))
+                        continue
+                    if reg.seat not in ev.deadlines:
+                        continue
+                    dl = ev.deadlines[reg.seat]
+                    rows.append((reg, f"{base}:move:{ev.n}", "move", 0.0, ev.at,
+                                 self._payload("move", ev, reg.seat, reg.base_url, dl)))
+                    for off in self.settings.reminders_s:
+                        if dl is not None and dl - off > ev.at:
+                            rows.append((reg, f"{base}:reminder:{ev.n}:{off:g}", "reminder", off, dl - off,
+                                         self._payload("reminder", ev, reg.seat, reg.base_url, dl, off)))
+                if not rows:
+                    continue
+                have = set(s.scalars(select(NoticeRow.key).where(NoticeRow.key.in_([r[1] for r in rows]))))
+                for reg, key, kind, off, due, payload in rows:
+                    if key in have:
+                        continue
+                    s.add(NoticeRow(match_id=ev.match, seat=reg.seat, channel=reg.channel, kind=kind, n=ev.n, offset_s=off,
+                                    key=key, payload=canonical_json(payload), status="pending", attempts=0,
+                                    next_attempt_at=due, last_error=None, created_at=ev.at, sent_at=None))
+
+    def _due(self, limit: int) -> list[int]:
+        with self.store.read() as s:
+            return list(s.scalars(select(NoticeRow.id).where(NoticeRow.status == "pending",
+                                                             NoticeRow.next_attempt_at <= self.now())
+                                  .order_by(NoticeRow.next_attempt_at, NoticeRow.id).limit(limit)))
+
+    def _prepare(self, row_id: int) -> tuple[Any, Any] | None:
+        """The row and its registration when it should be sent now; else marks it cancelled."""
+        with self.store.read() as s:
+            row = s.get(NoticeRow, row_id)
+            if row is None or row.status != "pending":
+                return None
+            reg = s.get(NoticeRegistrationRow, (row.match_id, row.seat, row.channel))
+            obsolete = reg is None
+            if not obsolete and row.kind in ("move", "reminder"):
+                m = s.get(MatchRow, row.match_id)
+                moved = s.get(OrderRow, (row.match_id, row.n, row.seat)) is not None
+                obsolete = m is None or m.status != "running" or m.decisions >= row.n or moved
+        if obsolete:
+            with self.store.write() as s:
+                s.execute(update(NoticeRow).where(NoticeRow.id == row_id, NoticeRow.status == "pending")
+                          .values(status="cancelled"))
+            return None
+        return row, reg
+
+    async def _attempt(self, row_id: int) -> None:
+        got = await asyncio.to_thread(self._prepare, row_id)
+        if got is None:
+            return
+        row, reg = got
+        payload = json.loads(row.payload)
+        error: Optional[DeliveryError] = None
+        try:
+            if row.channel == "email":
+                await self._send_mail(reg.address, payload)
+            else:
+                await self._send_webhook(reg.address, reg.secret or "", payload, row.id)
+        except DeliveryError as exc:
+            error = exc
+        except Exception as exc:  # any failure of a client library: retried, logged
+            error = DeliveryError(f"{type(exc).__name__}: {exc}")
+        await asyncio.to_thread(self._finish, row_id, row.attempts + 1, error)
+
+    def _finish(self, row_id: int, attempts: int, error: Optional[DeliveryError]) -> None:
+        now = self.now()
+        if error is None:
+            values: dict[str, Any] = {"status": "sent", "attempts": attempts, "sent_at": now, "last_error": None}
+        else:
+            text = self._scrub(str(error))[:MAX_ERROR_CHARS]
+            give_up = error.permanent or attempts >= self.settings.max_attempts
+            wait = min(self.settings.retry_max_s, self.settings.retry_s * 2 ** (attempts - 1))
+            values = {"status": "failed" if give_up else "pending", "attempts": attempts, "last_error": text,
+                      "next_attempt_at": now + wait}
+            log.warning("notice %s: attempt %d failed (%s); %s", row_id, attempts, text,
+                        "giving up" if give_up else f"next try in {wait:g} s")
+        with self.store.write() as s:
+            s.execute(update(NoticeRow).where(NoticeRow.id == row_id).values(**values))
+
+    def _scrub(self, text: str) -> str:
+        """``text`` with the SMTP password (if it appears at all) replaced by ``***``."""
+        pw = self.settings.smtp_password
+        return text.replace(pw, "***") if pw else text
+
+    # -- delivery --------------------------------------------------------------------------
+    @staticmethod
+    def render_mail(p: dict[str, Any]) -> tuple[str, str]:
+        """Subject and plain-text body of an e-mail notice from its payload."""
+        m, seat, n = p["match"], p["seat"], p["decision"]
+        if p["event"] == "result":
+            o = p.get("outcome") or {}
+            winner = o.get("winner")
+            subject = f"botwars: match {m} has ended" + (f", {winner} won" if winner else ", a draw")
+            lines = [f"Match {m} ({p['game']}) has ended after decision point {n} (turn {p['turn']}).",
+                     f"Winner: {winner or 'none (draw)'}.", f"Reason: {o.get('reason', '')}.",
+                     f"Scores: {', '.join(f'{k} {v:g}' for k, v in (o.get('scores') or {}).items())}."]
+        else:
+            dl = p.get("deadline_utc") or "none (no clock)"
+            if p["event"] == "reminder":
+                subject = f"botwars: reminder, your move in match {m}, deadline {dl}"
+                lines = [f"Seat {seat} still has to give orders in match {m} ({p['game']}), "
+                         f"decision point {n} (turn {p['turn']}).", f"Deadline: {dl}."]
+            else:
+                subject = f"botwars: your move in match {m}, deadline {dl}"
+                lines = [f"It is seat {seat}'s move in match {m} ({p['game']}), decision point {n} "
+                         f"(turn {p['turn']}).", f"Deadline: {dl}."]
+        lines += ["", f"Watch the match: {p['link']}", "Play with your seat's own link (it holds your token).",
+                  "", "You get this because this seat registered the address for turn notices."]
+        return subject, "\n".join(lines) + "\n"
+
+    async def _send_mail(self, to: str, payload: dict[str, Any]) -> None:
+        import aiosmtplib
+        st = self.settings
+        if not st.smtp_host:
+            raise DeliveryError("this server sends no mail (BOTWARS_SMTP_HOST is not set)", permanent=True)
+        subject, text = self.render_mail(payload)
+        msg = EmailMessage()
+        msg["From"] = st.smtp_from
+        msg["To"] = to
+        msg["Subject"] = subject
+        msg["X-Botwars-Match"] = payload["match"]
+        msg["X-Botwars-Seat"] = payload["seat"]
+        msg.set_content(text)
+        try:
+            await aiosmtplib.send(msg, hostname=st.smtp_host, port=st.smtp_port, username=st.smtp_user,
+                                  password=st.smtp_password if st.smtp_user else None,
+                                  start_tls=st.smtp_starttls if not st.smtp_tls else False,
+                                  use_tls=st.smtp_tls, timeout=st.smtp_timeout_s)
+        except aiosmtplib.SMTPRecipientsRefused as exc:
+            raise DeliveryError(f"recipient refused: {exc}", permanent=True) from None
+        except (aiosmtplib.SMTPException, OSError) as exc:
+            raise DeliveryError(f"mail server {st.smtp_host}:{st.smtp_port}: {type(exc).__name__}: {exc}") from None
+
+    async def _send_webhook(self, url: str, secret: str, payload: dict[str, Any], notice_id: int) -> None:
+        import httpx
+        from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt, wait_exponential
+        st = self.settings
+        try:
+            addrs = await asyncio.to_thread(resolve_webhook, url, st)
+        except AddressRefused as exc:
+            raise DeliveryError(f"webhook refused: {exc}", permanent=True) from None
+        body = json.dumps({**payload, "notice": notice_id, "sent_at": self.now()}, sort_keys=True,
+                          separators=(",", ":")).encode()
+        target = httpx.URL(url)
+        host_header = target.netloc.decode("ascii").rsplit("@", 1)[-1]
+        pinned = target.copy_with(host=addrs[0])  # connect to the address that was checked
+        headers = {"Content-Type": "application/json", "Host": host_header, SIGNATURE_HEADER: sign(secret, body),
+                   "X-Botwars-Notice": str(notice_id), "User-Agent": "botwars-notices/1"}
+
+        class _Retry(Exception):
+            pass
+
+        try:
+            async for attempt in AsyncRetrying(stop=stop_after_attempt(st.webhook_tries),
+                                               wait=wait_exponential(multiplier=st.webhook_backoff_s, max=30),
+                                               retry=retry_if_exception_type((httpx.TransportError, _Retry)),
+                                               reraise=True):
+                with attempt:
+                    r = await self._http.post(pinned, content=body, headers=headers,
+                                              extensions={"sni_hostname": target.host})
+                    if r.status_code >= 500 or r.status_code == 429:
+                        raise _Retry(f"HTTP {r.status_code}")
+                    if r.status_code >= 300:
+                        raise DeliveryError(f"webhook answered HTTP {r.status_code}")
+        except _Retry as exc:
+            raise DeliveryError(f"webhook answered {exc}") from None
+        except httpx.TransportError as exc:
+            raise DeliveryError(f"webhook {target.host}: {type(exc).__name__}: {exc}") from None
+
+
+# ---- the API -------------------------------------------------------------------------------
+def install_notices(app: Any, manager: Any, token: Callable[..., Optional[str]], error_model: Any,
+                    settings: NoticeSettings | None = None) -> NoticeService:
+    """Add the notice endpoints to ``app``, chain :meth:`NoticeService.observe` onto the
+    manager's ``notify`` hook, and return the service (the app's lifespan starts and stops it).
+
+    - ``GET /api/matches/{id}/notices``: the seat's registrations and latest notices.
+    - ``POST /api/matches/{id}/notices``: ``{"email": ADDRESS, "webhook": URL}`` (either; ``null``
+      removes); the answer carries ``webhook_secret`` when a webhook was set.
+    - ``DELETE /api/matches/{id}/notices``: remove both.
+
+    Each needs the seat's token (403 without or with another); 404 unknown match; 409 ended
+    match or no mail server; 422 a bad address, naming the field. ``token`` is the app's
+    dependency that reads a seat token, ``error_model`` its error schema.
+    """
+    ErrorOut, _token = error_model, token
+
+    svc = NoticeService(manager, settings)
+    manager.notify = svc.chain(manager.notify)
+    errs: dict[int | str, dict[str, Any]] = {
+        403: {"model": ErrorOut, "description": "missing or wrong seat token"},
+        404: {"model": ErrorOut, "description": "unknown match"},
+        409: {"model": ErrorOut, "description": "match ended, or this server sends no mail"},
+        422: {"model": ErrorOut, "description": "bad address (the message names the field)"}}
+
+    def seat_of(match_id: str, token: Optional[str]) -> tuple[Any, str]:
+        sess = manager.get(match_id)
+        return sess, manager.authenticate(sess, token)
+
+    @app.get("/api/matches/{match_id}/notices", response_model=NoticesOut, responses=errs, tags=["notices"])
+    def get_notices(match_id: str, token: Optional[str] = Depends(_token)) -> dict[str, Any]:
+        """The seat's notice addresses and its latest notices; readable only with its token."""
+        sess, seat = seat_of(match_id, token)
+        return svc.read(sess.id, seat)
+
+    @app.post("/api/matches/{match_id}/notices", response_model=NoticesOut, responses=errs, tags=["notices"])
+    def post_notices(match_id: str, body: NoticesIn, request: Request,
+                     token: Optional[str] = Depends(_token)) -> dict[str, Any]:
+        """Register the seat's e-mail address and/or webhook URL for turn notices ("your move",
+        reminders before the deadline, the result). A webhook's signing secret is in this
+        answer only."""
+        sess, seat = seat_of(match_id, token)
+        return svc.register(sess, seat, body, str(request.base_url).rstrip("/"))
+
+    @app.delete("/api/matches/{match_id}/notices", response_model=NoticesOut, responses=errs, tags=["notices"])
+    def delete_notices(match_id: str, token: Optional[str] = Depends(_token)) -> dict[str, Any]:
+        """Remove the seat's notice addresses; its pending notices are cancelled."""
+        sess, seat = seat_of(match_id, token)
+        return svc.unregister(sess, seat)
+
+    return svc
