@@ -22,4 +22,6 @@ GAME = Game(
     svg=_RULES + ".svg",
     report=_RULES + ".report",
     web_entry="botwars.games.factory:entry.js",
+    stages="botwars.games.factory.stages:turn_stages",
+    notation="botwars.games.factory.stages:notation",
 )
