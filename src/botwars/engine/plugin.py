@@ -36,7 +36,7 @@ from importlib.metadata import entry_points
 from typing import Any, Callable, Mapping
 
 from botwars.engine.agent import Agent, AgentTools
-from botwars.engine.errors import ConfigError, RulesetError
+from botwars.engine.errors import BotwarsError, ConfigError, RulesetError
 
 log = logging.getLogger("botwars.plugins")
 
@@ -321,8 +321,10 @@ class Game:
         if self.notation is not None:
             try:
                 return str(self._hook("notation", self.notation)(self.ruleset(), before, seat, payload))
-            except (ValueError, KeyError, TypeError, IndexError):  # a malformed payload: show it as it is
+            except (BotwarsError, ValueError, KeyError, TypeError, IndexError):  # malformed: shown as it is
                 pass
+        if isinstance(payload, str):
+            return payload
         import json
         return json.dumps(payload, separators=(",", ":"), sort_keys=True)
 

@@ -22,4 +22,5 @@ GAME = Game(
     svg=_RULES + ".svg",
     report=_RULES + ".report",
     web_entry="botwars.games.dadoed:entry.js",
+    notation="botwars.games.dadoed.notation:notation",
 )

@@ -22,4 +22,6 @@ GAME = Game(
     report=_RULES + ".report",
     web_entry="botwars.games.submarine:entry.js",
     page_helpers="botwars.games.submarine.page:page_helpers",
+    notation="botwars.games.submarine.notation:notation",
+    reveal_svg=_RULES + ".reveal_svg",
 )
