@@ -2,7 +2,7 @@
 a board picture before every report table, as the BotWars v3 and Geek-o game masters'
 sites printed each turn.
 
-For a game that declares ``stages`` (factory, geeko: :meth:`Game.turn_stages`) every stage
+For a game that declares ``stages`` (:meth:`Game.turn_stages`) every stage
 gets the board after that stage, then its stage table (F-9.3 columns NAME, MODE, CARDS,
 MOVES, MECH, COMBAT, HITS, HP, CHECK as an HTML table), then the end, fused and result
 tables. Any other game gets, per decision point, the orders in its own notation, the board
@@ -107,7 +107,7 @@ def report_page(game: Game, title: str, steps: Iterable[Any], outcome: dict[str,
 
     ``steps``: re-simulated decision points with ``before``, ``after``, ``events`` and ``line``
     (:class:`botwars.engine.record.Replayed`)."""
-    parts = [f"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>"
+    parts = [f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>"
              f"<style>{PAGE_CSS}</style></head><body><h1>{html.escape(title)}</h1>"]
     for s in steps:
         parts.append(decision_html(game, s.before, s.after, s.events, s.line))

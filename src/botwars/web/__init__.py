@@ -27,7 +27,7 @@ import this package). Nothing here knows a game: each page asks the game's plug-
 - ``GET /web/matches/{id}/replay/index.json`` — the light index of an ended match's replay:
   per step its decision number, turn and every seat's orders in the game's notation (the move
   list); ``/web/matches/{id}/replay/{k}.json`` — one step in full: orders, events, the readable
-  report, hands, and for factory/geeko the stage sections with one picture URL per frame
+  report, hands, and for games with stages the stage sections with one picture URL per frame
   (``/web/matches/{id}/replay/{k}/frame/{j}.svg``);
 - ``GET /web/matches/{id}/turn/{n}/stages.json[?token=T&inline=1]`` — decision point ``n``
   stage by stage (issue 14) as the seat (or a spectator) may see it, running or ended;

@@ -1,5 +1,5 @@
 // Replay viewer (issues 8 and 14): an ended match step by step and, for games with stages
-// (factory, geeko), stage by stage with the board after every sub-step that moved something.
+// (a game that declares stages), stage by stage with the board after every sub-step that moved something.
 // Lazy: the light index first; each step's details and each picture are fetched when shown
 // and kept (a 900-turn record opens and seeks at once). Position in the URL: #k=STEP&f=FRAME.
 "use strict";
