@@ -252,20 +252,23 @@ def replay(
     from botwars.engine.plugin import get_game
     game = _guard(lambda: get_game(rs.id))
     reporter = game.report is not None
-    page = Console(record=True, file=open(os.devnull, "w"), width=240) if (html and report and reporter) else None
     for s in steps:
         if report and reporter:
-            shown = game.describe(s.before, s.after, s.events)
-            console.print(shown)
-            if page is not None:
-                page.print(shown)
+            console.print(game.describe(s.before, s.after, s.events))
             continue
         console.print(f"[bold]decision {s.n}[/]", highlight=False)
         console.print(rs.render_text(s.after), highlight=False, markup=False)
         for e in s.events:
             console.print("  " + json.dumps(e.to_json()), highlight=False, markup=False)
-    if page is not None:
-        page.save_html(html)
+    if html and report:  # issue 14: the game master's publication, a board before every table
+        from botwars.render.publication import report_page
+        title = f"{rs.name}: {os.path.basename(file)}"
+        text = _guard(lambda: report_page(game, title, steps, rec.outcome))
+        try:
+            with open(html, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as exc:
+            _fail(f"--html {html}: cannot write: {exc.strerror or exc}")
         console.print(f"HTML report written to {html}", highlight=False)
     if rec.outcome:
         console.print(f"result: {rec.outcome.get('winner') or 'draw'} ({rec.outcome.get('reason')})", highlight=False)

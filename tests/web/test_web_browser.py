@@ -240,10 +240,10 @@ def test_issue8_replay_viewer_steps_through_a_finished_match(browser, live, game
     page.wait_for_function("document.getElementById('replay').dataset.k === '1'", timeout=WAIT_MS)
     page.keyboard.press("End")
     page.wait_for_function(f"document.getElementById('replay').dataset.k === '{count - 1}'", timeout=WAIT_MS)
-    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("PageUp")  # a whole decision back (← steps stage by stage in factory, issue 14)
     page.wait_for_function(f"document.getElementById('replay').dataset.k === '{count - 2}'", timeout=WAIT_MS)
     if game == "factory":  # the stage report tables beside the board
-        page.wait_for_selector("#report pre.report", timeout=WAIT_MS)
+        page.wait_for_selector("#stage table.stage", timeout=WAIT_MS)
     page.click("#first")
     page.wait_for_function("document.getElementById('replay').dataset.k === '0'", timeout=WAIT_MS)
     page.click("#next")

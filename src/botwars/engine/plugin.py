@@ -36,7 +36,7 @@ from importlib.metadata import entry_points
 from typing import Any, Callable, Mapping
 
 from botwars.engine.agent import Agent, AgentTools
-from botwars.engine.errors import ConfigError, RulesetError
+from botwars.engine.errors import BotwarsError, ConfigError, RulesetError
 
 log = logging.getLogger("botwars.plugins")
 
@@ -176,6 +176,18 @@ class Game:
     - ``rl``: ``rl(rules, config, seats) -> spec``, the game's encoding of views as fixed-shape
       arrays and of orders as masked discrete actions for learning environments (``botwars.rl``,
       docs/rl.md), or ``None``: the game offers none.
+    - ``stages``: ``stages(rules, before, orders, events) -> list[dict] | None``: one resolved
+      decision point stage by stage (issue 14: factory and geeko), from the state ``before``
+      it, the record line's ``orders`` (seat → payload, ``None``: default orders) and its
+      ``events``: report sections ``{"seat", "kind", "stage", "title", "header", "rows",
+      "extra", "frames": [{"label", "svg"}]}`` in report order (``seat``: ``None`` for a public
+      section, else the only seat that may see it); ``None`` when the point cannot be shown so.
+    - ``notation``: ``notation(rules, before, seat, payload) -> str``: one seat's recorded
+      orders in the game's own notation (card names, ``F1 East 3``, submarine actions) for
+      move lists; ``None``: the payload's JSON.
+    - ``reveal_svg``: ``reveal_svg(rules, state, events) -> str``: the board with every hidden
+      fact shown, for replays of ended matches (whose full record is public); ``None``: the
+      spectator's drawing is already complete.
     """
 
     id: str
@@ -193,6 +205,9 @@ class Game:
     web_entry: str | None = None
     page_helpers: Ref | None = None
     rl: Ref | None = None
+    stages: Ref | None = None
+    notation: Ref | None = None
+    reveal_svg: Ref | None = None
     _cache: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @classmethod
@@ -293,6 +308,37 @@ class Game:
         if self.report is None:
             return None
         return self._hook("report", self.report)(self.ruleset(), before, after, events)
+
+    def turn_stages(self, before: Any, orders: dict[str, Any], events: list[Any]) -> list[dict[str, Any]] | None:
+        """The decision point stage by stage (see ``stages``); ``None`` when the game declares
+        no stages or this point cannot be shown so."""
+        if self.stages is None:
+            return None
+        out: list[dict[str, Any]] | None = self._hook("stages", self.stages)(self.ruleset(), before, orders, events)
+        return out
+
+    def order_notation(self, before: Any, seat: str, payload: Any) -> str:
+        """One seat's recorded orders as move-list text (see ``notation``); the compact JSON of
+        ``payload`` for a game without a notation, ``-`` for default orders (``None``)."""
+        if payload is None:
+            return "-"
+        if self.notation is not None:
+            try:
+                return str(self._hook("notation", self.notation)(self.ruleset(), before, seat, payload))
+            except (BotwarsError, ValueError, KeyError, TypeError, IndexError):  # malformed: shown as it is
+                pass
+        if isinstance(payload, str):
+            return payload
+        import json
+        return json.dumps(payload, separators=(",", ":"), sort_keys=True)
+
+    def draw_revealed(self, state: Any, events: list[Any]) -> str:
+        """The board with every hidden fact shown (see ``reveal_svg``), for ended matches only;
+        the spectator's drawing when the game declares none."""
+        if self.reveal_svg is None:
+            return self.draw_svg(state, None, [e for e in events if e.visible(None)])
+        out: str = self._hook("reveal_svg", self.reveal_svg)(self.ruleset(), state, events)
+        return out
 
     # ---- the seat page ---------------------------------------------------------------------
     def entry_script(self) -> str | None:

@@ -24,6 +24,15 @@ import this package). Nothing here knows a game: each page asks the game's plug-
   decision points of an ended match (orders, events, the rule set's report as HTML) and the
   board after decision point ``k`` (``0``: the start).
 
+- ``GET /web/matches/{id}/replay/index.json`` — the light index of an ended match's replay:
+  per step its decision number, turn and every seat's orders in the game's notation (the move
+  list); ``/web/matches/{id}/replay/{k}.json`` — one step in full: orders, events, the readable
+  report, hands, and for games with stages the stage sections with one picture URL per frame
+  (``/web/matches/{id}/replay/{k}/frame/{j}.svg``);
+- ``GET /web/matches/{id}/turn/{n}/stages.json[?token=T&inline=1]`` — decision point ``n``
+  stage by stage (issue 14) as the seat (or a spectator) may see it, running or ended;
+  frames at ``/web/matches/{id}/turn/{n}/frame/{j}.svg[?token=T]``.
+
 Secrecy is the API's: a token sees only its seat's view and events; the replay exists only
 once the match has ended (its full record is public then).
 """
@@ -118,6 +127,77 @@ class ReplayCache:
         return sess, steps
 
 
+class _Lru:
+    """A small thread-safe LRU mapping (drawings and stage sections of viewed steps)."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.items: OrderedDict[Any, Any] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: Any, make: Any) -> Any:
+        """The value for ``key``, made by ``make()`` (outside the lock) on a miss."""
+        with self.lock:
+            if key in self.items:
+                self.items.move_to_end(key)
+                return self.items[key]
+        value = make()
+        with self.lock:
+            self.items[key] = value
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+        return value
+
+
+def _before_point(sess: Any, n: int) -> tuple[Any, Any, list, dict]:
+    """``(before, after, events, line)`` of decision point ``n`` of a session (running or
+    ended), re-simulated from the referee's own record (server side: nothing leaves here but
+    what the caller filters). Raises :class:`ApiError` 404 for a point not yet resolved."""
+    with sess.lock:
+        lines = sess.ref.record(None)
+    header, decisions = lines[0], [x for x in lines[1:] if x and x.get("type") == "decision"]
+    if not 1 <= n <= len(decisions):
+        raise ApiError(404, "not_found", f"no resolved decision point {n} (1..{len(decisions)})")
+    rec = Record(header, decisions[:n], None, "", [s["seat"] for s in header["seats"]])
+    last = None
+    for r in resimulate(rec):
+        last = r
+    assert last is not None
+    return last.before, last.after, last.events, last.line
+
+
+def _sections_json(sections: list[dict[str, Any]] | None, seat: Optional[str], reveal: bool,
+                   url: str, query: str = "", inline: bool = False) -> list[dict[str, Any]]:
+    """Stage sections as JSON for a viewer: only those ``seat`` may see (``None`` sections are
+    public; ``reveal``: an ended match shows all), each frame as ``{"j", "label", "url"}``
+    (``j`` numbers the frames of the whole point) and, with ``inline``, its ``svg``."""
+    out, j = [], 0
+    for sec in sections or []:
+        frames = []
+        for f in sec["frames"]:
+            fr = {"j": j, "label": f["label"], "url": f"{url}/frame/{j}.svg{query}"}
+            if inline:
+                fr["svg"] = f["svg"]
+            frames.append(fr)
+            j += 1
+        if reveal or sec["seat"] is None or sec["seat"] == seat:
+            out.append({**{k: v for k, v in sec.items() if k != "frames"}, "frames": frames})
+    return out
+
+
+def _frame_svg(sections: list[dict[str, Any]] | None, j: int, seat: Optional[str], reveal: bool) -> str:
+    """Frame ``j`` of a point's sections, if ``seat`` may see its section; 404 otherwise."""
+    k = 0
+    for sec in sections or []:
+        for f in sec["frames"]:
+            if k == j:
+                if reveal or sec["seat"] is None or sec["seat"] == seat:
+                    return str(f["svg"])
+                break
+            k += 1
+    raise ApiError(404, "not_found", f"no frame {j} for this viewer")
+
+
 def _games() -> list[dict[str, Any]]:
     out = []
     for gid, game in all_games().items():
@@ -136,6 +216,8 @@ def install_web(app: FastAPI) -> None:
     manager: MatchManager = app.state.manager
     app.mount("/static", StaticFiles(directory=os.path.join(_HERE, "static")), name="static")
     replays = ReplayCache()
+    drawings = _Lru(512)  # replay boards by (match, step): each drawn once while viewed
+    stage_cache = _Lru(64)  # stage sections by (match, point) and move lists by match
 
     def page(name: str, **ctx: Any) -> HTMLResponse:
         return HTMLResponse(_env.get_template(name).render(**ctx))
@@ -239,4 +321,95 @@ def install_web(app: FastAPI) -> None:
         if not 0 <= k < len(steps):
             raise ApiError(404, "not_found", f"no decision point {k} (0..{len(steps) - 1})")
         after, events, _ = steps[k]
-        return svg_response(get_game(sess.rs.id).draw_svg(after, None, filter_events(events, None)))
+        # the match has ended: its full record is public, every hidden fact is drawn (issue 14)
+        svg = drawings.get(("replay", sess.id, k), lambda: get_game(sess.rs.id).draw_revealed(after, events))
+        return svg_response(svg, headers={"Cache-Control": "max-age=3600"})
+
+    # ---- issue 14: the replay viewer's index and steps, and turns stage by stage -------------
+    def replay_sections(sess: Any, steps: list, k: int) -> list[dict[str, Any]] | None:
+        if k == 0:
+            return None
+        before, (after, events, line) = steps[k - 1][0], steps[k]
+        return stage_cache.get(("replay", sess.id, k), lambda: get_game(sess.rs.id).turn_stages(
+            before, line.get("orders", {}) or {}, events) if line.get("orders") else None)
+
+    @app.get("/web/matches/{match_id}/replay/index.json", include_in_schema=False)
+    def replay_index(match_id: str) -> JSONResponse:
+        sess, steps = replays.get(manager, match_id)
+        game = get_game(sess.rs.id)
+
+        def make() -> list[dict[str, Any]]:
+            rows = []
+            for k, (after, events, line) in enumerate(steps):
+                before = steps[k - 1][0] if k else after
+                moves = {seat: game.order_notation(before, seat, p) for seat, p in (line.get("orders") or {}).items()}
+                if "resign" in line:
+                    moves[str(line["resign"])] = "resign"
+                rows.append({"k": k, "n": line.get("n", 0), "turn": sess.rs.turn_number(after), "moves": moves})
+            return rows
+        rows = stage_cache.get(("index", sess.id), make)
+        o = sess.outcome.to_json() if sess.outcome else None
+        return JSONResponse({"match": sess.id, "game": sess.rs.id, "count": len(steps), "stages": game.stages is not None,
+                             "steps": rows, "outcome": o})
+
+    @app.get("/web/matches/{match_id}/replay/{k}.json", include_in_schema=False)
+    def replay_step(match_id: str, k: int) -> JSONResponse:
+        sess, steps = replays.get(manager, match_id)
+        if not 0 <= k < len(steps):
+            raise ApiError(404, "not_found", f"no decision point {k} (0..{len(steps) - 1})")
+        rs, game = sess.rs, get_game(sess.rs.id)
+        after, events, line = steps[k]
+        before = steps[k - 1][0] if k else after
+        sections = replay_sections(sess, steps, k)
+        hands = {}
+        for seat in sess.seats:
+            try:
+                hand = rs.view(before, seat).get("hand")
+            except Exception:  # a view that needs more than a state (never for the shipped games)
+                hand = None
+            if hand:
+                hands[seat] = hand
+        orders = line.get("orders", {}) or {}
+        return JSONResponse({
+            "k": k, "n": line.get("n", 0), "turn": rs.turn_number(after), "orders": orders,
+            "moves": {seat: game.order_notation(before, seat, p) for seat, p in orders.items()},
+            "errors": line.get("errors", {}), "events": [e.to_json() for e in events], "hands": hands,
+            "report": "" if (k == 0 or sections) else report_html(rs, before, after, events),
+            "sections": _sections_json(sections, None, True, f"/web/matches/{sess.id}/replay/{k}")})
+
+    @app.get("/web/matches/{match_id}/replay/{k}/frame/{j}.svg", include_in_schema=False)
+    def replay_frame(match_id: str, k: int, j: int) -> Response:
+        sess, steps = replays.get(manager, match_id)
+        if not 0 <= k < len(steps):
+            raise ApiError(404, "not_found", f"no decision point {k} (0..{len(steps) - 1})")
+        return svg_response(_frame_svg(replay_sections(sess, steps, k), j, None, True),
+                            headers={"Cache-Control": "max-age=3600"})
+
+    def point_sections(sess: Any, n: int) -> list[dict[str, Any]] | None:
+        def make() -> list[dict[str, Any]] | None:
+            before, _after, events, line = _before_point(sess, n)
+            orders = line.get("orders", {}) or {}
+            return get_game(sess.rs.id).turn_stages(before, orders, events) if orders else None
+        return stage_cache.get(("point", sess.id, n), make)
+
+    @app.get("/web/matches/{match_id}/turn/{n}/stages.json", include_in_schema=False)
+    def turn_stages(match_id: str, n: int, token: Optional[str] = Query(None, max_length=200),
+                    inline: bool = Query(False)) -> JSONResponse:
+        sess = manager.get(match_id)
+        seat = seat_of(sess, token)
+        if get_game(sess.rs.id).stages is None:
+            raise ApiError(404, "not_found", f"{sess.rs.id} has no stages")
+        sections = point_sections(sess, n)
+        query = f"?token={token}" if token else ""
+        return JSONResponse({"match": sess.id, "n": n, "sections": _sections_json(
+            sections, seat, sess.ended, f"/web/matches/{sess.id}/turn/{n}", query, inline)},
+            headers={"Cache-Control": "no-store"})
+
+    @app.get("/web/matches/{match_id}/turn/{n}/frame/{j}.svg", include_in_schema=False)
+    def turn_frame(match_id: str, n: int, j: int, token: Optional[str] = Query(None, max_length=200)) -> Response:
+        sess = manager.get(match_id)
+        seat = seat_of(sess, token)
+        if get_game(sess.rs.id).stages is None:
+            raise ApiError(404, "not_found", f"{sess.rs.id} has no stages")
+        return svg_response(_frame_svg(point_sections(sess, n), j, seat, sess.ended),
+                            headers={"Cache-Control": "no-store"})

@@ -23,4 +23,5 @@ GAME = Game(
     report=_RULES + ".report",
     web_entry="botwars.games.dadoed:entry.js",
     rl="botwars.games.dadoed.rlspec:make",
+    notation="botwars.games.dadoed.notation:notation",
 )

@@ -23,4 +23,6 @@ GAME = Game(
     report=_RULES + ".report",
     web_entry="botwars.games.factory:entry.js",
     rl="botwars.games.factory.rlspec:make",
+    stages="botwars.games.factory.stages:turn_stages",
+    notation="botwars.games.factory.stages:notation",
 )

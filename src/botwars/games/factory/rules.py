@@ -17,6 +17,7 @@ variant style) so that ``geeko`` can subclass :class:`FactoryRuleset`:
 from __future__ import annotations
 
 import random
+from contextvars import ContextVar
 from enum import StrEnum
 from typing import Any
 
@@ -106,6 +107,10 @@ class FactoryOrders:
 # ---- per-resolution context and logging --------------------------------------------------------
 MERGE = ("move to ", "pushed to ", "conveyor to ")
 
+FRAMES: ContextVar[Any] = ContextVar("factory_frames", default=None)
+"""The frame collector of a stage-by-stage re-simulation (:mod:`botwars.games.factory.stages`),
+``None`` (the default) in every ordinary resolution: then no frame is ever drawn."""
+
 
 class Ctx:
     """Working data of one turn's resolution: the state being changed, turn ``t``, stage ``s``,
@@ -125,6 +130,20 @@ class Ctx:
         self.events: list[Event] = []
         self.lines: list[str] = []
         self.result_ev: Event | None = None
+        coll = FRAMES.get() if log else None
+        self.frames: list[dict[str, Any]] | None = coll.open(self) if coll is not None else None
+        self._draw = coll.draw if coll is not None else None
+
+    def snap(self, s: int, label: str) -> None:
+        """Stage-by-stage pictures (issue 14): when a frame collector is active, draw the board
+        after sub-step ``label`` of stage ``s`` (0: the start of the turn, 99: the end of turn)
+        and keep it if it differs from the previous picture. A no-op in ordinary resolution."""
+        if self.frames is None or self._draw is None:
+            return
+        svg = self._draw(self.st)
+        if self.frames and self.frames[-1]["svg"] == svg:
+            return
+        self.frames.append({"stage": s, "label": label, "svg": svg})
 
     def new_stage(self) -> None:
         n = len(self.st.bots)
@@ -222,6 +241,11 @@ class FactoryRuleset(Ruleset):
         """The stage table's HP cell of robot ``i`` (F-9.3): its HP, ``-`` if not on the board."""
         b = st.bots[i]
         return str(b.hp) if b.alive else "-"
+
+    def report_seat(self, st: FactoryState) -> str | None:
+        """The seat whose private report a resolution of ``st`` writes; ``None``: the reports
+        are public (F-9; geeko: each player's own, G-10.1)."""
+        return None
 
     def stage_header(self, c: "Ctx", s: int) -> str:
         """The stage report's header line (F-9.1)."""
@@ -548,6 +572,7 @@ class FactoryRuleset(Ruleset):
             if c.st.over:
                 return
         self.end_of_turn(c)
+        c.snap(99, "end of turn")
 
     # ---- a stage (F-5.8) -----------------------------------------------------------------------
     def stage(self, c: Ctx, s: int) -> None:
@@ -556,15 +581,25 @@ class FactoryRuleset(Ruleset):
         c.s = s
         c.new_stage()
         modes = [self.mode_text(st, i) for i in range(len(st.bots))]
+        if s == 1:
+            c.snap(0, "start")
         revealed = self.sub_reveal(c, s)
         self.sub_moves(c, revealed)
+        c.snap(s, "cards")
         self.sub_conveyors(c)
+        c.snap(s, "conveyors")
         self.sub_pushers(c, s)
+        c.snap(s, "pushers")
         self.sub_gears(c)
+        c.snap(s, "gears")
         self.sub_crushers(c, s)
+        c.snap(s, "crushers")
         self.sub_lasers(c)
+        c.snap(s, "lasers")
         self.sub_buzzsaws(c, s)
+        c.snap(s, "buzzsaws")
         self.stage_end(c, s, modes, revealed)
+        c.snap(s, "stage end")
 
     def mode_text(self, st: FactoryState, i: int) -> str:
         b = st.bots[i]

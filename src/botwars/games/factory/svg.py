@@ -103,10 +103,12 @@ def factory_svg(st: Any, seat: str | None = None, events: list[Event] | None = N
         on = st.eyes[key]
         mount((key[0], key[1]), key[2], "#2ca02c" if on else "#9c9", f"eye ch{ch} {'on' if on else 'off'}")
     svg.labels([f"c{c}" for c in range(1, b.cols + 1)], [f"r{r}" for r in range(b.rows, 0, -1)])
-    for bot in st.bots:
+    for k, bot in enumerate(st.bots):
         if not bot.alive:
             continue
         pl = st.players[bot.owner]
+        # a group per robot (issue 14: the replay viewer animates it from square to square)
+        svg.open_group("robot", robot=k, square=sq_str(bot.sq), facing=DIRS[bot.facing])
         c, r = cr(bot.sq)
         colour = PLAYER_COLOURS[bot.owner % len(PLAYER_COLOURS)]
         x, y = svg.centre(c, r)
@@ -118,4 +120,5 @@ def factory_svg(st: Any, seat: str | None = None, events: list[Event] | None = N
         svg.add(f'<line x1="{x:g}" y1="{y - 2:g}" x2="{x + dx * cell * 0.42:g}" y2="{y - 2 + dy * cell * 0.42:g}" '
                 f'stroke="#000" stroke-width="2"/>')
         svg.text(x, y - 2, str(bot.hp), 8, "#fff" if bot.mode == "real" else colour, weight="bold")
+        svg.close_group()
     return svg.to_string()

@@ -24,4 +24,6 @@ GAME = Game(
     report=_RULES + ".report",
     web_entry="botwars.games.geeko:entry.js",
     rl="botwars.games.geeko.rlspec:make",
+    stages="botwars.games.factory.stages:turn_stages",
+    notation="botwars.games.factory.stages:notation",
 )

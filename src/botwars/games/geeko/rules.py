@@ -126,6 +126,10 @@ class GeekoRuleset(FactoryRuleset):
     def column_name(self, st: RoomState, i: int) -> str:
         return self.bot_name(st, i)
 
+    def report_seat(self, st: RoomState) -> str | None:
+        """G-10.1: a run's reports are its player's own."""
+        return st.players[0].seat
+
     def stage_header(self, c: Ctx, s: int) -> str:
         """G-10.1: ``=== TURN t STAGE s ROOM k ===``."""
         return f"=== TURN {c.t} STAGE {s} ROOM {c.st.room} ==="
@@ -500,7 +504,10 @@ class GeekoRuleset(FactoryRuleset):
             if not self.on_board(run):
                 break
             self.stage(c, s)
+        if c.frames == []:  # no stage ran: the start picture still opens the turn
+            c.snap(0, "start")
         self.end_of_turn(c)
+        c.snap(99, "end of turn")
 
     def sub_reveal(self, c: Ctx, s: int) -> dict[int, int]:
         """S1: register ``s`` of every robot on the board with s ≤ E(X) (G-4.7)."""

@@ -23,4 +23,6 @@ GAME = Game(
     web_entry="botwars.games.submarine:entry.js",
     page_helpers="botwars.games.submarine.page:page_helpers",
     rl="botwars.games.submarine.rlspec:make",
+    notation="botwars.games.submarine.notation:notation",
+    reveal_svg=_RULES + ".reveal_svg",
 )

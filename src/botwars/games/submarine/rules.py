@@ -468,14 +468,25 @@ class SubmarineRuleset(Ruleset):
         return submarine_svg(self.view(state, seat), None if events is None else filter_events(events, seat))
 
     def report(self, before: SubState, after: SubState, events: list[Event]) -> str:
-        """``botwars replay --report``: the referee's account of one decision point (full forms).
-        Only for records, which the referee reads; never sent to a player."""
-        import json
+        """``botwars replay --report``: the referee's account of one decision point (full forms,
+        one readable line each, S-2.7 words), then the board with every sub (lower case:
+        submerged). Only for records of ended matches, which are public; never sent to a
+        player during the game."""
+        from botwars.games.submarine.notation import history_text
         n = len(after.history) - len(before.history)
         lines = [f"turn {before.turn} ({before.active or 'setup'})"]
-        lines += ["  " + json.dumps(e, sort_keys=True) for e in after.history[len(after.history) - n:]]
-        lines.append(_view.render(after, None) if after.phase == "over" else "")
+        lines += ["  " + history_text(e) for e in after.history[len(after.history) - n:]]
+        lines.append(_view.render(after, None, reveal=True))
         return "\n".join(x for x in lines if x)
+
+    def reveal_svg(self, state: SubState, events: list[Event]) -> str:
+        """The board with every sub, mine and special shown (S-8.6: replays of finished games
+        only; the caller guarantees the match has ended), with this step's events."""
+        from botwars.games.submarine.svg import submarine_svg
+        view = {"ruleset": "submarine", "you": None, "turn": state.turn, "round": state.round,
+                "active": state.active, "home_rows": dict(state.home_rows), "setup": state.phase == "setup",
+                "result": dict(state.result) if state.result else None, "state": _view.full_state(state)}
+        return submarine_svg(view, list(events))
 
 
 

@@ -304,7 +304,7 @@ def _event_line(e: Event) -> str | None:
 def _panel(svg: Svg, view: dict[str, Any], evs: list[Event], setup: bool, final: bool) -> None:
     seat = view.get("you")
     lines: list[tuple[str, str]] = []
-    if final:
+    if final and view.get("result"):  # a replay's revealed drawing mid-game has no result yet
         res = view["result"]
         w = res["winner"]
         sc = res.get("scores", {})

@@ -148,10 +148,11 @@ def god_view(state: SubState) -> dict[str, Any]:
     return final_observation(state, None)
 
 
-def render(state: SubState, seat: str | None) -> str:
+def render(state: SubState, seat: str | None, reveal: bool = False) -> str:
     """S-2.8 player view rendering (``seat`` None: a spectator's: surfaced subs only; the
-    referee rendering of a finished game shows everything, with submerged subs in lower case)."""
-    reveal = state.phase == "over"
+    referee rendering of a finished game, or with ``reveal`` (replays of ended matches), shows
+    everything, with submerged subs in lower case)."""
+    reveal = reveal or state.phase == "over"
     lines = ["  ABCDEFG"]
     ds = set(destroyed_spaces(state.rings))
     for r in range(7, 0, -1):

@@ -1,34 +1,210 @@
-// Replay viewer: step and seek through an ended match (buttons, slider, arrow keys, Home/End).
+// Replay viewer (issues 8 and 14): an ended match step by step and, for games with stages
+// (a game that declares stages), stage by stage with the board after every sub-step that moved something.
+// Lazy: the light index first; each step's details and each picture are fetched when shown
+// and kept (a 900-turn record opens and seeks at once). Position in the URL: #k=STEP&f=FRAME.
 "use strict";
 (function () {
   const root = document.getElementById("replay");
   const M = root.dataset.match;
   const $ = id => document.getElementById(id);
-  let steps = [], k = 0;
-  async function go(i) {
-    if (!steps.length) return;
-    k = Math.max(0, Math.min(steps.length - 1, i));
-    const s = steps[k];
-    root.dataset.k = k;
-    $("pos").textContent = k === 0 ? `start (0 / ${steps.length - 1})` : `decision ${s.n} · turn ${s.turn} (${k} / ${steps.length - 1})`;
-    $("seek").value = k;
-    $("orders").textContent = k === 0 ? "" : Object.entries(s.orders).map(([seat, o]) => `${seat}: ${JSON.stringify(o)}`).join("\n");
-    $("report").innerHTML = s.report || "<p>No report for this step.</p>";
-    const ol = $("events");
-    ol.innerHTML = "";
-    s.events.forEach(e => { const li = document.createElement("li"); li.textContent = JSON.stringify(e); ol.append(li); });
-    const r = await fetch(`/web/matches/${M}/replay/${k}.svg`);
-    if (r.ok && Number(root.dataset.k) === k) $("board").innerHTML = await r.text();
+  const el = (tag, text, cls) => { const e = document.createElement(tag); if (text !== undefined) e.textContent = text; if (cls) e.className = cls; return e; };
+  let index = null, k = 0, f = 0, timer = null, seq = 0;
+  const details = new Map();   // k -> step JSON (promise)
+  const pictures = new Map();  // url -> SVG text (promise), oldest dropped past 400
+  const speed = () => Number($("speed").value) || 1;
+
+  function step(i) {
+    if (!details.has(i)) details.set(i, fetch(`/web/matches/${M}/replay/${i}.json`).then(r => r.json()));
+    return details.get(i);
   }
-  $("first").onclick = () => go(0);
-  $("prev").onclick = () => go(k - 1);
-  $("next").onclick = () => go(k + 1);
-  $("last").onclick = () => go(steps.length - 1);
-  $("seek").addEventListener("input", e => go(Number(e.target.value)));
+  function picture(url) {
+    if (!pictures.has(url)) {
+      pictures.set(url, fetch(url).then(r => r.ok ? r.text() : ""));
+      if (pictures.size > 400) pictures.delete(pictures.keys().next().value);
+    }
+    return pictures.get(url);
+  }
+  function framesOf(s, i) {  // [{url, label, sec}] for step i
+    const out = [];
+    (s.sections || []).forEach((sec, si) => sec.frames.forEach(fr => out.push({url: fr.url, label: fr.label, sec: si})));
+    return out.length ? out : [{url: `/web/matches/${M}/replay/${i}.svg`, label: "", sec: -1}];
+  }
+
+  function robotCentres(box) {
+    const out = new Map();
+    box.querySelectorAll("g.robot[data-robot]").forEach(g => {
+      try { const b = g.getBBox(); out.set(g.dataset.robot, [b.x + b.width / 2, b.y + b.height / 2]); } catch (e) { /* not rendered */ }
+    });
+    return out;
+  }
+  function showBoard(text) {  // swap the picture, moving robots from their old squares (FLIP)
+    const box = $("board");
+    const old = robotCentres(box);
+    box.innerHTML = text;
+    const ms = Math.round(400 / Math.max(1, speed()));
+    box.style.setProperty("--move-ms", ms + "ms");
+    const moved = [];
+    robotCentres(box).forEach((c, id) => {
+      const o = old.get(id);
+      if (!o || (o[0] === c[0] && o[1] === c[1])) return;
+      const g = box.querySelector(`g.robot[data-robot="${id}"]`);
+      g.style.transition = "none";
+      g.style.transform = `translate(${o[0] - c[0]}px, ${o[1] - c[1]}px)`;
+      moved.push(g);
+    });
+    if (moved.length) {
+      box.getBoundingClientRect();  // commit the start positions
+      requestAnimationFrame(() => moved.forEach(g => { g.style.transition = ""; g.style.transform = ""; }));
+    }
+  }
+
+  function table(sec) {
+    const wrap = el("div");
+    wrap.append(el("h3", sec.header || sec.title));
+    const t = el("table", undefined, "stage " + sec.kind);
+    const rows = sec.rows || [];
+    if (rows.length) {
+      const hr = el("tr");
+      rows[0].forEach(c => hr.append(el("th", c)));
+      const th = el("thead"); th.append(hr); t.append(th);
+      const body = el("tbody");
+      rows.slice(1).forEach(r => {
+        const tr = el("tr");
+        r.forEach((c, j) => tr.append(el("td", c, j === 0 && sec.kind !== "result" ? "label" : undefined)));
+        body.append(tr);
+      });
+      t.append(body);
+    }
+    wrap.append(t);
+    (sec.extra || []).forEach(x => wrap.append(el("p", x, "extra")));
+    return wrap;
+  }
+
+  function describe(s, fr, frames) {
+    const head = k === 0 ? "start" : `decision ${s.n} · turn ${s.turn}`;
+    let text = `${head} (${k} / ${index.count - 1})`;
+    if (fr.sec >= 0) {
+      const sec = s.sections[fr.sec];
+      text += ` · ${sec.seat ? sec.seat + " · " : ""}${sec.title} · after ${fr.label} (${f + 1} / ${frames.length})`;
+    }
+    return text;
+  }
+
+  async function go(i, j, fromHash) {
+    if (!index) return;
+    const my = ++seq;
+    i = Math.max(0, Math.min(index.count - 1, i));
+    const s = await step(i);
+    if (my !== seq) return;
+    const frames = framesOf(s, i);
+    if (j < 0) j = frames.length + j;
+    k = i; f = Math.max(0, Math.min(frames.length - 1, j));
+    const fr = frames[f];
+    root.dataset.k = k; root.dataset.f = f;
+    $("seek").value = k;
+    $("pos").textContent = describe(s, fr, frames);
+    if (!fromHash) history.replaceState(null, "", `#k=${k}&f=${f}`);
+    // frame buttons
+    const bar = $("frames");
+    bar.innerHTML = "";
+    if (fr.sec >= 0) {
+      let last = -2;
+      frames.forEach((x, n) => {
+        if (x.sec !== last) {
+          const sec = s.sections[x.sec];
+          bar.append(el("span", (last === -2 ? "" : " ") + (sec.seat ? sec.seat + " " : "") + (sec.kind === "stage" ? `S${sec.stage}` : sec.kind) + ":", "sep"));
+          last = x.sec;
+        }
+        const b = el("button", x.label, n === f ? "current" : "");
+        b.type = "button"; b.dataset.frame = n;
+        b.onclick = () => { stop(); go(k, n); };
+        bar.append(b);
+      });
+    }
+    // orders, hands, stage table or report, events, move list
+    const orders = $("orders"); orders.innerHTML = "";
+    Object.entries(s.moves || {}).forEach(([seat, t]) => orders.append(el("div", `${seat}: ${t}`)));
+    const hands = $("hands"); hands.innerHTML = "";
+    Object.entries(s.hands || {}).forEach(([seat, h]) => hands.append(el("div", `${seat} hand: ${h.join(", ")}`)));
+    const stage = $("stage"); stage.innerHTML = "";
+    if (fr.sec >= 0) {
+      $("stage-title").textContent = "Stage report";
+      stage.append(table(s.sections[fr.sec]));
+      for (let n = fr.sec + 1; n < s.sections.length && !s.sections[n].frames.length; n++) stage.append(table(s.sections[n]));
+      $("report").innerHTML = "";
+    } else {
+      $("stage-title").textContent = "Report";
+      $("report").innerHTML = s.report || (k === 0 ? "<p>The start position.</p>" : "<p>No report for this step.</p>");
+    }
+    const ol = $("events"); ol.innerHTML = "";
+    (s.events || []).forEach(e => ol.append(el("li", Object.entries(e).map(([a, b]) => `${a}: ${typeof b === "object" ? JSON.stringify(b) : b}`).join(", "))));
+    const moves = $("moves");
+    const cur = moves.querySelector("li.current");
+    if (cur) cur.classList.remove("current");
+    const li = moves.children[k];
+    if (li) { li.classList.add("current"); if (moves.closest("details").open) li.scrollIntoView({block: "nearest"}); }
+    const text = await picture(fr.url);
+    if (my === seq) showBoard(text);
+    // fetch the neighbours ahead of time (autoplay, arrow keys)
+    if (f + 1 < frames.length) picture(frames[f + 1].url);
+    else if (k + 1 < index.count) step(k + 1).then(n => picture(framesOf(n, k + 1)[0].url));
+  }
+
+  async function forward() {
+    const s = await step(k);
+    if (f + 1 < framesOf(s, k).length) return go(k, f + 1);
+    if (k + 1 < index.count) return go(k + 1, 0);
+    stop();
+  }
+  async function backward() {
+    if (f > 0) return go(k, f - 1);
+    if (k > 0) return go(k - 1, -1);
+  }
+  function stop() { if (timer) { clearTimeout(timer); timer = null; } $("play").textContent = "▶ Play"; root.dataset.playing = ""; }
+  function tick() { timer = setTimeout(async () => { if (!timer) return; await forward(); if (timer) tick(); }, 1000 / speed()); }
+  function play() { if (timer) return stop(); $("play").textContent = "⏸ Pause"; root.dataset.playing = "1"; tick(); }
+
+  $("first").onclick = () => { stop(); go(0, 0); };
+  $("prevd").onclick = () => { stop(); go(k - 1, 0); };
+  $("prev").onclick = () => { stop(); backward(); };
+  $("play").onclick = play;
+  $("next").onclick = () => { stop(); forward(); };
+  $("nextd").onclick = () => { stop(); go(k + 1, 0); };
+  $("last").onclick = () => { stop(); go(index.count - 1, -1); };
+  $("seek").addEventListener("input", e => { stop(); go(Number(e.target.value), 0); });
+  const speeds = [...$("speed").options].map(o => o.value);
   document.addEventListener("keydown", e => {
     if (e.target.tagName === "INPUT" && e.target.type !== "range") return;
-    const to = {ArrowLeft: k - 1, ArrowRight: k + 1, Home: 0, End: steps.length - 1}[e.key];
-    if (to !== undefined) { e.preventDefault(); go(to); }
+    if (e.target.tagName === "SELECT") return;
+    const keys = {
+      ArrowLeft: () => e.shiftKey ? go(k - 1, 0) : backward(), ArrowRight: () => e.shiftKey ? go(k + 1, 0) : forward(),
+      PageUp: () => go(k - 1, 0), PageDown: () => go(k + 1, 0), Home: () => go(0, 0), End: () => go(index.count - 1, -1),
+    };
+    if (keys[e.key]) { e.preventDefault(); stop(); keys[e.key](); return; }
+    if (e.key === " ") { e.preventDefault(); play(); return; }
+    if (e.key === "+" || e.key === "-") {
+      const at = speeds.indexOf($("speed").value) + (e.key === "+" ? 1 : -1);
+      if (at >= 0 && at < speeds.length) $("speed").value = speeds[at];
+    }
   });
-  fetch(`/web/matches/${M}/replay.json`).then(r => r.json()).then(j => { steps = j.steps; go(0); root.focus(); });
+  function fromHash() {
+    const h = new URLSearchParams(location.hash.slice(1));
+    return [Number(h.get("k") || 0), Number(h.get("f") || 0)];
+  }
+  window.addEventListener("hashchange", () => { const [a, b] = fromHash(); go(a, b, true); });
+
+  fetch(`/web/matches/${M}/replay/index.json`).then(r => r.json()).then(j => {
+    index = j;
+    const ol = $("moves");
+    j.steps.forEach(s => {
+      const moves = Object.entries(s.moves).map(([seat, t]) => `${seat}: ${t}`).join("; ");
+      const li = el("li", s.k === 0 ? "start" : `turn ${s.turn} — ${moves || "(no orders)"}`);
+      li.dataset.k = s.k;
+      li.onclick = () => { stop(); go(s.k, 0); };
+      ol.append(li);
+    });
+    const [a, b] = fromHash();
+    go(a, b, true);
+    root.focus();
+  });
 })();
