@@ -16,8 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from botwars.engine.errors import InvalidOrders
+from botwars.engine.codes import NO_FAILURE_STATED, Receipt
 from botwars.engine.events import Event
+from botwars.engine.referee import NotAwaited, Referee
 
 TABLES = ("stage", "end", "fused", "result")
 """The event kinds that carry a report table (F-9.3, F-9.8 to F-9.10; G-10)."""
@@ -85,17 +86,24 @@ def turn_stages(rs: Any, before: Any, orders: dict[str, Any], events: list[Event
     label first. Returns ``None`` when the turn cannot be re-simulated to the recorded
     ``events`` (then nothing would be drawn truthfully)."""
     from botwars.games.factory.rules import FRAMES
-    parsed = {}
+    # the turn is played again through the one referee (submit / default / resolve_point), from
+    # the position before it, with the frame collector on; nothing here resolves by itself
+    ref = Referee(rs, before.config, list(before.seats), 0, clock=False, state=before, history=False)
     try:
-        for seat, payload in (orders or {}).items():
-            if payload is not None:
-                parsed[seat] = rs.parse_orders(before, seat, payload)
-    except InvalidOrders:
+        for seat in list(ref.pending()):
+            payload = (orders or {}).get(seat)
+            if payload is None:
+                ref.default(seat, {"code": NO_FAILURE_STATED, "detail": ""}, 0.0)
+            elif ref.submit(seat, payload, 0.0).receipt not in (Receipt.ACCEPTED, Receipt.REPLACED):
+                return None
+    except NotAwaited:
+        return None
+    if not ref.ready():
         return None
     coll = _Collector(_draw)
     token = FRAMES.set(coll)
     try:
-        _, again = rs.resolve(before, parsed)
+        again = ref.resolve_point()
     finally:
         FRAMES.reset(token)
     if [e.to_json() for e in again] != [e.to_json() for e in events]:
