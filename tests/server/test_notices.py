@@ -453,8 +453,8 @@ def test_a_real_server_with_background_threads_sends_notices(toy, hook, notice_e
     t.start()
     url = f"http://127.0.0.1:{port}"
     try:
-        from conftest import wait_http
-        wait_http(url)
+        # (tests/server/conftest.py's wait_http is not importable by name beside tests/web's conftest)
+        wait_for(lambda: _answers(url), "the server to start")
         with httpx.Client(base_url=url, timeout=30) as c:
             r = c.post("/api/matches", json={"game": "servertoy", "config": {"target": 2}, "clock": False})
             mid, tok = r.json()["match"], {s["seat"]: s["token"] for s in r.json()["seats"]}
@@ -472,3 +472,12 @@ def test_a_real_server_with_background_threads_sends_notices(toy, hook, notice_e
     finally:
         server.should_exit = True
         t.join(timeout=10)
+
+
+def _answers(url: str) -> bool:
+    """True once the server at ``url`` answers ``/api/games`` with 200."""
+    import httpx
+    try:
+        return httpx.get(url + "/api/games", timeout=2).status_code == 200
+    except httpx.HTTPError:
+        return False

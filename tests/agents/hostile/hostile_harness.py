@@ -52,6 +52,14 @@ CONFIG = {
     "dadoed": {"max_turns": 4, "time_bank_s": 3, "increment_s": 1, "setup_time_s": 2},
     "submarine": {"max_rounds": 2, "turn_time_s": 1.5, "reserve_time_s": 0, "setup_time_s": 2},
 }
+# The memory bomb must be stopped by the memory limit, not by the clock: on a loaded machine
+# (CI's two cores running the suite in parallel) starting a sandboxed host can take most of
+# a 1.5 s turn, so that attack gets roomier time limits.
+ROOMY = {
+    "arena": {"turn_time_limit_s": 6},
+    "dadoed": {"time_bank_s": 12, "setup_time_s": 8},
+    "submarine": {"turn_time_s": 6, "setup_time_s": 8},
+}
 MEMORY_MIB = 256
 FORK_TRIES = 300
 HUGE_MIB = 48
@@ -250,7 +258,7 @@ def run_case(game: str, kind: str, attack: str, folder: str, py: str | None = No
         os.environ[k] = f"{k.lower()}://{secret}@db.invalid/x"
     record = os.path.join(folder, "match.jsonl")
     try:
-        config = rs.validate_config(dict(CONFIG[game]))
+        config = rs.validate_config({**CONFIG[game], **(ROOMY[game] if attack == "memory_bomb" else {})})
         agents = {hostile_seat: make_agent(_spec(kind, bot_path, py), game),
                   opponent_seat: make_agent(opp_spec, game)}
         for a in agents.values():
