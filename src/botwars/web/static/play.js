@@ -49,7 +49,7 @@
     const m = gridMeta();
     if (!m || !KIT.grid) return null;
     const cr = KIT.grid.cell(name, m);
-    if (!cr) return null;
+    if (!cr || cr[0] < 0 || cr[1] < 0 || cr[0] >= m.cols || cr[1] >= m.rows) return null;
     return [m.margin + (cr[0] + 0.5) * m.cell, m.margin + (cr[1] + 0.5) * m.cell, m.cell];
   }
   function svgNode(tag, attrs) {
@@ -68,6 +68,17 @@
     const g = overlay();
     if (!g) return;
     g.innerHTML = "";
+    const last = KIT.lastMoves && history.length ? KIT.lastMoves(history[history.length - 1].events, ui) || [] : [];
+    for (const p of last) {  // what happened at the last decision point, e.g. a robot's path
+      const a = centre(p.a), b = centre(p.b);
+      if (!a || !b) continue;
+      const grp = svgNode("g", {class: "lastmove", "data-owner": p.owner || ""});
+      const t = svgNode("title", {});
+      t.textContent = p.text || "";
+      grp.append(t, svgNode("line", {x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: p.colour || "#e6007e"}),
+                 svgNode("circle", {cx: b[0], cy: b[1], r: a[2] * .12, fill: p.colour || "#e6007e"}));
+      g.append(grp);
+    }
     for (const p of planned) {
       const a = centre(p.a);
       if (!a) continue;
@@ -87,8 +98,9 @@
       } else if (p.kind === "arrow") {
         const b = centre(p.b);
         if (!b) continue;
-        const ang = Math.atan2(b[1] - a[1], b[0] - a[0]), cut = Math.min(a[2] * .3, Math.hypot(b[0] - a[0], b[1] - a[1]) / 2);
-        const x2 = b[0] - cut * Math.cos(ang), y2 = b[1] - cut * Math.sin(ang), h = a[2] * .22;
+        const ang = Math.atan2(b[1] - a[1], b[0] - a[0]), cut = Math.min(a[2] * .15, Math.hypot(b[0] - a[0], b[1] - a[1]) / 3);
+        const x2 = b[0] - cut * Math.cos(ang), y2 = b[1] - cut * Math.sin(ang), h = a[2] * .28;
+        a[0] += cut * Math.cos(ang) * 1.5; a[1] += cut * Math.sin(ang) * 1.5;
         const grp = svgNode("g", {class: `plan ${p.cls || ""}`});
         if (t) grp.append(t);
         grp.append(svgNode("line", {x1: a[0], y1: a[1], x2, y2}));
@@ -404,6 +416,7 @@
       renderLegend();
       return;
     }
+    if (!msg.classList.contains("error")) say("", false);  // a refusal stays until the next try
     const h = await (await fetch(`/web/matches/${M}/helpers${q}`)).json();
     if (KIT.entry) {
       entryCtl = KIT.entry(entry, s.view, h, ui) || null;
