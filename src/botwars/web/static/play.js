@@ -34,7 +34,7 @@
     return e;
   }
   const seatInfo = s => (KIT.seats || {})[s] || {name: s, colour: "#666", letter: String(s).slice(0, 1).toUpperCase()};
-  const seatName = s => { const i = seatInfo(s); return i.name === s ? s : `${i.name} (${s})`; };
+  const seatName = s => { const i = seatInfo(s); return String(i.name).toLowerCase() === String(s).toLowerCase() ? i.name : `${i.name} (${s})`; };
   const swatch = s => el("span", {class: "swatch", style: `background:${seatInfo(s).colour}`, "aria-hidden": "true"}, seatInfo(s).letter || "");
 
   // ---- the board: drawing, clicks, planned orders ---------------------------------------
