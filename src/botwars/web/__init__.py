@@ -248,7 +248,9 @@ def install_web(app: FastAPI) -> None:
     @app.get("/replay/{match_id}", response_class=HTMLResponse, include_in_schema=False)
     def replay(match_id: str) -> HTMLResponse:
         sess, steps = replays.get(manager, match_id)
-        return page("replay.html", sess=sess, count=len(steps))
+        game = get_game(sess.rs.id)
+        return page("replay.html", sess=sess, count=len(steps), game=sess.rs.id,
+                    entry_script=game.web_entry is not None)
 
     @app.get("/web/matches/{match_id}/board.svg", include_in_schema=False)
     def board(match_id: str, token: Optional[str] = Query(None, max_length=200)) -> Response:
