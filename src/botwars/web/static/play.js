@@ -416,14 +416,13 @@
       renderLegend();
       return;
     }
-    if (!msg.classList.contains("error")) say("", false);  // a refusal stays until the next try
     const h = await (await fetch(`/web/matches/${M}/helpers${q}`)).json();
     if (KIT.entry) {
-      entryCtl = KIT.entry(entry, s.view, h, ui) || null;
-      let saved = null;
+      let saved = null;  // read before the controls start writing their own (empty) orders
       try { saved = JSON.parse(localStorage.getItem(STORE) || "null"); } catch (e) { saved = null; }
+      entryCtl = KIT.entry(entry, s.view, h, ui) || null;
       if (saved && saved.key === queueKey(s) && entryCtl && entryCtl.load) {
-        try { box.value = saved.orders; entryCtl.load(JSON.parse(saved.orders)); } catch (e) { /* stale */ }
+        try { entryCtl.load(JSON.parse(saved.orders)); setOrders(saved.orders); } catch (e) { /* stale */ }
       }
     }
     drawPlanned();
