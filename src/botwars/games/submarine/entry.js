@@ -150,7 +150,13 @@
           if (need === "dir") paramBox.append(el("div", {class: "seg", role: "group", "aria-label": "direction"}, ...Object.keys(DIR).map(d =>
             el("button", {type: "button", class: param === d ? "sel" : "", dataset: {dir: d}, onclick: () => { param = d; redraw(false); }}, d))),
             el("p", {class: "cmdhelp"}, "…or click the neighbouring space on the board."));
-          if (need === "space") paramBox.append(el("p", {class: "cmdhelp"}, param ? `Target: ${param}` : "Click the target space on the board."));
+          if (need === "space") {
+            const pick = el("select", {id: "s-space", "aria-label": "target space"}, el("option", {value: ""}, "choose…"),
+              ...[7, 6, 5, 4, 3, 2, 1].flatMap(r => COLS.split("").map(c => el("option", {value: `${c}${r}`}, `${c}${r}`))));
+            pick.value = param || "";
+            pick.addEventListener("change", () => { param = pick.value || null; redraw(false); });
+            paramBox.append(el("label", {class: "cmdhelp"}, param ? `Target: ${param} — or ` : "Click the target space on the board, or choose it: ", pick));
+          }
           if (need === "special") {
             const held = Object.values(own).map(s => s.special);
             const opts = catalog.filter(x => action === "nullify" ? x !== "nullify" : !held.includes(x));
