@@ -374,7 +374,7 @@
         say(`The game had moved on (now decision point ${snap.decision}). Your orders are kept: check them and press Submit again.`, true);
       } else {
         say(`Refused: ${j.message}${rule}${part}. Change the orders and submit again.`, true);
-        await refresh();  // a refusal may open a new decision point for the same seat (submarine S-4.3)
+        await refresh();  // a refusal may open a new decision point for the same seat (a game may ask again)
       }
       return;
     }
@@ -417,6 +417,7 @@
       return;
     }
     const h = await (await fetch(`/web/matches/${M}/helpers${q}`)).json();
+    if (!KIT.entry) $("advanced").open = true;  // no controls: the orders box is the entry
     if (KIT.entry) {
       let saved = null;  // read before the controls start writing their own (empty) orders
       try { saved = JSON.parse(localStorage.getItem(STORE) || "null"); } catch (e) { saved = null; }
