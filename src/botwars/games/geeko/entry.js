@@ -44,6 +44,7 @@
           `robot ${k}: ${r.square ? `${r.square} facing ${r.facing}, ${r.hp} HP` : (r.transit ? "left the room (waiting for the other)" : "not on the board")}${r.rebooting ? ", rebooting" : ""}`);
         out.push({seat: seatName(view.you), lines: [`room ${view.room}/5`, `turns used: ${used}${limit ? ` (limit ${limit})` : ""} — your score is the turn you leave room 5; lower is better`, ...rs]});
       }
+      if (!view.you) out.push({title: "Spectators", lines: ["Each player races through a private copy of the rooms; during the game only room numbers are public (G-10.6). The robots appear in the replay once the match is over."]});
       (view.others || []).forEach(o => out.push({seat: seatName(o.seat), lines: [`room ${o.room}/5`,
         o.finished ? "finished" : (o.out ? "out" : "playing"), "(other players' robots are private until the end, G-10.6)"]}));
       if (view.result && view.result.standings) out.push({title: "Standings", lines: view.result.standings.map(s =>
