@@ -18,7 +18,8 @@
   const M = page.dataset.match, GAME = page.dataset.game, SEAT = page.dataset.seat, TOKEN = page.dataset.token;
   const q = TOKEN ? `?token=${encodeURIComponent(TOKEN)}` : "";
   const $ = id => document.getElementById(id);
-  const KIT = (window.botwarsGames || {})[GAME] || {};
+  const OLD = (window.botwarsEntries || {})[GAME];  // the first contract: an entry function alone
+  const KIT = (window.botwarsGames || {})[GAME] || (OLD ? {entry: (b, v, h, u) => { OLD(b, v, h, u); return null; }} : {});
   const STORE = `botwars:orders:${M}:${SEAT}`;
   let snap = null, builtFor = null, clockAt = 0, entryCtl = null, planned = [], boardClick = null;
   const history = [];  // [{decision, events}] newest last, a few decision points
