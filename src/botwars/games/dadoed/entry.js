@@ -173,7 +173,11 @@
         }
       });
       function describeOrder(o) {
-        if (o.type === "super") return `super of bot ${o.bot}: first ${JSON.stringify(o.first)}, then ${JSON.stringify(o.second)}`;
+        if (o.type === "super") {
+          const names = ((view.bots[o.bot] || {}).super || ["first", "second"]).map(x => CMD[x] ? CMD[x][0] : x);
+          const part = (n, p) => `${n}${p && p.tile ? ` from ${p.tile}` : ""}${p && p.direction ? ` to the ${p.direction}` : ""}${p && p.bot ? ` (bot ${p.bot})` : ""}`;
+          return `super of bot ${o.bot}: ${part(names[0], o.first)}, then ${part(names[1], o.second)}`;
+        }
         return `${CMD[o.command] ? CMD[o.command][0] : o.command}${o.tile ? ` from ${o.tile}` : ""}${o.direction ? ` to the ${o.direction}` : ""}${o.bot ? ` (bot ${o.bot})` : ""}`;
       }
       box.append(el("p", {class: "hint"}, `${legal.length} legal orders. Choose a command, then its tile (click the board) and direction.`),
