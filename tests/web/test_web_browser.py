@@ -320,7 +320,7 @@ def test_issue13_result_banner_and_rematch(browser, live):
     page.click("#resign")  # the confirm dialog is accepted
     page.wait_for_selector("#outcome:not([hidden]) #result-head", timeout=WAIT_MS)
     assert page.inner_text("#result-head") == "You lost"
-    assert "resign" in page.inner_text("#result-why")
+    assert "you resigned" in page.inner_text("#result-why")
     assert "lost" in (page.get_attribute("#outcome", "class") or "")
     shot(page, "arena-result-banner")
     page.click("#rematch")

@@ -199,9 +199,12 @@
     else if (SEAT) { head = o.winner === SEAT ? "You won" : "You lost"; cls = o.winner === SEAT ? "won" : "lost"; }
     else { head = `${seatName(o.winner)} won`; cls = "won"; }
     box.className = `outcome banner ${cls}`;
+    let why = `Why: ${reason(o.reason)}.`;
+    if (SEAT && o.reason === "resign") why = o.winner === SEAT ? "Why: your opponent resigned." : (o.winner ? "Why: you resigned." : why);
+    if (SEAT && ["timeout", "time"].includes(o.reason) && o.winner) why = o.winner === SEAT ? "Why: your opponent ran out of time." : "Why: you ran out of time.";
     const scores = o.scores && Object.keys(o.scores).length ? " Scores: " + Object.entries(o.scores).map(([k, v]) => `${seatName(k)} ${v}`).join(", ") + "." : "";
     box.append(el("div", {class: "banner-head", id: "result-head"}, head + (o.winner ? "" : "")),
-      el("div", {id: "result-why"}, `Why: ${reason(o.reason)}.` + (o.winner && SEAT && o.winner !== SEAT ? ` Winner: ${seatName(o.winner)}.` : "") + scores),
+      el("div", {id: "result-why"}, why + (o.winner && SEAT && o.winner !== SEAT ? ` Winner: ${seatName(o.winner)}.` : "") + scores),
       el("div", {class: "row"}, el("a", {href: `/replay/${M}`}, "Watch the replay"),
         SEAT ? el("button", {type: "button", id: "rematch", onclick: rematch}, "Rematch") : null,
         el("a", {href: "/"}, "Back to the lobby")));
@@ -321,6 +324,7 @@
       if (builtFor !== key) { builtFor = key; buildEntry(s); }
       $("orders-card").classList.toggle("idle", !s.your_turn);
       $("submit").disabled = !s.your_turn || s.status === "ended";
+      document.querySelector(".submit-row").hidden = s.status === "ended";
     }
   }
 
@@ -368,8 +372,10 @@
       body: JSON.stringify({decision: sent, orders: body})});
     const j = await r.json();
     if (!r.ok) {
-      const rule = j.rule_code ? ` (rule ${j.rule_code})` : "";
-      const part = j.part !== undefined && j.part !== null ? ` — in: ${typeof j.part === "string" ? j.part : JSON.stringify(j.part)}` : "";
+      // a rule number (e.g. S-4.3, R12) is worth showing; an internal code word is not
+      const rule = j.rule_code && /^[A-Z]+-?\d/.test(j.rule_code) ? ` (rule ${j.rule_code})` : "";
+      const ptxt = j.part !== undefined && j.part !== null ? (typeof j.part === "string" ? j.part : JSON.stringify(j.part)) : "";
+      const part = ptxt && !String(j.message).includes(ptxt) ? ` — in: ${ptxt}` : "";
       if (r.status === 409 && j.error === "wrong_decision") {
         await refresh();  // follow the open decision point; the planned orders stay
         say(`The game had moved on (now decision point ${snap.decision}). Your orders are kept: check them and press Submit again.`, true);
