@@ -346,6 +346,10 @@ def test_issue13_lobby_and_seat_page_fit_a_phone(browser, live):
     phone = open_page(browser, live.url + link, width=390, height=844)
     wait_ready(phone)
     factory_turn(phone)
+    wait_my_move(phone, ".registers")
+    k = phone.locator(".registers li").count()
+    phone.click("#suggest")  # a bot's suggestion goes into the controls, not only the JSON box
+    phone.wait_for_function(f"document.querySelectorAll('.registers .cardbtn').length === {k}", timeout=WAIT_MS)
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the seat page scrolls sideways on a phone: {width}px"
     shot(phone, "factory-seat-phone")
