@@ -47,13 +47,15 @@
       cell: name => { const c = COLS.indexOf(String(name)[0]), r = Number(String(name).slice(1)); return c < 0 || !r ? null : [c, 8 - r]; },
     },
     summary(view) {
-      return ["blue", "orange"].map(p => {
+      const log = view.log || [], last = log[log.length - 1];
+      const rows = last ? [{title: "Last move", lines: [`${last.player}: ${last.order} (magenta on the board)`]}] : [];
+      return rows.concat(["blue", "orange"].map(p => {
         const bots = Object.entries(view.bots || {}).filter(([, b]) => b.owner === p);
         return {seat: p, lines: [
           ...bots.map(([lb, b]) => `bot ${lb}: ${b.tile || "in reserve"}${b.rooted ? ", rooted" : ""}${b.super ? `, super ${b.super.join(" + ")}` : ""}`),
           `reserve (captured bots to drop): ${(view.reserves || {})[p] && view.reserves[p].length ? view.reserves[p].join(", ") : "none"}`,
           view.active === p ? "to move now" : ""].filter(Boolean)};
-      });
+      }));
     },
     awaited: view => view.phase === "setup" ? "give each of your bots its super: a blue command then any other, four different commands" :
       "choose a command, then click its tile on the board, then a direction",
