@@ -46,7 +46,7 @@
       }
       if (!view.you) out.push({title: "Spectators", lines: ["Each player races through a private copy of the rooms; during the game only room numbers are public (G-10.6). The robots appear in the replay once the match is over."]});
       (view.others || []).forEach(o => out.push({seat: seatName(o.seat), lines: [`room ${o.room}/5`,
-        o.finished ? "finished" : (o.out ? "out" : "playing"), "(other players' robots are private until the end, G-10.6)"]}));
+        o.finished ? "finished" : (o.out ? "out" : "playing"), view.you ? "(their robots are private until the end, G-10.6)" : ""].filter(Boolean)}));
       if (view.result && view.result.standings) out.push({title: "Standings", lines: view.result.standings.map(s =>
         `${s.rank}. ${seatName(s.seat)} — ${s.status}${s.score !== undefined ? `, score ${s.score}` : ""}`)});
       return out;

@@ -275,7 +275,7 @@
     while (history.length > 4) history.shift();
     const box = $("events");
     box.innerHTML = "";
-    if (!history.length) { box.append(el("p", {class: "hint"}, "Nothing has happened yet.")); return; }
+    if (!history.length) { box.append(el("p", {class: "hint"}, SEAT ? "Nothing has happened yet." : "Nothing public has happened yet.")); return; }
     for (const h of [...history].reverse()) {
       const lines = h.events.map(describe).filter(Boolean);
       box.append(el("h3", {}, `Decision point ${h.decision}`),
