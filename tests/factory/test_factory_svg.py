@@ -18,9 +18,10 @@ def test_svg_draws_every_square_and_robot():
     doc = ET.fromstring(render_svg(RS, st, None, events))
     rects = doc.findall(f".//{NS}rect")
     assert len(rects) >= 144
-    robots = [c for c in doc.findall(f".//{NS}circle") if c.find(f"{NS}title") is not None
-              and " HP " in c.find(f"{NS}title").text]
+    robots = [g for g in doc.findall(f".//{NS}g") if g.get("class") == "robot"
+              and " HP" in g.find(f"{NS}title").text]
     assert len(robots) == 3
+    assert all(g.find(f"{NS}circle") is not None for g in robots)
     # every seat sees the same public picture
     assert render_svg(RS, st, "p1", events) == render_svg(RS, st, "p2", events)
 

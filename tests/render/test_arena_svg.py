@@ -18,10 +18,13 @@ def test_svg_draws_every_robot_with_its_hp_and_walls():
     st = rs.setup(cfg, ["p1", "p2"], 0)
     st, events = rs.resolve(st, {"p1": ArenaOrders({(5, 5): ("M", "E")}, ""), "p2": ArenaOrders({}, "")})
     doc = ET.fromstring(render_svg(rs, st, None, events))
-    circles = doc.findall(f".//{NS}circle")
-    assert len(circles) == 4
-    titles = sorted(c.find(f"{NS}title").text for c in circles)
+    robots = [g for g in doc.findall(f".//{NS}g") if g.get("class") == "robot"]
+    assert len(robots) == 4
+    titles = sorted(g.find(f"{NS}title").text for g in robots)
     assert any("6:5" in t and "player 1" in t for t in titles)
+    # issue 13: shapes as well as colours, player 1 discs and player 2 squares
+    assert sorted(len(g.findall(f"{NS}circle")) for g in robots) == [0, 0, 1, 1]
+    assert {g.get("data-square") for g in robots} >= {"6:5"}
     # walls: the default map has 256 - 192 = 64 wall squares drawn dark
     walls = [r for r in doc.findall(f".//{NS}rect") if r.get("fill") == "#444"]
     assert len(walls) == 64

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 import httpx
 
 
@@ -103,3 +105,84 @@ def test_issue8_coordinates_in_the_games_notation(live):
         svg = httpx.get(f"{live.url}/web/matches/{m['match']}/board.svg").text
         for lab in labels:
             assert f">{lab}<" in svg, (game, lab)
+
+
+# ---- issue 13 ------------------------------------------------------------------------------------
+SHARED_RULES = "/work/shared/rules"
+
+
+def test_issue13_rules_page_per_game_rendered_from_markdown(live):
+    for game in ("arena", "factory", "geeko", "dadoed", "submarine"):
+        r = httpx.get(f"{live.url}/rules/{game}")
+        assert r.status_code == 200 and "text/html" in r.headers["content-type"], game
+        assert "<h2 id=\"s-1\">" in r.text and 'href="#s-1"' in r.text  # headings anchored, contents linked
+        assert "<table>" in r.text  # the rule tables are tables, not pipes
+    assert "<script" not in httpx.get(f"{live.url}/rules/arena").text.split("</header>")[1].split("</main>")[0]
+    assert httpx.get(f"{live.url}/rules/nogame").status_code == 404
+
+
+def test_issue13_shipped_rules_are_the_binding_rules():
+    """The package's copies (src/botwars/web/rules) must equal shared/rules where it exists."""
+    import os
+    from botwars.web import RULES_DIR
+    if not os.path.isdir(SHARED_RULES):
+        pytest.skip(f"{SHARED_RULES} is not on this machine: nothing to compare the copies with")
+    for name in sorted(os.listdir(SHARED_RULES)):
+        with open(os.path.join(SHARED_RULES, name), encoding="utf-8") as a, \
+                open(os.path.join(RULES_DIR, name), encoding="utf-8") as b:
+            assert a.read() == b.read(), f"web/rules/{name} differs from shared/rules/{name}: copy it again"
+
+
+def test_issue13_lobby_offers_shipped_boards_and_plain_seat_names(live):
+    page = httpx.get(live.url + "/").text
+    assert 'data-name="board"' in page and '<option value="tiny-yard"' in page  # factory boards
+    assert 'data-name="map"' in page and '<option value="small"' in page  # arena maps
+    assert "You (this browser)" in page and "A friend — send them a link" in page and "Bot: greedy" in page
+    assert "human (browser link)" not in page and ">remote<" not in page
+
+
+def test_issue13_replay_steps_labelled_like_the_seat_pages_and_drawn_for_any_seat(live):
+    m = live.create("geeko", ["builtin:random", "builtin:random"], {"turn_limit": "2"}, seed=4)
+    wait_ended(live, m["match"])
+    steps = httpx.get(f"{live.url}/web/matches/{m['match']}/replay.json").json()["steps"]
+    assert [s["label"] for s in steps[:3]] == ["start", "turn 1", "turn 2"]
+    spec = httpx.get(f"{live.url}/web/matches/{m['match']}/replay/1.svg").text
+    seat = httpx.get(f"{live.url}/web/matches/{m['match']}/replay/1.svg", params={"seat": "p1"}).text
+    assert 'data-letter="A"' not in spec  # G-10.6: the spectator's picture has no robots
+    assert 'data-letter="A"' in seat and 'data-letter="B"' in seat  # the seat's room, robots lettered
+    bad = httpx.get(f"{live.url}/web/matches/{m['match']}/replay/1.svg", params={"seat": "p9"})
+    assert bad.status_code == 422 and "p9" in bad.json()["message"]
+
+
+def test_issue13_replay_setup_steps_are_called_setup(live):
+    m = live.create("dadoed", ["builtin:random", "builtin:random"], {"max_turns": "3"}, seed=4)
+    wait_ended(live, m["match"])
+    steps = httpx.get(f"{live.url}/web/matches/{m['match']}/replay.json").json()["steps"]
+    assert [s["label"] for s in steps[:3]] == ["start", "setup", "turn 1"]  # D-3.4, D-5.1
+
+
+def test_issue13_boards_carry_grid_metadata_for_clicks(live):
+    expect = {"arena": ("16", "16"), "factory": ("12", "12"), "dadoed": ("8", "8"), "submarine": ("7", "7")}
+    for game, (cols, rows) in expect.items():
+        m = live.create(game, ["remote", "remote"])
+        svg = httpx.get(f"{live.url}/web/matches/{m['match']}/board.svg").text
+        assert f'class="grid-meta" data-cols="{cols}" data-rows="{rows}"' in svg, game
+
+
+def test_G_2_2_gates_open_and_closed_are_drawn_differently():
+    from botwars.engine import get_game
+    rs = get_game("geeko").ruleset()
+    st = rs.setup(rs.validate_config({}), ["p1", "p2"], 1)
+    svg = rs.svg(st, "p1", [])
+    assert ">SHUT<" in svg  # room 1's gate r7c4 is closed at the start (GT1-)
+    run = st.runs[0]
+    run.gates = {sq: True for sq in run.gates}
+    assert ">OPEN<" in rs.svg(st, "p1", []) and ">SHUT<" not in rs.svg(st, "p1", [])
+
+
+def test_F_6_5_robots_sharing_a_square_each_get_their_own_ring(live):
+    m = live.create("factory", ["remote", "remote"], seed=1)  # both virtual robots start on r1c6
+    svg = httpx.get(f"{live.url}/web/matches/{m['match']}/board.svg").text
+    assert svg.count('<g class="robot" data-square="r1c6"') == 2
+    rings = [line for line in svg.split("<circle") if 'stroke-width="2.5"' in line]
+    assert len({r.split('cx="')[1].split('"')[0] for r in rings}) == 2  # side by side, not on one spot

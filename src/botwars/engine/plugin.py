@@ -168,8 +168,9 @@ class Game:
       it (``events``: the last decision point's, already filtered for ``seat``), or ``None``.
     - ``report``: ``report(rules, before, after, events)`` → a Rich renderable or text
       describing one decision point (``botwars replay --report``, the replay page), or ``None``.
-    - ``web_entry``: ``"package:file.js"``, a script for the seat page's order entry (it sets
-      ``window.botwarsEntries[ID] = function (box, view, helpers, ui)``), or ``None``: the page's
+    - ``web_entry``: ``"package:file.js"``, the game's page kit (it sets
+      ``window.botwarsGames[ID] = {...}``, docs/web.md; the older
+      ``window.botwarsEntries[ID] = function (box, view, helpers, ui)`` still works), or ``None``: the page's
       JSON box alone.
     - ``page_helpers``: ``page_helpers(rules, state, seat) -> dict`` of extra facts for that
       script (merged into ``/web/matches/ID/helpers`` while the seat is to move), or ``None``.

@@ -12,6 +12,8 @@ import this package). Nothing here knows a game: each page asks the game's plug-
   live updates over the WebSocket;
 - ``GET /watch/{id}`` — the spectator page;
 - ``GET /replay/{id}`` — the replay viewer of an ended match;
+- ``GET /rules/{game}`` — the game's binding rules (``web/rules/<game>.md``, a copy of
+  ``shared/rules``) rendered to HTML with markdown-it-py, with a table of contents;
 - ``GET /web/matches/{id}/board.svg[?token=T]`` — the board as the seat (or a spectator) may
   see it, with the last decision point's events highlighted;
 - ``GET /web/matches/{id}/helpers?token=T`` — what the order-entry controls need: legal orders
@@ -198,13 +200,74 @@ def _frame_svg(sections: list[dict[str, Any]] | None, j: int, seat: Optional[str
     raise ApiError(404, "not_found", f"no frame {j} for this viewer")
 
 
+RULES_DIR = os.path.join(_HERE, "rules")
+
+
+def rules_markdown(game_id: str) -> Optional[str]:
+    """The binding rules of ``game_id`` as Markdown (``web/rules/<id>.md``, copied from
+    ``shared/rules``), or ``None`` when the package has no rules file for it."""
+    if game_id not in all_games():
+        return None
+    path = os.path.join(RULES_DIR, f"{game_id}.md")
+    if not os.path.isfile(path):
+        return None
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def rules_html(text: str) -> tuple[str, list[tuple[int, str, str]]]:
+    """Markdown ``text`` as HTML (markdown-it-py, CommonMark with tables; raw HTML in the
+    source is escaped) and its table of contents ``[(level, anchor, title)]`` for the level 2
+    and 3 headings, which get ``id`` anchors (``s-1``, ``s-2``...)."""
+    from markdown_it import MarkdownIt
+    md = MarkdownIt("commonmark", {"html": False}).enable("table")
+    tokens = md.parse(text)
+    toc: list[tuple[int, str, str]] = []
+    for i, tok in enumerate(tokens):
+        if tok.type == "heading_open" and tok.tag in ("h2", "h3"):
+            anchor = f"s-{len(toc) + 1}"
+            tok.attrSet("id", anchor)
+            toc.append((int(tok.tag[1]), anchor, tokens[i + 1].content))
+    return md.renderer.render(tokens, md.options, {}), toc
+
+
+def step_label(rs: Any, before: Any, k: int) -> str:
+    """What decision point ``k`` of a replay was, in the words the seat pages use: ``"start"``,
+    ``"setup"`` or ``"turn T"`` with ``T`` the turn number the game's own view gave while that
+    decision point was open (the number its reports print)."""
+    if k == 0:
+        return "start"
+    try:
+        view = rs.view(before, None)
+    except Exception:  # noqa: BLE001 - a label is never worth a failed replay
+        view = {}
+    if view.get("phase") == "setup" or view.get("setup") is True:
+        return "setup"
+    t = view.get("turn")
+    return f"turn {t if isinstance(t, int) else rs.turn_number(before) + 1}"
+
+
+def _choices(p: Any) -> list[str]:
+    """The values the lobby offers in a drop-down for parameter ``p``: its ``choices``, or the
+    shipped names of a ``kind="file"`` parameter (boards, maps, room sets); ``[]``: free input."""
+    if p.choices:
+        return [str(c) for c in p.choices]
+    if p.kind == "file" and p.names is not None:
+        try:
+            return [str(n) for n in p.names()]
+        except Exception:  # noqa: BLE001 - a broken listing leaves the field free
+            return []
+    return []
+
+
 def _games() -> list[dict[str, Any]]:
     out = []
     for gid, game in all_games().items():
         rs = game.ruleset()
         out.append({"id": gid, "name": rs.name, "min_seats": rs.min_seats, "max_seats": min(rs.max_seats, 6),
                     "seat_names": rs.seat_names(min(rs.max_seats, 6)),
-                    "params": [{"name": p.name, "type": p.type.__name__, "default": p.default, "doc": p.doc}
+                    "params": [{"name": p.name, "type": p.type.__name__, "default": p.default, "doc": p.doc,
+                                "choices": _choices(p), "file": p.kind == "file"}
                                for p in rs.params],
                     "bots": sorted(game.builtin_bots())})
     return out
@@ -241,7 +304,18 @@ def install_web(app: FastAPI) -> None:
     @app.get("/watch/{match_id}", response_class=HTMLResponse, include_in_schema=False)
     def watch(match_id: str) -> HTMLResponse:
         sess = manager.get(match_id)
-        return page("match.html", sess=sess, seat=None, token="", game=sess.rs.id, bots=[], entry_script=False)
+        game = get_game(sess.rs.id)
+        return page("match.html", sess=sess, seat=None, token="", game=sess.rs.id, bots=[],
+                    entry_script=game.web_entry is not None)
+
+    @app.get("/rules/{game_id}", response_class=HTMLResponse, include_in_schema=False)
+    def rules_page(game_id: str) -> HTMLResponse:
+        text = rules_markdown(game_id)
+        if text is None:
+            raise ApiError(404, "not_found", f"no rules page for game {game_id[:64]!r}")
+        body, toc = rules_html(text)
+        return page("rules.html", game=game_id, body=body, toc=toc)
+
 
     @app.get("/web/games/{game_id}/entry.js", include_in_schema=False)
     def entry_js(game_id: str) -> Response:
@@ -256,7 +330,9 @@ def install_web(app: FastAPI) -> None:
     @app.get("/replay/{match_id}", response_class=HTMLResponse, include_in_schema=False)
     def replay(match_id: str) -> HTMLResponse:
         sess, steps = replays.get(manager, match_id)
-        return page("replay.html", sess=sess, count=len(steps))
+        game = get_game(sess.rs.id)
+        return page("replay.html", sess=sess, count=len(steps), game=sess.rs.id,
+                    entry_script=game.web_entry is not None)
 
     @app.get("/web/matches/{match_id}/board.svg", include_in_schema=False)
     def board(match_id: str, token: Optional[str] = Query(None, max_length=200)) -> Response:
@@ -309,19 +385,25 @@ def install_web(app: FastAPI) -> None:
         for k, (after, events, line) in enumerate(steps):
             before = steps[k - 1][0] if k else after
             out.append({"k": k, "n": line.get("n", 0), "turn": rs.turn_number(after),
+                        "label": step_label(rs, before, k),
                         "orders": line.get("orders", {}), "errors": line.get("errors", {}),
                         "events": [e.to_json() for e in events],
                         "report": report_html(rs, before, after, events) if k else ""})
         o = sess.outcome.to_json() if sess.outcome else None
-        return JSONResponse({"match": sess.id, "game": rs.id, "steps": out, "outcome": o})
+        return JSONResponse({"match": sess.id, "game": rs.id, "steps": out, "outcome": o, "seats": sess.seats})
 
     @app.get("/web/matches/{match_id}/replay/{k}.svg", include_in_schema=False)
-    def replay_svg(match_id: str, k: int) -> Response:
+    def replay_svg(match_id: str, k: int, seat: Optional[str] = Query(None, max_length=64)) -> Response:
         sess, steps = replays.get(manager, match_id)
         if not 0 <= k < len(steps):
             raise ApiError(404, "not_found", f"no decision point {k} (0..{len(steps) - 1})")
+        if seat is not None and seat not in sess.seats:
+            raise ApiError(422, "unknown_seat", f"no seat {seat[:64]!r} (seats: {', '.join(sess.seats)})")
+        # the match has ended, so its full record is public: any seat's picture may be shown
         after, events, _ = steps[k]
-        # the match has ended: its full record is public, every hidden fact is drawn (issue 14)
+        if seat is not None:  # "board as seen by" a seat
+            return svg_response(get_game(sess.rs.id).draw_svg(after, seat, filter_events(events, seat)))
+        # everything revealed: every hidden fact is drawn (issue 14)
         svg = drawings.get(("replay", sess.id, k), lambda: get_game(sess.rs.id).draw_revealed(after, events))
         return svg_response(svg, headers={"Cache-Control": "max-age=3600"})
 
@@ -345,12 +427,13 @@ def install_web(app: FastAPI) -> None:
                 moves = {seat: game.order_notation(before, seat, p) for seat, p in (line.get("orders") or {}).items()}
                 if "resign" in line:
                     moves[str(line["resign"])] = "resign"
-                rows.append({"k": k, "n": line.get("n", 0), "turn": sess.rs.turn_number(after), "moves": moves})
+                rows.append({"k": k, "n": line.get("n", 0), "turn": sess.rs.turn_number(after),
+                             "label": step_label(sess.rs, before, k), "moves": moves})
             return rows
         rows = stage_cache.get(("index", sess.id), make)
         o = sess.outcome.to_json() if sess.outcome else None
         return JSONResponse({"match": sess.id, "game": sess.rs.id, "count": len(steps), "stages": game.stages is not None,
-                             "steps": rows, "outcome": o})
+                             "steps": rows, "outcome": o, "seats": sess.seats})
 
     @app.get("/web/matches/{match_id}/replay/{k}.json", include_in_schema=False)
     def replay_step(match_id: str, k: int) -> JSONResponse:

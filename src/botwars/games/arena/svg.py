@@ -14,8 +14,11 @@ def arena_svg(state: Any, seat: str | None = None, events: list[Event] | None = 
     """SVG of an arena state (the arena is fully observable, R30: every seat sees everything)."""
     amap = state.amap
     w, h = amap.width, amap.height
-    svg = Svg(w, h, cell=28, title=f"arena turn {state.turn}")
+    svg = Svg(w, h, cell=28, title=f"arena turn {state.turn + 1}")
     owner = amap.spawn_owner()
+    # the page maps clicks and planned orders to squares with this (docs/web.md)
+    svg.add(f'<g class="grid-meta" data-cols="{w}" data-rows="{h}" data-cell="{svg.cell}" '
+            f'data-margin="{svg.margin}" data-notation="X:Y"/>')
 
     def cr(sq):  # X:Y (Y up) -> column/row on screen
         return sq[0] - 1, h - sq[1]
@@ -24,18 +27,21 @@ def arena_svg(state: Any, seat: str | None = None, events: list[Event] | None = 
         for x in range(1, w + 1):
             c, r = cr((x, y))
             if (x, y) in amap.walls:
-                svg.rect(c, r, "#444", "#333")
+                svg.rect(c, r, "#444", "#333", title=f"{x}:{y} wall")
             elif (x, y) in owner:
-                svg.rect(c, r, "#f3f3f3")
+                svg.rect(c, r, "#f3f3f3", title=f"{x}:{y} spawn point of player {owner[(x, y)]}: new robots appear "
+                                                 f"here on spawn turns, and a robot standing here then dies (R19)")
                 colour = PLAYER_COLOURS[owner[(x, y)] - 1]
                 px, py = svg.xy(c, r)
                 svg.add(f'<rect x="{px + 3}" y="{py + 3}" width="{svg.cell - 6}" height="{svg.cell - 6}" '
                         f'fill="none" stroke="{colour}" stroke-width="2" stroke-dasharray="3 2"/>')
             else:
-                svg.rect(c, r, "#fbfbfb")
+                svg.rect(c, r, "#fbfbfb", title=f"{x}:{y}")
     svg.labels([str(x) for x in range(1, w + 1)], [str(y) for y in range(h, 0, -1)])
     for e in events or []:
-        if e.kind == "move":
+        if e.kind == "orders":  # the last turn's orders of each player (R12), drawn as dashed arrows
+            _orders(svg, cr, e.data)
+        elif e.kind == "move":
             a, b = cr(parse_sq(e.data["from"])), cr(parse_sq(e.data["to"]))
             svg.line(a[0], a[1], b[0], b[1], "#888", 2, "3 2")
         elif e.kind == "attack":
@@ -50,7 +56,43 @@ def arena_svg(state: Any, seat: str | None = None, events: list[Event] | None = 
     for sq, (rid, p, hp) in sorted(state.robots.items()):
         c, r = cr(sq)
         colour = PLAYER_COLOURS[p - 1]
-        svg.circle(c, r, colour, 0.4 if hp >= half else 0.3, title=f"robot {rid} of player {p} at {sq[0]}:{sq[1]}, {hp} HP")
+        svg.open_group("robot", f"robot {rid} of player {p} at {sq[0]}:{sq[1]}, {hp} HP", square=f"{sq[0]}:{sq[1]}",
+                       player=p)
+        if p == 2:  # a square for player 2, a disc for player 1: told apart without colour
+            px, py = svg.xy(c, r)
+            k = svg.cell * (0.1 if hp >= half else 0.2)
+            svg.add(f'<rect x="{px + k:g}" y="{py + k:g}" width="{svg.cell - 2 * k:g}" height="{svg.cell - 2 * k:g}" '
+                    f'rx="3" fill="{colour}" stroke="#000" stroke-width="0.6"/>')
+        else:
+            svg.circle(c, r, colour, 0.4 if hp >= half else 0.3)
         cx, cy = svg.centre(c, r)
         svg.text(cx, cy, str(hp), 9, "#fff", weight="bold")
+        svg.close_group()
     return svg.to_string()
+
+
+_STEP = {"N": (0, 1), "E": (1, 0), "S": (0, -1), "W": (-1, 0)}
+
+
+def _orders(svg: Svg, cr: Any, data: dict[str, Any]) -> None:
+    """Arrows for one player's orders event (``"X:Y-M-D,X:Y-A-D,..."``): moves dashed, attacks
+    solid, in the player's colour; defend and self-destruct as a letter in the corner."""
+    colour = PLAYER_COLOURS[(int(data.get("player", 1)) - 1) % len(PLAYER_COLOURS)]
+    for tok in str(data.get("orders", "")).split(","):
+        parts = tok.split("-")
+        if len(parts) < 2 or ":" not in parts[0]:
+            continue
+        try:
+            x, y = (int(v) for v in parts[0].split(":"))
+        except ValueError:
+            continue
+        act, d = parts[1], parts[2] if len(parts) > 2 else ""
+        a = cr((x, y))
+        if act in ("M", "A") and d in _STEP:
+            b = cr((x + _STEP[d][0], y + _STEP[d][1]))
+            svg.arrow(a[0], a[1], b[0], b[1], colour, 2 if act == "M" else 3, "4 3" if act == "M" else "",
+                      cls=f"last-{'move' if act == 'M' else 'attack'}", shorten=0.3,
+                      title=f"player {data.get('player')}: {'move' if act == 'M' else 'attack'} {d} from {x}:{y}")
+        elif act in ("D", "S"):
+            px, py = svg.xy(a[0], a[1])
+            svg.text(px + svg.cell - 5, py + 6, act, 8, colour, weight="bold")

@@ -49,6 +49,9 @@ def dadoed_svg(view: dict[str, Any], events: list[Event] | None = None, seat: st
     """
     svg = Svg(SIZE, SIZE, cell=44, margin=22, side=230, min_height=2 * 22 + 8 * 44,
               title=f"dadoed turn {view['turn']}" + (f", {view['active']} to move" if view.get("active") else ""))
+    # the page maps clicks and planned orders to tiles with this (docs/web.md)
+    svg.add(f'<g class="grid-meta" data-cols="{SIZE}" data-rows="{SIZE}" data-cell="{svg.cell}" '
+            f'data-margin="{svg.margin}" data-notation="A1"/>')
     holes = set(view["holes"])
     fire = set(view["fire"])
     hole_fill = svg.hatch("dadoed-hole", "#333", "#111")

@@ -1,28 +1,161 @@
-// The factory seat page's order entry (declared as GAME.web_entry; loaded before /static/play.js).
+// The factory seat page's kit (declared as GAME.web_entry; loaded before /static/play.js; the
+// kit's shape is described at the top of play.js and in docs/web.md).
 "use strict";
 (function () {
-  let el = null, setOrders = null;  // the page's helpers, handed over on each call
-  function cardId(c) { const p = String(c).split(" "); return Number(p[p.length - 1]); }
-  // factory: click hand cards into the registers; reboot checkbox; F-15.1 payload
-  function factoryEntry(entry, view) {
-    const hand = view.hand || [], k = view.free_registers || 0, prog = [];
-    const handBox = el("div", {class: "cards", "aria-label": "hand"}), regs = el("ol", {class: "registers"});
-    const reboot = el("input", {type: "checkbox", id: "reboot"});
-    function redraw() {
-      handBox.innerHTML = ""; regs.innerHTML = "";
-      hand.forEach(c => { if (!prog.includes(c)) handBox.append(el("button", {type: "button", class: "cardbtn", dataset: {card: cardId(c)},
-        onclick: () => { if (prog.length < k) { prog.push(c); redraw(); } }}, c)); });
-      for (let i = 0; i < k; i++) regs.append(el("li", {}, prog[i] ? el("button", {type: "button", class: "cardbtn in",
-        onclick: () => { prog.splice(i, 1); redraw(); }}, prog[i]) : el("span", {class: "empty"}, "empty")));
-      setOrders({type: "program", cards: prog.map(cardId), reboot: reboot.checked});
-    }
-    reboot.addEventListener("change", redraw);
-    entry.append(el("p", {class: "hint"}, `Click ${k} cards into your registers (click a register to take its card back).`),
-      el("h3", {}, "Hand"), handBox, el("h3", {}, "Registers"), regs, el("label", {}, reboot, " reboot (power down this turn)"));
-    redraw();
+  const COLOURS = {red: "#d62728", blue: "#1f77b4", green: "#2ca02c", orange: "#ff7f0e", purple: "#9467bd",
+                   brown: "#8c564b", pink: "#e377c2", cyan: "#17becf"};
+  const ORDER = Object.keys(COLOURS);
+  const CARD = {FWD1: "move 1 forward", FWD2: "move 2 forward", FWD3: "move 3 forward", RVS1: "back up 1",
+                RVS2: "back up 2", RVS3: "back up 3", RT90: "turn right", LF90: "turn left", UTRN: "U-turn",
+                SLF1: "slide 1 left", SRT1: "slide 1 right", IDLE: "do nothing"};
+  // MOVE: [relative direction (0 ahead, 1 right, 2 back, 3 left), squares]; TURN: quarter turns right
+  const MOVE = {FWD1: [0, 1], FWD2: [0, 2], FWD3: [0, 3], RVS1: [2, 1], RVS2: [2, 2], RVS3: [2, 3], SLF1: [3, 1], SRT1: [1, 1]};
+  const TURN = {LF90: 3, RT90: 1, UTRN: 2};
+  const FACING = {N: 0, E: 1, S: 2, W: 3}, STEP = [[1, 0], [0, 1], [-1, 0], [0, -1]];  // [drow, dcol]
+  const cardId = c => { const p = String(c).split(" "); return Number(p[p.length - 1]); };
+  const cardText = c => { const [t, n] = String(c).split(" "); return `${CARD[t] || t} (priority ${n})`; };
+  const parseSq = s => { const m = /^r(\d+)c(\d+)$/.exec(s || ""); return m ? [Number(m[1]), Number(m[2])] : null; };
+
+  // The squares a program visits from `square` facing `facing`, ignoring walls, the floor and
+  // other robots (a plan, not a forecast): [[register, from, to]].
+  function path(square, facing, cards) {
+    let sq = parseSq(square), f = FACING[facing];
+    const out = [];
+    if (!sq || f === undefined) return out;
+    cards.forEach((c, i) => {
+      const t = String(c).split(" ")[0];
+      if (TURN[t] !== undefined) { f = (f + TURN[t]) % 4; out.push([i + 1, `r${sq[0]}c${sq[1]}`, null, t]); return; }
+      if (!MOVE[t]) return;
+      const d = (f + MOVE[t][0]) % 4;
+      for (let k = 0; k < MOVE[t][1]; k++) {
+        const nx = [sq[0] + STEP[d][0], sq[1] + STEP[d][1]];
+        out.push([i + 1, `r${sq[0]}c${sq[1]}`, `r${nx[0]}c${nx[1]}`, t]);
+        sq = nx;
+      }
+    });
+    return out;
   }
-  (window.botwarsEntries = window.botwarsEntries || {}).factory = function (entry, view, h, ui) {
-    el = ui.el; setOrders = ui.setOrders;
-    factoryEntry(entry, view, h);
+  function seatsOf(view) {
+    const out = {};
+    (view.players || []).forEach((p, i) => { out[p.name] = {name: p.colour ? p.colour[0].toUpperCase() + p.colour.slice(1) : p.name,
+      colour: COLOURS[p.colour] || COLOURS[ORDER[i % ORDER.length]], letter: String(i + 1)}; });
+    return out;
+  }
+  function tableLines(e, ui) {  // a stage/end report event: one line per robot column
+    const rows = e.rows || [];
+    const names = (rows.find(r => r[0] === "NAME") || []).slice(1);
+    return names.map((n, i) => {
+      const bits = rows.filter(r => !["NAME", "MODE"].includes(r[0]) && r[i + 1] && r[i + 1] !== "-")
+        .map(r => `${r[0].toLowerCase()} ${r[i + 1]}`);
+      return `${n}: ${bits.join("; ") || "nothing"}`;
+    });
+  }
+  const kit = {
+    seats: {p1: {name: "Red", colour: COLOURS.red, letter: "1"}, p2: {name: "Blue", colour: COLOURS.blue, letter: "2"},
+            p3: {name: "Green", colour: COLOURS.green, letter: "3"}, p4: {name: "Orange", colour: COLOURS.orange, letter: "4"}},
+    grid: {
+      square: (c, r, m) => `r${m.rows - r}c${c + 1}`,
+      cell: (name, m) => { const s = parseSq(name); return s ? [s[1] - 1, m.rows - s[0]] : null; },
+    },
+    summary(view) {
+      Object.assign(kit.seats, seatsOf(view));
+      return (view.players || []).map(p => ({seat: p.name, lines: [
+        p.out ? "out of the game" : `robot on ${p.robot && p.robot.square || "—"} facing ${p.robot && p.robot.facing || "?"}, ${p.robot ? p.robot.hp : "?"} HP` +
+          (p.robot && p.robot.mode === "virtual" ? " (virtual: passes through robots)" : "") + (p.robot && p.robot.rebooting ? ", rebooting" : ""),
+        `${p.robots_left} robot${p.robots_left === 1 ? "" : "s"} left · checkpoint ${p.checkpoint}`,
+        `flags touched: ${(p.flags || []).length ? p.flags.join(", ") : "none"} · next flag: F${p.next_flag}`]}));
+    },
+    awaited: view => `click ${view.free_registers || 0} cards from your hand into your registers (the dotted path shows where they would take your robot)`,
+    warnings(view) {
+      const out = [];
+      if (view.free_registers === 0) out.push("All your registers are locked (low HP): you send no cards this turn.");
+      return out;
+    },
+    describe(e) {
+      if (e.kind === "hand") return null;  // the new hand is shown in the order controls
+      if (e.kind === "stage") return `Stage ${e.stage}: ` + tableLines(e).join(" | ");
+      if (e.kind === "end") return "End of turn: " + tableLines(e).join(" | ");
+      if (e.kind === "fused") return "Locked registers: " + tableLines(e).join(" | ");
+      if (e.kind === "result") return "Result: " + (e.rows || []).slice(1).map(r => `${r[0]}. ${r[1]} (flags ${r[2]}, ${r[5]})`).join("; ");
+      return undefined;
+    },
+    lastMoves(events) {  // every robot's path over the stages of the last turn, from the MOVES rows
+      const out = [], at = {};
+      for (const e of events) {
+        if (e.kind !== "stage") continue;
+        const rows = e.rows || [], names = (rows.find(r => r[0] === "NAME") || []).slice(1);
+        const moves = rows.find(r => r[0] === "MOVES") || [];
+        names.forEach((n, i) => {
+          const squares = String(moves[i + 1] || "").match(/r\d+c\d+/g) || [];
+          for (const sq of squares) {
+            if (at[n] && at[n] !== sq) out.push({a: at[n], b: sq, owner: n, text: `${n}, stage ${e.stage}: ${moves[i + 1]}`,
+              colour: (kit.seats[n.split(" ")[0]] || {}).colour});
+            at[n] = sq;
+          }
+        });
+      }
+      return out;
+    },
+    legend: [
+      ["coloured disc", "a robot (its player's colour; the number is its HP, the black line shows where it faces). Hollow and dashed: virtual (passes through robots). Two on one square are drawn side by side"],
+      ["small ring in a corner", "that player's next flag"],
+      ["F1, F2…", "flags: touch them in order to win"],
+      ["↑ → ↓ ← on yellow", "conveyor (CY), moves robots 1 square in stages 3-4"],
+      ["↑ → ↓ ← on blue", "express conveyor (CB)"],
+      ["↺ ↻ ⟲", "gears (GL/GR/GU): turn robots left / right / around"],
+      ["black square", "pit (PT): a robot entering it is destroyed"],
+      ["TD+ / TD-", "trap door open (a pit) / closed"],
+      ["DBN/E/S/W, DBv", "drawbridge raised (pit except from its bridge side) / lowered"],
+      ["TPA, TPB…", "teleporters (a dot: inactive)"],
+      ["SG / SR (+ = on)", "green pressure switch / red toggle switch"],
+      ["CR24", "crusher: destroys robots on it in the listed stages (2 and 4)"],
+      ["BZ", "buzzsaw"],
+      ["W / WW", "wrench square: repairs and sets your checkpoint"],
+      ["UP", "upgrade station"],
+      ["A/B/C letters", "armoury options"],
+      ["dots on an edge", "purple: pusher; red: laser turret; orange: blaser; green: eye (device states in the tooltip)"],
+      ["thick black / dashed orange edge", "wall / fence"],
+      ["dotted line", "where each robot went during the last turn"],
+      ["green dashed arrows", "your planned program (ignores walls, the floor and other robots)"],
+      ["Cards", "FWDn forward n, RVSn back n, RT90/LF90 turn right/left, UTRN U-turn, SLF1/SRT1 slide; the number is the priority (higher moves first)"],
+    ],
+    entry(box, view, h, ui) {
+      const el = ui.el;
+      const hand = view.hand || [], k = view.free_registers || 0, prog = [];
+      const me = (view.players || []).find(p => p.seat === view.you) || {};
+      const handBox = el("div", {class: "cards", role: "group", "aria-label": "your hand"}), regs = el("ol", {class: "registers", "aria-label": "your registers"});
+      const reboot = el("input", {type: "checkbox", id: "reboot"});
+      function redraw(push = true) {
+        handBox.innerHTML = ""; regs.innerHTML = "";
+        hand.forEach(c => { if (!prog.includes(c)) handBox.append(el("button", {type: "button", class: "cardbtn", dataset: {card: cardId(c)},
+          title: cardText(c), "aria-label": `${c}: ${cardText(c)}`,
+          onclick: () => { if (prog.length < k) { prog.push(c); redraw(); } else ui.say(`All ${k} registers are full: click a register card to take it back.`, true); }}, c)); });
+        for (let i = 0; i < k; i++) regs.append(el("li", {}, prog[i] ? el("button", {type: "button", class: "cardbtn in", title: `${cardText(prog[i])} — click to take it back`,
+          onclick: () => { prog.splice(i, 1); redraw(); }}, prog[i]) : el("span", {class: "empty"}, "empty")));
+        ui.board.clear();
+        const r = me.robot || {};
+        if (r.square) {
+          ui.board.mark(r.square, "sel", "your robot");
+          path(r.square, r.facing, prog).forEach(([reg, a, b, t]) => {
+            if (b) ui.board.arrow(a, b, "move", `register ${reg}: ${CARD[t]}`);
+            else ui.board.mark(a, "plan", `register ${reg}: ${CARD[t]}`, String(reg));
+          });
+        }
+        ui.board.draw();
+        if (push) ui.setOrders({type: "program", cards: prog.map(cardId), reboot: reboot.checked});
+      }
+      reboot.addEventListener("change", () => redraw());
+      box.append(el("p", {class: "hint"}, `Click ${k} cards into your registers, in the order they run (click a register to take its card back). Hover a card for what it does.`),
+        el("h3", {}, "Hand"), handBox, el("h3", {}, "Registers"), regs,
+        el("label", {}, reboot, " Reboot next turn (skip a turn, back to full HP)"));
+      redraw();
+      return {load(p) {
+        prog.length = 0;
+        ((p && p.cards) || []).forEach(id => { const c = hand.find(x => cardId(x) === Number(id)); if (c && !prog.includes(c) && prog.length < k) prog.push(c); });
+        reboot.checked = !!(p && p.reboot);
+        redraw(false);
+      }};
+    },
   };
+  (window.botwarsGames = window.botwarsGames || {}).factory = kit;
 })();

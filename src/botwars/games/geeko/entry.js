@@ -1,40 +1,162 @@
-// The geeko seat page's order entry (declared as GAME.web_entry; loaded before /static/play.js).
+// The geeko seat page's kit (declared as GAME.web_entry; loaded before /static/play.js; the
+// kit's shape is described at the top of play.js and in docs/web.md).
 "use strict";
 (function () {
-  let el = null, setOrders = null;  // the page's helpers, handed over on each call
-  function cardId(c) { const p = String(c).split(" "); return Number(p[p.length - 1]); }
-  // geeko: cards into each robot's registers, the same number for every robot (G-16.1)
-  function geekoEntry(entry, view) {
-    const hand = view.hand || [], robots = Object.keys(view.robots || {}).filter(r => view.robots[r].free > 0);
-    const prog = Object.fromEntries(robots.map(r => [r, []]));
-    let cur = robots[0];
-    const handBox = el("div", {class: "cards"}), regs = el("div", {class: "registers-multi"});
-    const reboot = el("select", {id: "reboot", "aria-label": "reboot"}, el("option", {value: ""}, "no reboot"),
-      ...Object.keys(view.robots || {}).map(r => el("option", {value: r}, `reboot robot ${r}`)));
-    reboot.addEventListener("change", () => redraw());
-    function used() { return Object.values(prog).flat(); }
-    function redraw() {
-      handBox.innerHTML = ""; regs.innerHTML = "";
-      hand.forEach(c => { if (!used().includes(c)) handBox.append(el("button", {type: "button", class: "cardbtn", dataset: {card: cardId(c)},
-        onclick: () => { if (cur && prog[cur].length < view.robots[cur].free) { prog[cur].push(c); redraw(); } }}, c)); });
-      robots.forEach(r => {
-        const row = el("div", {class: "regrow" + (r === cur ? " sel" : "")},
-          el("button", {type: "button", class: "robot" + (r === cur ? " sel" : ""), dataset: {robot: r}, onclick: () => { cur = r; redraw(); }}, `robot ${r} (${view.robots[r].square})`));
-        prog[r].forEach((c, i) => row.append(el("button", {type: "button", class: "cardbtn in", onclick: () => { prog[r].splice(i, 1); redraw(); }}, c)));
-        regs.append(row);
-      });
-      const L = robots.length ? Math.min(...robots.map(r => prog[r].length)) : 0;
-      const p = {type: "program", length: L, reboot: reboot.value || null};
-      robots.forEach(r => { p[r] = prog[r].slice(0, L).map(cardId); });
-      setOrders(p);
-    }
-    entry.append(el("p", {class: "hint"}, "Pick a robot, then click cards into its registers; every robot gets the same number of cards. " +
-      "If no robot can be given a card it may use, send no cards at all (length 0, G-4.5)."),
-      el("h3", {}, "Hand"), handBox, el("h3", {}, "Registers"), regs, el("label", {}, "Reboot (G-8.1) ", reboot));
-    redraw();
+  const CARD = {FWD1: "move 1 forward", FWD2: "move 2 forward", FWD3: "move 3 forward", RVS1: "back up 1",
+                RVS2: "back up 2", RVS3: "back up 3", RT90: "turn right", LF90: "turn left", UTRN: "U-turn",
+                SLF1: "slide 1 left", SRT1: "slide 1 right", IDLE: "do nothing"};
+  const MOVE = {FWD1: [0, 1], FWD2: [0, 2], FWD3: [0, 3], RVS1: [2, 1], RVS2: [2, 2], RVS3: [2, 3], SLF1: [3, 1], SRT1: [1, 1]};
+  const TURN = {LF90: 3, RT90: 1, UTRN: 2};
+  const FACING = {N: 0, E: 1, S: 2, W: 3}, STEP = [[1, 0], [0, 1], [-1, 0], [0, -1]];
+  const cardId = c => { const p = String(c).split(" "); return Number(p[p.length - 1]); };
+  const cardText = c => { const [t, n] = String(c).split(" "); return `${CARD[t] || t} (priority ${n})`; };
+  const parseSq = s => { const m = /^r(\d+)c(\d+)$/.exec(s || ""); return m ? [Number(m[1]), Number(m[2])] : null; };
+  function path(square, facing, cards) {  // ignoring walls, the floor and the other robot (a plan)
+    let sq = parseSq(square), f = FACING[facing];
+    const out = [];
+    if (!sq || f === undefined) return out;
+    cards.forEach((c, i) => {
+      const t = String(c).split(" ")[0];
+      if (TURN[t] !== undefined) { f = (f + TURN[t]) % 4; out.push([i + 1, `r${sq[0]}c${sq[1]}`, null, t]); return; }
+      if (!MOVE[t]) return;
+      const d = (f + MOVE[t][0]) % 4;
+      for (let k = 0; k < MOVE[t][1]; k++) {
+        const nx = [sq[0] + STEP[d][0], sq[1] + STEP[d][1]];
+        out.push([i + 1, `r${sq[0]}c${sq[1]}`, `r${nx[0]}c${nx[1]}`, t]);
+        sq = nx;
+      }
+    });
+    return out;
   }
-  (window.botwarsEntries = window.botwarsEntries || {}).geeko = function (entry, view, h, ui) {
-    el = ui.el; setOrders = ui.setOrders;
-    geekoEntry(entry, view, h);
+  const seatName = n => `p${n}`;
+  const kit = {
+    seats: {p1: {name: "Red", colour: "#d62728", letter: "1"}, p2: {name: "Blue", colour: "#1f77b4", letter: "2"},
+            p3: {name: "Green", colour: "#2ca02c", letter: "3"}, p4: {name: "Orange", colour: "#ff7f0e", letter: "4"}},
+    grid: {
+      square: (c, r, m) => `r${m.rows - r}c${c + 1}`,
+      cell: (name, m) => { const s = parseSq(name); return s ? [s[1] - 1, m.rows - s[0]] : null; },
+    },
+    summary(view, snap) {
+      const out = [];
+      const used = Math.max(0, (view.turn || 1) - 1), limit = view.config && view.config.turn_limit;
+      if (view.you) {
+        const rs = Object.entries(view.robots || {}).map(([k, r]) =>
+          `robot ${k}: ${r.square ? `${r.square} facing ${r.facing}, ${r.hp} HP` : (r.transit ? "left the room (waiting for the other)" : "not on the board")}${r.rebooting ? ", rebooting" : ""}`);
+        out.push({seat: seatName(view.you), lines: [`room ${view.room}/5`, `turns used: ${used}${limit ? ` (limit ${limit})` : ""} — your score is the turn you leave room 5; lower is better`, ...rs]});
+      }
+      if (!view.you) out.push({title: "Spectators", lines: ["Each player races through a private copy of the rooms; during the game only room numbers are public (G-10.6). The robots appear in the replay once the match is over."]});
+      (view.others || []).forEach(o => out.push({seat: seatName(o.seat), lines: [`room ${o.room}/5`,
+        o.finished ? "finished" : (o.out ? "out" : "playing"), view.you ? "(their robots are private until the end, G-10.6)" : ""].filter(Boolean)}));
+      if (view.result && view.result.standings) out.push({title: "Standings", lines: view.result.standings.map(s =>
+        `${s.rank}. ${seatName(s.seat)} — ${s.status}${s.score !== undefined ? `, score ${s.score}` : ""}`)});
+      return out;
+    },
+    awaited: () => "choose robot A or B (click it on the board), then click cards into its registers; both robots get the same number of cards",
+    warnings(view) {
+      const out = [];
+      const gates = Object.entries((view.devices || {}).gates || {});
+      if (gates.length && gates.every(([, open]) => !open)) out.push(`Every gate of this room is closed now (${gates.map(g => g[0]).join(", ")}): find the switch that opens it.`);
+      return out;
+    },
+    describe(e) {
+      if (e.kind === "hand") return null;
+      const lines = rows => {
+        const names = (rows.find(r => r[0] === "NAME") || []).slice(1);
+        return names.map((n, i) => `robot ${String(n).replace(/^p\d+-/, "")}: ` + rows.filter(r => !["NAME", "MODE"].includes(r[0]) && r[i + 1] && r[i + 1] !== "-")
+          .map(r => `${r[0].toLowerCase()} ${r[i + 1]}`).join("; ")).join(" | ");
+      };
+      if (e.kind === "stage") return `Stage ${e.stage}: ${lines(e.rows || [])}`;
+      if (e.kind === "end") return `End of turn: ${lines(e.rows || [])}`;
+      if (e.kind === "fused") return `Locked registers: ${lines(e.rows || [])}`;
+      return undefined;
+    },
+    lastMoves(events) {
+      const out = [], at = {};
+      for (const e of events) {
+        if (e.kind !== "stage") continue;
+        const rows = e.rows || [], names = (rows.find(r => r[0] === "NAME") || []).slice(1);
+        const moves = rows.find(r => r[0] === "MOVES") || [];
+        names.forEach((n, i) => {
+          for (const sq of String(moves[i + 1] || "").match(/r\d+c\d+/g) || []) {
+            if (at[n] && at[n] !== sq) out.push({a: at[n], b: sq, owner: n, text: `robot ${n}, stage ${e.stage}: ${moves[i + 1]}`});
+            at[n] = sq;
+          }
+        });
+      }
+      return out;
+    },
+    legend: [
+      ["disc with A / B", "your robots A and B (the black line shows where each faces; HP in the tooltip)"],
+      ["green OPEN square (top row)", "an open gate: a robot leaving through it has left the room"],
+      ["dark SHUT square with bars", "a closed gate: a switch on its channel opens it"],
+      ["↑ → ↓ ← on yellow / blue", "conveyor / express conveyor"],
+      ["↺ ↻ ⟲", "gears: turn robots left / right / around"],
+      ["black square", "pit: a robot entering it is destroyed"],
+      ["SG / SR (+ = on)", "green pressure switch / red toggle switch"],
+      ["CR…", "crusher: destroys robots on it in the listed stages"],
+      ["W / WW", "wrench: repairs"],
+      ["dots on an edge", "pushers (purple), lasers (red), blasers (orange), eyes (green)"],
+      ["dotted line", "where your robots went during the last turn"],
+      ["green dashed arrows", "your planned programs (ignoring walls, the floor and the other robot)"],
+      ["Cards", "FWDn forward n, RVSn back n, RT90/LF90 turn right/left, UTRN U-turn; the number is the priority"],
+    ],
+    entry(box, view, h, ui) {
+      const el = ui.el;
+      const hand = view.hand || [], all = view.robots || {};
+      const robots = Object.keys(all).filter(r => all[r].free > 0 && all[r].square);
+      const prog = Object.fromEntries(robots.map(r => [r, []]));
+      let cur = robots[0];
+      const handBox = el("div", {class: "cards", role: "group", "aria-label": "your hand"}), regs = el("div", {class: "registers-multi"});
+      const reboot = el("select", {id: "reboot", "aria-label": "reboot"}, el("option", {value: ""}, "no reboot"),
+        ...Object.keys(all).map(r => el("option", {value: r}, `reboot robot ${r}`)));
+      reboot.addEventListener("change", () => redraw());
+      const used = () => Object.values(prog).flat();
+      function redraw(push = true) {
+        handBox.innerHTML = ""; regs.innerHTML = "";
+        hand.forEach(c => { if (!used().includes(c)) handBox.append(el("button", {type: "button", class: "cardbtn", dataset: {card: cardId(c)}, title: cardText(c),
+          "aria-label": `${c}: ${cardText(c)}`,
+          onclick: () => { if (cur && prog[cur].length < all[cur].free) { prog[cur].push(c); redraw(); } else ui.say(`Robot ${cur} has no free register left.`, true); }}, c)); });
+        robots.forEach(r => {
+          const row = el("div", {class: "regrow" + (r === cur ? " sel" : "")},
+            el("button", {type: "button", class: "robot" + (r === cur ? " sel" : ""), dataset: {robot: r}, "aria-pressed": String(r === cur),
+              onclick: () => { cur = r; redraw(); }}, `Robot ${r} (${all[r].square}, ${all[r].free} free)`));
+          prog[r].forEach((c, i) => row.append(el("button", {type: "button", class: "cardbtn in", title: `${cardText(c)} — click to take it back`,
+            onclick: () => { prog[r].splice(i, 1); redraw(); }}, c)));
+          regs.append(row);
+        });
+        const L = robots.length ? Math.min(...robots.map(r => prog[r].length)) : 0;
+        const longer = robots.filter(r => prog[r].length > L);
+        note.textContent = longer.length ? `Only the first ${L} card(s) of robot ${longer.join(", ")} count: every robot runs the same number of registers.` : "";
+        ui.board.clear();
+        robots.forEach(r => {
+          if (r === cur) ui.board.mark(all[r].square, "sel", `robot ${r} (chosen)`);
+          path(all[r].square, all[r].facing, prog[r]).forEach(([reg, a, b, t]) => {
+            if (b) ui.board.arrow(a, b, "move", `robot ${r}, register ${reg}: ${CARD[t]}`);
+            else ui.board.mark(a, "plan", `robot ${r}, register ${reg}: ${CARD[t]}`, String(reg));
+          });
+        });
+        ui.board.draw();
+        if (push) {
+          const p = {type: "program", length: L, reboot: reboot.value || null};
+          robots.forEach(r => { p[r] = prog[r].slice(0, L).map(cardId); });
+          ui.setOrders(p);
+        }
+      }
+      const note = el("p", {class: "cmdhelp", role: "status"});
+      ui.board.onClick(sq => { const r = robots.find(x => all[x].square === sq); if (r) { cur = r; redraw(false); } });
+      box.append(el("p", {class: "hint"}, "Choose robot A or B (on the board or its button), then click cards into its registers. Both robots get the same number of cards. " +
+        "If no robot can use any card, send no cards at all (G-4.5)."),
+        el("h3", {}, "Hand"), handBox, el("h3", {}, "Registers"), regs, note, el("label", {}, "Reboot (G-8.1) ", reboot));
+      redraw();
+      return {load(p) {
+        robots.forEach(r => {
+          prog[r] = [];
+          ((p && p[r]) || []).forEach(id => { const c = hand.find(x => cardId(x) === Number(id)); if (c && !used().includes(c)) prog[r].push(c); });
+        });
+        reboot.value = (p && p.reboot) || "";
+        redraw(false);
+      }};
+    },
   };
+  (window.botwarsGames = window.botwarsGames || {}).geeko = kit;
 })();

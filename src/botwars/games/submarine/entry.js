@@ -1,33 +1,278 @@
-// The submarine seat page's order entry (declared as GAME.web_entry; loaded before /static/play.js).
+// The submarine seat page's kit (declared as GAME.web_entry; loaded before /static/play.js; the
+// kit's shape is described at the top of play.js and in docs/web.md).
 "use strict";
 (function () {
-  let el = null, setOrders = null;  // the page's helpers, handed over on each call
-  // submarine: a sequence of actions from the legal actions, with the AP counter (S-12.2)
-  function submarineEntry(entry, view, h) {
-    const acts = h.actions;
-    if (!acts || !acts.length) {
-      entry.append(el("p", {class: "hint"}, "Setup: place your five submarines on your home row and give each a special, e.g. {\"type\":\"setup\",\"placement\":{...},\"specials\":{...}}, or ask a bot for a suggestion."));
-      return;
-    }
-    const seq = [], ap = view.ap || 0;
-    const sel = el("select", {id: "s-action", "aria-label": "action"});
-    const text = a => Object.entries(a).filter(([k]) => k !== "cost").map(([k, v]) => `${k}=${v}`).join(" ") + ` (${a.cost} AP)`;
-    acts.forEach((a, i) => sel.append(el("option", {value: i}, text(a))));
-    const list = el("ol", {class: "seq"}), counter = el("span", {id: "ap-counter"});
-    function redraw() {
-      list.innerHTML = "";
-      seq.forEach((a, i) => list.append(el("li", {}, text(a), " ", el("button", {type: "button", onclick: () => { seq.splice(i, 1); redraw(); }}, "remove"))));
-      const used = seq.reduce((t, a) => t + a.cost, 0);
-      counter.textContent = `AP ${used} / ${ap}`;
-      counter.classList.toggle("error", used > ap);
-      setOrders({type: "orders", actions: seq.map(a => Object.fromEntries(Object.entries(a).filter(([k]) => k !== "cost")))});
-    }
-    entry.append(el("p", {class: "hint"}, "Add actions in order; the counter shows the action points used."),
-      el("div", {class: "row"}, sel, el("button", {type: "button", id: "s-add", onclick: () => { seq.push(acts[Number(sel.value)]); redraw(); }}, "Add"), counter), list);
-    redraw();
-  }
-  (window.botwarsEntries = window.botwarsEntries || {}).submarine = function (entry, view, h, ui) {
-    el = ui.el; setOrders = ui.setOrders;
-    submarineEntry(entry, view, h);
+  const COLS = "ABCDEFG";
+  const DIR = {N: [0, 1], E: [1, 0], S: [0, -1], W: [-1, 0]};
+  // S-4.4 and S-6.2: [AP, parameter key or null, words]
+  const ACT = {
+    move: [1, "dir", "move one space (into a sub: a collision)"],
+    surface: [0, null, "come up to the surface"],
+    submerge: [1, null, "dive: enemies no longer see it"],
+    replace: [2, "special", "swap its special for one none of your subs holds"],
+    torpedo: [2, "dir", "the first sub within 3 spaces in a direction surfaces and takes 2 damage"],
+    depth_charge: [3, "space", "a space within 3 (Manhattan) and its neighbours: every sub there surfaces and takes 1 damage, yours too"],
+    sonar: [2, null, "find every enemy sub within 2 spaces"],
+    mine: [1, "space", "lay a mine on a neighbouring space (not D4, D3, C4, E4, D5): an enemy entering it takes 2 damage"],
+    heal: [2, "space", "a neighbouring sub of yours gains 2 HP (max 5)"],
+    nullify: [2, "special", "suppress a special for the opponent until the end of their next turn"],
   };
+  const PASSIVE = {armor: "a plate absorbs 1 damage, renewed each turn", ram: "deals 3 and takes 0 when it rams on your turn",
+                   overclock: "+1 AP at the start of each of your turns"};
+  const SPECIAL_TEXT = id => ACT[id] ? `${id.replace("_", " ")} (active, ${ACT[id][0]} AP): ${ACT[id][2]}` : (PASSIVE[id] ? `${id} (passive): ${PASSIVE[id]}` : id);
+  const parse = s => { const c = COLS.indexOf(String(s)[0]), r = Number(String(s).slice(1)); return c < 0 || !r ? null : [c + 1, r]; };
+  const name = (c, r) => c >= 1 && c <= 7 && r >= 1 && r <= 7 ? `${COLS[c - 1]}${r}` : null;
+  const stepTo = (sp, d) => { const p = parse(sp); return p ? name(p[0] + DIR[d][0], p[1] + DIR[d][1]) : null; };
+  const dist = (a, b) => { const p = parse(a), q = parse(b); return Math.abs(p[0] - q[0]) + Math.abs(p[1] - q[1]); };
+  const actText = a => `${a.sub} ${a.action.replace("_", " ")}${a.dir ? " " + a.dir : ""}${a.space ? " " + a.space : ""}${a.special ? " " + a.special : ""}`;
+  const clean = a => Object.fromEntries(Object.entries(a).filter(([k]) => ["sub", "action", "dir", "space", "special"].includes(k)));
+  const cost = a => (ACT[a.action] || [0])[0];
+
+  const kit = {
+    seats: {p1: {name: "Red", colour: "#d62728", letter: "R"}, p2: {name: "Blue", colour: "#1f77b4", letter: "B"}},
+    grid: {
+      square: (c, r) => `${COLS[c]}${7 - r}`,
+      cell: n => { const p = parse(n); return p ? [p[0] - 1, 7 - p[1]] : null; },
+    },
+    summary(view) {
+      const res = view.result, st = view.state;
+      return ["p1", "p2"].map(p => {
+        const lines = [];
+        const home = (view.home_rows || {})[p];
+        if (home) lines.push(`home row ${home}${view.first_player === p ? " · moves first" : ""}`);
+        if (p === view.you && view.own_subs) {
+          lines.push(`score ${view.score || 0} / 50 to win` + (view.ap !== null && view.ap !== undefined ? ` · AP ${view.ap}` : ""));
+          Object.entries(view.own_subs).forEach(([k, s]) => lines.push(`${k}: ${s.space}, ${s.hp} HP, ${s.surfaced ? "surfaced" : "submerged"}, ${s.special}${s.plate ? ", plate" : ""}`));
+          if ((view.own_mines || []).length) lines.push(`your mines: ${view.own_mines.join(", ")}`);
+        } else if (st) {
+          Object.entries(st.subs || {}).filter(([, s]) => s.owner === p).forEach(([k, s]) => lines.push(`${k}: ${s.space}, ${s.hp} HP, ${s.special}`));
+        } else if (!view.setup) {
+          const seen = Object.entries(view.visible_enemy_subs || {});
+          lines.push(seen.length ? `seen surfaced: ${seen.map(([k, v]) => `${k} ${v}`).join(", ")}` : "no sub seen (submerged subs are hidden)");
+          if ((view.announced_25 || {})[p]) lines.push("has reached 25 points");
+        }
+        const gone = (view.destroyed_subs || (st && st.destroyed_subs) || {})[p] || [];
+        if (gone.length) lines.push(`destroyed: ${gone.join(", ")}`);
+        if (view.active === p) lines.push("to move now");
+        if (res && res.scores) lines.push(`final score ${res.scores[p]}`);
+        return {seat: p, lines};
+      });
+    },
+    awaited: view => view.setup ? "place your five subs on your home row and give each a different special" :
+      `build your list of actions (${view.ap} AP to spend), then Submit`,
+    warnings(view, snap) {
+      const out = [];
+      if (view.setup || !snap.your_turn) return out;
+      const sup = ((view.suppressed || {})[view.you] || []).map(w => w.special);
+      if (sup.length) out.push(`Suppressed for you this turn (Nullify): ${sup.join(", ")}.`);
+      out.push("A depth charge hits your own subs in the blast too; a torpedo hits the first sub in line, yours included.");
+      return out;
+    },
+    describe(e, ui) {
+      const d = e;
+      switch (e.kind) {
+        case "game_start": return "All subs are placed; the game begins.";
+        case "turn_start": return `Turn ${d.turn} (round ${d.round}): ${ui.seatName(d.player)} to move.`;
+        case "turn_end": return null;
+        case "ap": return `You have ${d.ap} AP this turn.`;
+        case "passive": return `Sub ${d.sub}: ${d.special} takes effect.`;
+        case "move": return `Sub ${d.sub} moved ${d.from} → ${d.to}.`;
+        case "surface": return `Sub ${d.sub} surfaced.`;
+        case "submerge": return `Sub ${d.sub} submerged.`;
+        case "score": return `Scored ${d.points} (total ${d.total}).`;
+        case "depth_charge": return `Depth charge${d.sub ? ` by ${d.sub}` : ""} at ${d.centre}: ${(d.hits || []).length ? "HIT " + d.hits.map(h => `${h.sub} on ${h.space} (${h.damage} damage${h.plate_used ? ", plate absorbed 1" : ""})`).join(", ") : "no sub hit"}.`;
+        case "torpedo_hit": return `Torpedo${d.sub ? ` from ${d.sub}` : ""} ${d.dir || ""} HIT ${d.target} on ${d.space}: ${d.damage} damage${d.plate_used ? " (plate absorbed 1)" : ""}.`;
+        case "torpedo_miss": return `Torpedo from ${d.sub} ${d.dir}: missed.`;
+        case "mine_triggered": return `A mine went off under ${d.sub} on ${d.space}: ${d.damage} damage${d.plate_used ? " (plate absorbed 1)" : ""}.`;
+        case "collision": return `Collision: ${d.attacker.sub} rammed ${d.defender.sub} (${d.attacker.damage} and ${d.defender.damage} damage)${d.push ? `, pushed to ${d.push}` : ""}.`;
+        case "destroyed": return `Sub ${d.sub} destroyed${d.space ? ` on ${d.space}` : ""}.`;
+        case "announce_25": return `${ui.seatName(d.player)} has reached 25 points.`;
+        case "mine_placed": return `Mine laid on ${d.space}.`;
+        case "mine_not_placed": return `No mine laid on ${d.space}: one is already there.`;
+        case "heal": return `${d.target ? `Sub ${d.target}` : "A sub"} healed${d.space ? ` on ${d.space}` : ""}${d.hp_gained !== undefined ? ` (+${d.hp_gained} HP)` : ""}.`;
+        case "sonar_result": return `Sonar${d.sub ? ` of ${d.sub}` : ""}: ${(d.detected || []).length ? "found " + d.detected.map(x => `${x.sub} on ${x.space}${x.surfaced ? "" : " (submerged)"}`).join(", ") : "nothing found"}.`;
+        case "detected": return `Enemy sonar found your subs ${d.subs.join(", ")}.`;
+        case "nullify": return `${d.special} suppressed for ${ui.seatName(d.player)} until turn ${d.until_turn}.`;
+        case "replace": return `Sub ${d.sub} now holds ${d.special || d.new}.`;
+        case "skipped": return `Skipped: ${d.sub} ${d.action} (${d.reason}) — no AP spent.`;
+        case "damage": return `Sub ${d.sub} took ${d.damage} damage at the edge.`;
+        case "ring_destroyed": return `Ring ${d.ring} of the sea was destroyed.`;
+        case "result": return `Game over: ${d.winner === "draw" ? "draw" : ui.seatName(d.winner) + " wins"} (${d.reason}).`;
+        default: return undefined;
+      }
+    },
+    legend: [
+      ["letters a–e / v–z", "subs: a–e are p1's (Red), v–z p2's (Blue). Solid: surfaced; hollow: submerged (only your own)"],
+      ["numbers on gold", "scoring spaces: D4 = 4; D3 C4 E4 D5 = 2; C3 E3 C5 E5 = 1 (scored at the end of your turn)"],
+      ["tinted rows", "home rows (setup)"],
+      ["hatched space", "destroyed space: a sub ending its turn there takes 1 damage"],
+      ["mine mark", "your mine (enemy mines are hidden)"],
+      ["magenta marks", "what happened this step: moves, blasts, hits"],
+      ["green dashed arrows and boxes", "your planned actions (not yet sent)"],
+      ["AP", "action points: move 1, submerge 1, surface 0, replace 2, torpedo 2, depth charge 3, sonar 2, mine 1, heal 2, nullify 2"],
+    ],
+    entry(box, view, h, ui) {
+      if (view.setup) return setupEntry(box, view, ui);
+      const el = ui.el;
+      const own = view.own_subs || {}, ap = view.ap || 0, catalog = view.catalog || [];
+      const seq = [];
+      let sub = Object.keys(own)[0] || null, action = null, param = null;
+      const subsBox = el("div", {class: "pickgrid", role: "group", "aria-label": "your subs"});
+      const actBox = el("div", {class: "pickgrid", role: "group", "aria-label": "action"});
+      const paramBox = el("div", {id: "s-param"}), addBtn = el("button", {type: "button", id: "s-add"}, "Add");
+      const counter = el("span", {id: "ap-counter", class: "apbar"}), list = el("ol", {class: "seq", id: "s-seq"});
+      const addMsg = el("p", {class: "msg", id: "s-add-msg", role: "alert"});
+      const used = () => seq.reduce((t, a) => t + cost(a), 0);
+      function positions() {  // where each sub would be after the queued moves (collisions ignored)
+        const at = Object.fromEntries(Object.entries(own).map(([k, s]) => [k, s.space]));
+        seq.forEach(a => { if (a.action === "move") { const to = stepTo(at[a.sub], a.dir); if (to) at[a.sub] = to; } });
+        return at;
+      }
+      function actionsOf(k) {
+        const s = own[k];
+        const acts = ["move", s && s.surfaced ? "submerge" : "surface", "replace"];
+        if (s && ACT[s.special] && s.special !== "replace") acts.push(s.special);
+        return acts;
+      }
+      function redraw(push = true) {
+        const at = positions(), left = ap - used();
+        subsBox.innerHTML = "";
+        Object.entries(own).forEach(([k, s]) => subsBox.append(el("button", {type: "button", class: "sub" + (k === sub ? " sel" : ""), dataset: {sub: k},
+          "aria-pressed": String(k === sub), onclick: () => { sub = k; action = null; param = null; redraw(false); }},
+          `${k} ${at[k]} ${s.hp}HP ${s.special}`)));
+        actBox.innerHTML = "";
+        if (sub) actionsOf(sub).forEach(a => actBox.append(el("button", {type: "button", class: "act" + (a === action ? " sel" : ""), dataset: {action: a},
+          title: ACT[a][2], "aria-pressed": String(a === action), onclick: () => { action = a; param = null; redraw(false); }},
+          `${a.replace("_", " ")} (${ACT[a][0]} AP)`)));
+        paramBox.innerHTML = "";
+        const need = action ? ACT[action][1] : null;
+        if (action) {
+          paramBox.append(el("p", {class: "cmdhelp"}, `${action.replace("_", " ")}: ${ACT[action][2]}.`));
+          if (need === "dir") paramBox.append(el("div", {class: "seg", role: "group", "aria-label": "direction"}, ...Object.keys(DIR).map(d =>
+            el("button", {type: "button", class: param === d ? "sel" : "", dataset: {dir: d}, onclick: () => { param = d; redraw(false); }}, d))),
+            el("p", {class: "cmdhelp"}, "…or click the neighbouring space on the board."));
+          if (need === "space") {
+            const pick = el("select", {id: "s-space", "aria-label": "target space"}, el("option", {value: ""}, "choose…"),
+              ...[7, 6, 5, 4, 3, 2, 1].flatMap(r => COLS.split("").map(c => el("option", {value: `${c}${r}`}, `${c}${r}`))));
+            pick.value = param || "";
+            pick.addEventListener("change", () => { param = pick.value || null; redraw(false); });
+            paramBox.append(el("label", {class: "cmdhelp"}, param ? `Target: ${param} — or ` : "Click the target space on the board, or choose it: ", pick));
+          }
+          if (need === "special") {
+            const held = Object.values(own).map(s => s.special);
+            const opts = catalog.filter(x => action === "nullify" ? x !== "nullify" : !held.includes(x));
+            paramBox.append(el("div", {class: "seg", role: "group", "aria-label": "special"}, ...opts.map(x =>
+              el("button", {type: "button", class: param === x ? "sel" : "", dataset: {special: x}, title: SPECIAL_TEXT(x), onclick: () => { param = x; redraw(false); }}, x))));
+          }
+        }
+        addBtn.disabled = !(sub && action && (!need || param));
+        addBtn.textContent = action ? `Add "${actText(mk())}" (${ACT[action][0]} AP)` : "Add";
+        list.innerHTML = "";
+        seq.forEach((a, i) => list.append(el("li", {}, `${actText(a)} (${cost(a)} AP) `,
+          el("button", {type: "button", "aria-label": `remove ${actText(a)}`, onclick: () => { seq.splice(i, 1); redraw(); }}, "remove"))));
+        if (!seq.length) list.append(el("li", {class: "empty"}, "no action yet (an empty list ends your turn doing nothing)"));
+        counter.textContent = `AP left: ${left} of ${ap}`;
+        counter.classList.toggle("over", left < 0);
+        // the plan on the board
+        ui.board.clear();
+        if (sub) ui.board.mark(at[sub], "sel", `sub ${sub}`);
+        const pos = Object.fromEntries(Object.entries(own).map(([k, s]) => [k, s.space]));
+        seq.forEach((a, i) => {
+          const from = pos[a.sub];
+          if (a.action === "move") { const to = stepTo(from, a.dir); if (to) { ui.board.arrow(from, to, "move", `${i + 1}. ${actText(a)}`); pos[a.sub] = to; } }
+          else if (a.action === "torpedo") { let to = from; for (let k = 0; k < 3; k++) to = stepTo(to, a.dir) || to; ui.board.arrow(from, to, "attack", `${i + 1}. torpedo ${a.dir}`); }
+          else if (a.space) ui.board.mark(a.space, a.action === "heal" ? "plan" : "danger", `${i + 1}. ${actText(a)}`, String(i + 1));
+          else ui.board.mark(from, "plan", `${i + 1}. ${actText(a)}`, String(i + 1));
+        });
+        ui.board.draw();
+        if (push) ui.setOrders({type: "orders", actions: seq.map(clean)});
+      }
+      function mk() { const a = {sub, action}; const need = ACT[action][1]; if (need && param) a[need] = param; return a; }
+      addBtn.addEventListener("click", () => {
+        const a = mk(), left = ap - used();
+        if (cost(a) > left) { addMsg.textContent = `Not enough AP: ${actText(a)} costs ${cost(a)}, you have ${left} left. Remove an action or choose a cheaper one.`; addMsg.classList.add("error"); return; }
+        if (a.action === "depth_charge" && dist(positions()[sub], a.space) > 3) addMsg.textContent = `Note: ${a.space} is more than 3 spaces from ${sub}; the charge would be skipped (no AP spent).`;
+        else if ((a.action === "mine" || a.action === "heal") && dist(positions()[sub], a.space) !== 1) addMsg.textContent = `Note: ${a.space} is not next to ${sub}; the ${a.action} would be skipped (no AP spent).`;
+        else addMsg.textContent = "";
+        addMsg.classList.remove("error");
+        seq.push(a);
+        action = null; param = null;
+        redraw();
+      });
+      ui.board.onClick(sp => {
+        const at = positions();
+        const mine = Object.keys(own).find(k => at[k] === sp);
+        const need = action ? ACT[action][1] : null;
+        if (need === "space") { param = sp; redraw(false); return; }
+        if (need === "dir" && sub) {
+          const d = Object.keys(DIR).find(k => stepTo(at[sub], k) === sp);
+          if (d) { param = d; redraw(false); return; }
+        }
+        if (mine) { sub = mine; action = null; param = null; redraw(false); return; }
+        if (sub && !action) {  // a neighbouring space: a move there
+          const d = Object.keys(DIR).find(k => stepTo(at[sub], k) === sp);
+          if (d) { action = "move"; param = d; redraw(false); }
+        }
+      });
+      box.append(el("p", {class: "hint"}, "Pick a sub (on the board or below), an action, its target; then Add. Actions run in list order. Click a neighbouring space to plan a move."),
+        el("div", {class: "row"}, counter), el("h3", {}, "Sub"), subsBox, el("h3", {}, "Action"), actBox, paramBox,
+        el("div", {class: "row"}, addBtn), addMsg, el("h3", {}, "Your list"), list);
+      redraw();
+      return {load(p) {
+        seq.length = 0;
+        ((p && p.actions) || []).forEach(a => { if (a && own[a.sub] && ACT[a.action]) seq.push(clean(a)); });
+        redraw(false);
+      }};
+    },
+  };
+
+  // S-3.3 setup: each sub on a different home-row space, each a different special
+  function setupEntry(box, view, ui) {
+    const el = ui.el;
+    const subs = view.subs || [], row = view.home_row, catalog = view.catalog || [];
+    const place = {}, spec = {};
+    let cur = subs[0];
+    const body = el("div", {}), status = el("p", {class: "cmdhelp", id: "setup-status", role: "status"});
+    function redraw(push = true) {
+      body.innerHTML = "";
+      const taken = Object.values(place), usedSp = Object.values(spec);
+      body.append(el("div", {class: "pickgrid", role: "group", "aria-label": "sub to place"}, ...subs.map(k => el("button", {type: "button",
+        class: "sub" + (k === cur ? " sel" : ""), dataset: {setupSub: k}, "aria-pressed": String(k === cur), onclick: () => { cur = k; redraw(false); }},
+        `${k}: ${place[k] || "not placed"}, ${spec[k] || "no special"}`))));
+      if (cur) {
+        body.append(el("p", {class: "cmdhelp"}, `Sub ${cur}: click a space of your home row (row ${row}) on the board, or:`),
+          el("div", {class: "seg", role: "group", "aria-label": `space of sub ${cur}`}, ...COLS.split("").map(c => `${c}${row}`).map(sp => el("button", {type: "button",
+            class: place[cur] === sp ? "on" : "", dataset: {space: sp}, disabled: taken.includes(sp) && place[cur] !== sp ? "disabled" : null,
+            onclick: () => { place[cur] = sp; advance(); }}, sp))),
+          el("p", {class: "cmdhelp"}, `Special of sub ${cur} (each sub a different one; hover for what it does):`),
+          el("div", {class: "seg", role: "group", "aria-label": `special of sub ${cur}`}, ...catalog.map(x => el("button", {type: "button",
+            class: spec[cur] === x ? "on" : "", dataset: {special: x}, title: SPECIAL_TEXT(x), disabled: usedSp.includes(x) && spec[cur] !== x ? "disabled" : null,
+            onclick: () => { spec[cur] = x; advance(); }}, x))));
+      }
+      ui.board.clear();
+      subs.forEach(k => { if (place[k]) ui.board.mark(place[k], k === cur ? "sel" : "plan", `sub ${k}${spec[k] ? ", " + spec[k] : ""}`, k); });
+      ui.board.draw();
+      const done = subs.every(k => place[k] && spec[k]);
+      status.textContent = done ? "All five subs placed with their specials: press Submit." : `Still to do: ${subs.filter(k => !(place[k] && spec[k])).join(", ")}.`;
+      if (push && done) ui.setOrders({type: "setup", placement: {...place}, specials: {...spec}});
+    }
+    function advance() {  // once a sub has both, go on to the next unfinished one
+      if (place[cur] && spec[cur]) { const next = subs.find(k => !(place[k] && spec[k])); if (next) cur = next; }
+      redraw();
+    }
+    ui.board.onClick(sp => {
+      if (!cur || !sp.endsWith(String(row))) { ui.say(`Subs start on your home row, row ${row}.`, true); return; }
+      if (Object.entries(place).some(([k, v]) => v === sp && k !== cur)) { ui.say(`${sp} already holds another of your subs.`, true); return; }
+      place[cur] = sp; advance();
+    });
+    box.append(el("p", {class: "hint"}, `Setup (S-3.3): choose a sub, click its space on row ${row}, then pick its special. The opponent does the same in secret.`), body, status);
+    redraw();
+    return {load(p) {
+      if (!p) return;
+      for (const k of subs) { delete place[k]; delete spec[k]; }
+      Object.assign(place, p.placement || {}); Object.assign(spec, p.specials || {});
+      redraw(false);
+    }};
+  }
+  (window.botwarsGames = window.botwarsGames || {}).submarine = kit;
 })();

@@ -54,6 +54,9 @@ def submarine_svg(view: dict[str, Any], events: list[Event] | None = None) -> st
     if seat:
         title += f", as {seat}"
     svg = Svg(SIZE, SIZE, cell=54, margin=22, side=250, min_height=2 * 22 + SIZE * 54, title=title)
+    # the page maps clicks and planned orders to spaces with this (docs/web.md)
+    svg.add(f'<g class="grid-meta" data-cols="{SIZE}" data-rows="{SIZE}" data-cell="{svg.cell}" '
+            f'data-margin="{svg.margin}" data-notation="A1"/>')
     home = {row: s for s, row in (view.get("home_rows") or {}).items()}
     if final:
         destroyed = set(view["state"]["destroyed_spaces"])

@@ -1,44 +1,115 @@
-// The lobby: show the chosen game's form, create the match through POST /api/matches.
+// The lobby: the chosen game's form, create the match (POST /api/matches), "My matches" from
+// browser storage, and the running / finished lists refreshed every few seconds.
 "use strict";
 (function () {
-  const game = document.getElementById("game");
+  const $ = id => document.getElementById(id);
+  const game = $("game");
   const forms = document.querySelectorAll(".game-form");
+  const MINE = "botwars:my-matches";
   function show() {
     forms.forEach(f => { f.hidden = f.dataset.game !== game.value; });
+    $("rules-link").href = `/rules/${game.value}`;
   }
   game.addEventListener("change", show);
   show();
-  document.getElementById("new-match").addEventListener("submit", async ev => {
+  function el(tag, attrs, ...kids) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) { if (k === "class") e.className = v; else if (k === "dataset") Object.assign(e.dataset, v); else e.setAttribute(k, v); }
+    kids.forEach(k => e.append(k));
+    return e;
+  }
+  const mine = () => { try { return JSON.parse(localStorage.getItem(MINE) || "[]"); } catch (e) { return []; } };
+  function remember(items) {
+    try { localStorage.setItem(MINE, JSON.stringify([...items, ...mine()].slice(0, 40))); } catch (e) { /* storage off */ }
+  }
+  const who = a => a === "remote" ? "a person" : String(a).replace("builtin:", "bot ");
+
+  // file parameters: an uploaded file's text becomes the value (a board, map or room set)
+  document.querySelectorAll("input[data-upload]").forEach(inp => inp.addEventListener("change", async () => {
+    const f = inp.files[0];
+    if (!f) return;
+    const target = inp.closest(".game-form").querySelector(`[name=param][data-name="${inp.dataset.upload}"]`);
+    const text = await f.text();
+    if (target.tagName === "SELECT") {
+      const o = el("option", {value: text}, `uploaded: ${f.name}`);
+      target.append(o); target.value = text;
+    } else target.value = text;
+  }));
+
+  $("new-match").addEventListener("submit", async ev => {
     ev.preventDefault();
-    const err = document.getElementById("create-error");
+    const err = $("create-error");
     err.textContent = "";
     const f = document.querySelector(`.game-form[data-game="${game.value}"]`);
-    const seats = [...f.querySelectorAll("select[name=seat]")].map(s => s.value).filter(v => v);
+    const picks = [...f.querySelectorAll("select[name=seat]")].map(s => s.value).filter(v => v);
+    const seats = picks.map(v => v === "me" || v === "friend" ? "remote" : v);
     const config = {};
-    f.querySelectorAll("input[name=param]").forEach(i => { if (i.value.trim() !== "") config[i.dataset.name] = i.value.trim(); });
-    const body = {game: game.value, seats, config, seed: Number(document.getElementById("seed").value || 0),
-                  clock: document.getElementById("clock").checked};
-    const r = await fetch("/api/matches", {method: "POST", headers: {"Content-Type": "application/json"},
-                                           body: JSON.stringify(body)});
-    const j = await r.json();
-    if (!r.ok) { err.textContent = `${j.error}: ${j.message}`; return; }
-    document.getElementById("match-id").textContent = j.match;
-    const ul = document.getElementById("seat-links");
-    ul.innerHTML = "";
-    j.seats.forEach(s => {
-      const li = document.createElement("li");
-      if (s.agent !== "remote") { li.textContent = `${s.seat}: ${s.agent} (played by the server)`; ul.appendChild(li); return; }
-      const a = document.createElement("a");
-      a.href = `/play/${j.match}?token=${encodeURIComponent(s.token)}`;
-      a.textContent = `${s.seat} (${s.agent})`;
-      a.className = "seat-link";
-      a.dataset.seat = s.seat;
-      li.appendChild(a);
-      ul.appendChild(li);
+    f.querySelectorAll("[name=param]").forEach(i => {
+      const v = i.value.trim();
+      const dflt = i.tagName === "SELECT" ? i.querySelector("option[selected]") : null;
+      if (v !== "" && !(dflt && dflt.value === i.value)) config[i.dataset.name] = v;
     });
-    const sp = document.getElementById("spectator-link");
+    const body = {game: game.value, seats, config, seed: Number($("seed").value || 0), clock: $("clock").checked};
+    const r = await fetch("/api/matches", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+    const j = await r.json();
+    if (!r.ok) { err.textContent = `Could not create the match: ${j.message}`; return; }
+    $("match-id").textContent = j.match;
+    const ul = $("seat-links");
+    ul.innerHTML = "";
+    const mineNow = [];
+    j.seats.forEach((s, i) => {
+      const li = el("li", {});
+      if (s.agent !== "remote") { li.append(`Seat ${s.seat}: ${who(s.agent)} (played by the server)`); ul.append(li); return; }
+      const url = `/play/${j.match}?token=${encodeURIComponent(s.token)}`;
+      const a = el("a", {href: url, class: "seat-link", dataset: {seat: s.seat, who: picks[i]}}, picks[i] === "me" ? `Open your seat (${s.seat})` : `Seat ${s.seat}: a friend's link`);
+      li.append(a);
+      if (picks[i] === "friend") {
+        const full = location.origin + url;
+        li.append(" — send them this: ", el("input", {class: "copy", readonly: "readonly", value: full, "aria-label": `link for seat ${s.seat}`}),
+          el("button", {type: "button", class: "copy-btn"}, "Copy"));
+        li.querySelector(".copy-btn").addEventListener("click", () => { navigator.clipboard && navigator.clipboard.writeText(full); });
+      } else mineNow.push({match: j.match, game: j.game, seat: s.seat, url, at: Date.now()});
+      ul.append(li);
+    });
+    remember(mineNow);
+    renderMine();
+    const sp = $("spectator-link");
     sp.href = `/watch/${j.match}`;
     sp.textContent = `${location.origin}/watch/${j.match}`;
-    document.getElementById("links").hidden = false;
+    $("links").hidden = false;
+    refreshLists();
   });
+
+  function renderMine() {
+    const ul = $("my-matches"), items = mine();
+    ul.innerHTML = "";
+    if (!items.length) { ul.append(el("li", {}, "none yet")); return; }
+    items.forEach((m, i) => {
+      const li = el("li", {dataset: {match: m.match}}, `${m.game} · seat ${m.seat} · ${new Date(m.at).toLocaleString()} · `,
+        el("a", {href: m.url, class: "resume"}, "resume"), " · ", el("a", {href: `/replay/${m.match}`}, "replay (when over)"), " ");
+      const rm = el("button", {type: "button", "aria-label": `forget ${m.match}`}, "forget");
+      rm.addEventListener("click", () => { const all = mine(); all.splice(i, 1); localStorage.setItem(MINE, JSON.stringify(all)); renderMine(); });
+      li.append(rm);
+      ul.append(li);
+    });
+  }
+  renderMine();
+
+  async function refreshLists() {
+    try {
+      const [run, end] = await Promise.all(["running", "ended"].map(s => fetch(`/api/matches?status=${s}&limit=50`).then(r => r.json())));
+      const fill = (id, items, line) => {
+        const ul = $(id);
+        ul.innerHTML = "";
+        if (!items.length) ul.append(el("li", {}, "none"));
+        items.forEach(m => ul.append(line(m)));
+      };
+      fill("running", run, m => el("li", {dataset: {match: m.match}}, `${m.game} · turn ${m.turn} · ${m.seats.map(s => `${s.seat}: ${who(s.agent)}`).join(", ")} · `,
+        el("a", {href: `/watch/${m.match}`}, "watch")));
+      fill("ended", end, m => el("li", {dataset: {match: m.match}}, `${m.game} · ${m.turn} turns · ${m.outcome ? (m.outcome.winner ? `${m.outcome.winner} won` : "draw") + ` (${String(m.outcome.reason).replace(/_/g, " ")})` : ""} · `,
+        el("a", {href: `/replay/${m.match}`}, "replay")));
+      $("live-note").textContent = `(updated ${new Date().toLocaleTimeString()})`;
+    } catch (e) { $("live-note").textContent = "(could not update: server unreachable)"; }
+  }
+  setInterval(refreshLists, 5000);
 })();

@@ -1,75 +1,250 @@
-// Seat and spectator page: board SVG, information, order entry, clocks, WebSocket updates.
-// A game's own order-entry controls come from its plug-in's script (/web/games/GAME/entry.js,
-// loaded before this file), which sets window.botwarsEntries[GAME] = function (box, view,
-// helpers, ui) with ui = {el, setOrders}; without one the JSON box alone is the entry.
+// Seat and spectator page: who you are, what happened, what is awaited, the board, the orders.
+//
+// A game's kit comes from its plug-in's script (/web/games/GAME/entry.js, loaded before this
+// file), which sets window.botwarsGames[GAME] = {
+//   seats: {seat: {name, colour, letter}},            // names and colours of the seats
+//   grid: {square(c, r, meta) -> name, cell(name, meta) -> [c, r]},  // board notation <-> drawing
+//   summary(view, snap, ui) -> [{seat, lines: [text...]}],  // per-side facts
+//   describe(event, ui) -> text or null,              // one event in plain words (null: skip)
+//   legend: [[symbol, text]...],                       // the board's tiles, markers and codes
+//   warnings(view, snap) -> [text...],                 // known traps right now
+//   entry(box, view, helpers, ui) -> {load(payload)}   // the order controls
+// }. Every member is optional; without a kit the JSON box is the order entry.
+// ui = {el, setOrders, board: {onClick(fn), mark(name, cls, text), arrow(a, b, cls), clear()},
+//       seatName(seat), say(text, bad)}.
 "use strict";
 (function () {
   const page = document.getElementById("page");
   const M = page.dataset.match, GAME = page.dataset.game, SEAT = page.dataset.seat, TOKEN = page.dataset.token;
   const q = TOKEN ? `?token=${encodeURIComponent(TOKEN)}` : "";
   const $ = id => document.getElementById(id);
-  let snap = null, builtFor = null, clockAt = 0;
+  const OLD = (window.botwarsEntries || {})[GAME];  // the first contract: an entry function alone
+  const KIT = (window.botwarsGames || {})[GAME] || (OLD ? {entry: (b, v, h, u) => { OLD(b, v, h, u); return null; }} : {});
+  const STORE = `botwars:orders:${M}:${SEAT}`;
+  let snap = null, builtFor = null, clockAt = 0, entryCtl = null, planned = [], boardClick = null;
+  const history = [];  // [{decision, events}] newest last, a few decision points
 
   function el(tag, attrs, ...kids) {
     const e = document.createElement(tag);
     for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === undefined || v === null || v === false) continue;
       if (k === "class") e.className = v; else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
       else if (k === "dataset") Object.assign(e.dataset, v); else e.setAttribute(k, v);
     }
-    for (const k of kids) e.append(k);
+    for (const k of kids) if (k !== null && k !== undefined) e.append(k);
     return e;
   }
-  const show = v => typeof v === "string" ? v : JSON.stringify(v);
+  const seatInfo = s => (KIT.seats || {})[s] || {name: s, colour: "#666", letter: String(s).slice(0, 1).toUpperCase()};
+  const seatName = s => { const i = seatInfo(s); return String(i.name).toLowerCase() === String(s).toLowerCase() ? i.name : `${i.name} (${s})`; };
+  const swatch = s => el("span", {class: "swatch", style: `background:${seatInfo(s).colour}`, "aria-hidden": "true"}, seatInfo(s).letter || "");
 
-  // ---- board, information, events, clocks ----------------------------------------------
-  async function loadBoard() {
-    const r = await fetch(`/web/matches/${M}/board.svg${q}`);
-    if (r.ok) $("board").innerHTML = await r.text();
+  // ---- the board: drawing, clicks, planned orders ---------------------------------------
+  const SVGNS = "http://www.w3.org/2000/svg";
+  function gridMeta() {
+    const g = document.querySelector("#board svg .grid-meta");
+    if (!g) return null;
+    const d = g.dataset;
+    return {cols: +d.cols, rows: +d.rows, cell: +d.cell, margin: +d.margin};
   }
-  // A view value as a readable node: tables for lists of records and maps of records.
-  const isObj = v => v !== null && typeof v === "object" && !Array.isArray(v);
-  const cell = v => v === null || v === undefined ? "–" : (typeof v === "object" ? JSON.stringify(v) : String(v));
-  function table(rows, keyName) {
-    const cols = [...new Set(rows.flatMap(([, r]) => Object.keys(r)))];
-    const t = el("table", {class: "vt"});
-    t.append(el("tr", {}, ...(keyName !== null ? [el("th", {}, keyName)] : []), ...cols.map(c => el("th", {}, c))));
-    rows.forEach(([k, r]) => t.append(el("tr", {}, ...(keyName !== null ? [el("th", {}, String(k))] : []), ...cols.map(c => el("td", {}, cell(r[c]))))));
-    return el("div", {class: "scroll"}, t);
+  function centre(name) {
+    const m = gridMeta();
+    if (!m || !KIT.grid) return null;
+    const cr = KIT.grid.cell(name, m);
+    if (!cr || cr[0] < 0 || cr[1] < 0 || cr[0] >= m.cols || cr[1] >= m.rows) return null;
+    return [m.margin + (cr[0] + 0.5) * m.cell, m.margin + (cr[1] + 0.5) * m.cell, m.cell];
   }
-  function valueNode(k, v) {
-    if (k === "reports" && Array.isArray(v)) return el("details", {class: "reports"}, el("summary", {}, `${v.length} report lines`), el("pre", {}, v.join("\n")));
-    if (!isObj(v) && !Array.isArray(v)) return el("span", {}, cell(v));
-    if (Array.isArray(v) && v.every(x => !isObj(x) && !Array.isArray(x))) return el("span", {}, v.length ? v.join(", ") : "none");
-    if (Array.isArray(v) && v.every(isObj) && v.length <= 40 && !["log", "events"].includes(k)) return table(v.map((r, i) => [i, r]), null);
-    if (isObj(v) && Object.values(v).length && Object.values(v).every(isObj)) return table(Object.entries(v), "");
-    if (isObj(v) && Object.values(v).every(x => !isObj(x))) return el("span", {}, Object.entries(v).map(([a, b]) => `${a}: ${cell(b)}`).join(" · ") || "none");
-    return el("details", {}, el("summary", {}, Array.isArray(v) ? `${v.length} entries` : "details"), el("code", {}, JSON.stringify(v)));
+  function svgNode(tag, attrs) {
+    const e = document.createElementNS(SVGNS, tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    return e;
   }
-  function renderInfo(view) {
-    const box = $("info");
-    box.innerHTML = "";
-    const dl = el("dl", {class: "info"});
-    for (const [k, v] of Object.entries(view || {})) {
-      if (k === "board" || k === "ruleset" || k === "config") continue;
-      dl.append(el("dt", {}, k), el("dd", {dataset: {key: k}}, valueNode(k, v)));
+  function overlay() {
+    const svg = document.querySelector("#board svg");
+    if (!svg) return null;
+    let g = svg.querySelector("g.planned");
+    if (!g) { g = svgNode("g", {class: "planned"}); svg.append(g); }
+    return g;
+  }
+  function drawPlanned() {
+    const g = overlay();
+    if (!g) return;
+    g.innerHTML = "";
+    const last = KIT.lastMoves && history.length ? KIT.lastMoves(history[history.length - 1].events, ui) || [] : [];
+    for (const p of last) {  // what happened at the last decision point, e.g. a robot's path
+      const a = centre(p.a), b = centre(p.b);
+      if (!a || !b) continue;
+      const grp = svgNode("g", {class: "lastmove", "data-owner": p.owner || ""});
+      const t = svgNode("title", {});
+      t.textContent = p.text || "";
+      grp.append(t, svgNode("line", {x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: p.colour || "#e6007e"}),
+                 svgNode("circle", {cx: b[0], cy: b[1], r: a[2] * .12, fill: p.colour || "#e6007e"}));
+      g.append(grp);
     }
-    box.append(dl);
+    for (const p of planned) {
+      const a = centre(p.a);
+      if (!a) continue;
+      const t = p.text ? svgNode("title", {}) : null;
+      if (t) t.textContent = p.text;
+      if (p.kind === "mark") {
+        const r = svgNode("rect", {x: a[0] - a[2] * .46, y: a[1] - a[2] * .46, width: a[2] * .92, height: a[2] * .92,
+                                   class: `mark ${p.cls || ""}`, rx: 4});
+        if (t) r.append(t);
+        g.append(r);
+        if (p.label) {
+          const tx = svgNode("text", {x: a[0] + a[2] * .3, y: a[1] - a[2] * .28, class: `mark-label ${p.cls || ""}`,
+                                      "text-anchor": "middle", "dominant-baseline": "central"});
+          tx.textContent = p.label;
+          g.append(tx);
+        }
+      } else if (p.kind === "arrow") {
+        const b = centre(p.b);
+        if (!b) continue;
+        const ang = Math.atan2(b[1] - a[1], b[0] - a[0]), cut = Math.min(a[2] * .15, Math.hypot(b[0] - a[0], b[1] - a[1]) / 3);
+        const x2 = b[0] - cut * Math.cos(ang), y2 = b[1] - cut * Math.sin(ang), h = a[2] * .28;
+        a[0] += cut * Math.cos(ang) * 1.5; a[1] += cut * Math.sin(ang) * 1.5;
+        const grp = svgNode("g", {class: `plan ${p.cls || ""}`});
+        if (t) grp.append(t);
+        grp.append(svgNode("line", {x1: a[0], y1: a[1], x2, y2}));
+        grp.append(svgNode("polygon", {points: `${x2},${y2} ${x2 - h * Math.cos(ang - .45)},${y2 - h * Math.sin(ang - .45)} ` +
+                                               `${x2 - h * Math.cos(ang + .45)},${y2 - h * Math.sin(ang + .45)}`}));
+        g.append(grp);
+      }
+    }
   }
-  function renderEvents(events) {
-    const ol = $("events");
-    ol.innerHTML = "";
-    for (const e of events || []) ol.append(el("li", {}, `#${e.decision} ${e.type} ${JSON.stringify(Object.fromEntries(Object.entries(e).filter(([k]) => k !== "type" && k !== "decision")))}`));
+  const board = {
+    onClick(fn) { boardClick = fn; },
+    clear() { planned = []; },
+    mark(a, cls, text, label) { planned.push({kind: "mark", a, cls, text, label}); },
+    arrow(a, b, cls, text) { planned.push({kind: "arrow", a, b, cls, text}); },
+    draw: drawPlanned,
+  };
+  $("board").addEventListener("click", ev => {
+    const svg = document.querySelector("#board svg"), m = gridMeta();
+    if (!svg || !m || !KIT.grid || !boardClick) return;
+    const pt = svg.createSVGPoint();
+    pt.x = ev.clientX; pt.y = ev.clientY;
+    const p = pt.matrixTransform(svg.getScreenCTM().inverse());
+    const c = Math.floor((p.x - m.margin) / m.cell), r = Math.floor((p.y - m.margin) / m.cell);
+    if (c < 0 || r < 0 || c >= m.cols || r >= m.rows) return;
+    const name = KIT.grid.square(c, r, m);
+    if (name) boardClick(name);
+  });
+  let boardSeq = 0;
+  async function loadBoard() {
+    const mine = ++boardSeq;
+    const r = await fetch(`/web/matches/${M}/board.svg${q}`);
+    if (!r.ok || mine !== boardSeq) return;
+    $("board").innerHTML = await r.text();
+    const svg = document.querySelector("#board svg");
+    if (svg) { svg.setAttribute("role", "img"); svg.setAttribute("aria-label", `${GAME} board`); }
+    drawPlanned();
   }
+
+  // ---- who, what, when -----------------------------------------------------------------
+  const REASONS = {resign: "a player resigned", timeout: "a player ran out of time", time: "a player ran out of time",
+                   points: "more points", flags: "touched the last flag first", wipeout: "the other side was wiped out",
+                   turn_limit: "the turn limit was reached", max_turns: "the turn limit was reached",
+                   finished: "the game finished", elimination: "the other side was eliminated"};
+  const reason = r => REASONS[r] ? `${REASONS[r]} (${r})` : String(r || "").replace(/_/g, " ");
+  function renderWho(s) {
+    const who = $("who");
+    who.innerHTML = "";
+    if (SEAT) who.append("You are ", swatch(SEAT), " ", el("b", {id: "me"}, seatName(SEAT)));
+    else who.append("You are watching (spectator).");
+  }
+  function turnText(s) {
+    const v = s.view || {};
+    if (v.phase === "setup" || v.setup === true) return "Setup";
+    const t = typeof v.turn === "number" ? v.turn : s.turn;
+    const max = v.max_turns || (v.config && (v.config.turn_limit || v.config.max_turns));
+    return `Turn ${t}${max ? ` of ${max}` : ""}`;
+  }
+  function renderStatus(s) {
+    $("decision").textContent = s.decision;
+    $("turn").textContent = turnText(s);
+    let st;
+    const waiting = s.pending.filter(p => !s.submitted.includes(p));
+    if (s.status === "ended") st = "The match has ended.";
+    else if (SEAT && s.your_turn && !s.submitted.includes(SEAT)) st = `Your move: ${awaitedText(s)}.`;
+    else if (SEAT && s.submitted.includes(SEAT)) st = `Orders accepted; waiting for ${waiting.map(seatName).join(", ") || "the resolution"}.`;
+    else st = `Waiting for ${waiting.map(seatName).join(", ") || "the resolution"}.`;
+    $("state").textContent = st;
+    $("state").classList.toggle("yours", !!(SEAT && s.your_turn && !s.submitted.includes(SEAT)));
+    const sides = $("sides");
+    sides.innerHTML = "";
+    const rows = KIT.summary ? KIT.summary(s.view || {}, s, ui) : [];
+    for (const r of rows) {
+      sides.append(el("div", {class: "side-sum" + (r.seat === SEAT ? " me" : ""), dataset: {seat: r.seat || ""}},
+        el("div", {class: "side-name"}, r.seat ? swatch(r.seat) : "", " ", r.seat ? seatName(r.seat) + (r.seat === SEAT ? " — you" : "") : (r.title || "")),
+        el("ul", {}, ...r.lines.map(x => el("li", {}, x)))));
+    }
+    const warn = $("warnings");
+    warn.innerHTML = "";
+    const ws = KIT.warnings && s.status !== "ended" ? KIT.warnings(s.view || {}, s) : [];
+    ws.forEach(w => warn.append(el("li", {}, "⚠ " + w)));
+    warn.hidden = !ws.length;
+  }
+  function awaitedText(s) {
+    const v = s.view || {};
+    if (KIT.awaited) return KIT.awaited(v, s);
+    return "give your orders and press Submit";
+  }
+  function renderOutcome(s) {
+    const o = s.outcome, box = $("outcome");
+    if (!o) { box.hidden = true; return; }
+    box.hidden = false;
+    box.innerHTML = "";
+    let head, cls;
+    if (!o.winner) { head = "Draw"; cls = "draw"; }
+    else if (SEAT) { head = o.winner === SEAT ? "You won" : "You lost"; cls = o.winner === SEAT ? "won" : "lost"; }
+    else { head = `${seatName(o.winner)} won`; cls = "won"; }
+    box.className = `outcome banner ${cls}`;
+    let why = `Why: ${reason(o.reason)}.`;
+    if (SEAT && o.reason === "resign") why = o.winner === SEAT ? "Why: your opponent resigned." : (o.winner ? "Why: you resigned." : why);
+    if (SEAT && ["timeout", "time"].includes(o.reason) && o.winner) why = o.winner === SEAT ? "Why: your opponent ran out of time." : "Why: you ran out of time.";
+    const scores = o.scores && Object.keys(o.scores).length ? " Scores: " + Object.entries(o.scores).map(([k, v]) => `${seatName(k)} ${v}`).join(", ") + "." : "";
+    box.append(el("div", {class: "banner-head", id: "result-head"}, head + (o.winner ? "" : "")),
+      el("div", {id: "result-why"}, why + (o.winner && SEAT && o.winner !== SEAT ? ` Winner: ${seatName(o.winner)}.` : "") + scores),
+      el("div", {class: "row"}, el("a", {href: `/replay/${M}`}, "Watch the replay"),
+        SEAT ? el("button", {type: "button", id: "rematch", onclick: rematch}, "Rematch") : null,
+        el("a", {href: "/"}, "Back to the lobby")));
+  }
+  async function rematch() {
+    const m = await (await fetch(`/api/matches/${M}`)).json();
+    const seats = m.seats.map(x => x.agent);
+    const r = await fetch("/api/matches", {method: "POST", headers: {"Content-Type": "application/json"},
+      body: JSON.stringify({game: m.game, seats, config: m.config, seed: Date.now() % 1000000, clock: !!(m.clock && m.clock.enabled)})});
+    const j = await r.json();
+    if (!r.ok) { $("result-why").textContent += ` Rematch refused: ${j.message}`; return; }
+    remember(j);
+    const mine = j.seats.find(x => x.seat === SEAT);
+    location.href = `/play/${j.match}?token=${encodeURIComponent(mine.token)}`;
+  }
+  function remember(j) {  // the lobby's "My matches" list (browser storage)
+    try {
+      const all = JSON.parse(localStorage.getItem("botwars:my-matches") || "[]");
+      j.seats.filter(s => s.token).forEach(s => all.unshift({match: j.match, game: j.game, seat: s.seat,
+        url: `/play/${j.match}?token=${encodeURIComponent(s.token)}`, at: Date.now()}));
+      localStorage.setItem("botwars:my-matches", JSON.stringify(all.slice(0, 40)));
+    } catch (e) { /* storage may be off */ }
+  }
+
+  // ---- clocks ------------------------------------------------------------------------------
   function renderClocks() {
     const tb = $("clocks");
     tb.innerHTML = "";
-    if (!snap || !snap.clock || !snap.clock.enabled) { tb.append(el("tr", {}, el("td", {}, "no time control"))); return; }
+    if (!snap || !snap.clock || !snap.clock.enabled) {
+      tb.append(el("tr", {}, el("td", {colspan: 3}, "No time limit in this match (the lobby's time control was off).")));
+      return;
+    }
     const c = snap.clock, spent = (Date.now() - clockAt) / 1000;
+    tb.append(el("tr", {}, el("th", {}, "Player"), el("th", {}, "This move"), el("th", {}, "Time bank")));
     for (const [s, bank] of Object.entries(c.bank_left_s)) {
-      const left = c.time_left_s[s];
-      const now = left === undefined ? "–" : fmt(Math.max(0, left - spent));
-      tb.append(el("tr", {class: s === SEAT ? "me" : ""}, el("th", {}, s), el("td", {class: "left"}, now),
-                   el("td", {}, `bank ${fmt(bank)}`)));
+      const left = c.time_left_s[s], now = left === undefined ? null : Math.max(0, left - spent);
+      const low = now !== null && now < 20;
+      tb.append(el("tr", {class: (s === SEAT ? "me" : "") + (low ? " low" : ""), dataset: {seat: s}},
+        el("th", {}, swatch(s), " ", seatName(s)), el("td", {class: "left"}, now === null ? "not to move" : fmt(now) + (low ? " — hurry!" : "")),
+        el("td", {}, fmt(bank))));
     }
   }
   function fmt(s) {
@@ -79,64 +254,144 @@
   }
   setInterval(renderClocks, 500);
 
-  function apply(s) {
-    snap = s;
-    clockAt = Date.now();
-    $("decision").textContent = s.decision;
-    $("turn").textContent = s.turn;
-    $("state").textContent = s.status === "ended" ? "ended" : `waiting for ${s.pending.filter(p => !s.submitted.includes(p)).join(", ") || "resolution"}`;
-    $("turn-note").textContent = SEAT ? (s.your_turn ? "Your move." : (s.status === "running" ? (s.submitted.includes(SEAT) ? "Orders accepted; waiting for the others." : "Not your turn.") : "")) : "";
-    page.dataset.decision = s.decision;
-    page.dataset.status = s.status;
-    if (s.outcome) {
-      $("outcome").hidden = false;
-      $("outcome").textContent = `Result: ${s.outcome.winner || "draw"} (${s.outcome.reason})`;
-      $("replay-link").hidden = false;
+  // ---- what just happened --------------------------------------------------------------------
+  function describe(e) {
+    if (KIT.describe) {
+      const t = KIT.describe(e, ui);
+      if (t !== undefined) return t;
     }
-    renderInfo(s.view);
-    renderEvents(s.events);
-    renderClocks();
-    loadBoard();
-    if (SEAT && builtFor !== `${s.decision}:${s.status}`) {
-      builtFor = `${s.decision}:${s.status}`;
-      buildEntry(s);
+    const rest = Object.entries(e).filter(([k]) => !["kind", "decision", "type"].includes(k))
+      .map(([k, v]) => `${k.replace(/_/g, " ")} ${typeof v === "object" ? JSON.stringify(v) : v}`).join(", ");
+    return `${String(e.kind).replace(/_/g, " ")}${rest ? ": " + rest : ""}`;
+  }
+  function renderEvents(s) {
+    const by = new Map();
+    for (const e of s.events || []) { if (!by.has(e.decision)) by.set(e.decision, []); by.get(e.decision).push(e); }
+    for (const [d, evs] of by) {
+      const i = history.findIndex(h => h.decision === d);
+      if (i >= 0) history[i].events = evs; else history.push({decision: d, events: evs});
     }
-    if (SEAT) $("orders-card").classList.toggle("idle", !s.your_turn);
+    history.sort((a, b) => a.decision - b.decision);
+    while (history.length > 4) history.shift();
+    const box = $("events");
+    box.innerHTML = "";
+    if (!history.length) { box.append(el("p", {class: "hint"}, SEAT ? "Nothing has happened yet." : "Nothing public has happened yet.")); return; }
+    for (const h of [...history].reverse()) {
+      const lines = h.events.map(describe).filter(Boolean);
+      box.append(el("h3", {}, `Decision point ${h.decision}`),
+        el("ul", {class: "happened"}, ...(lines.length ? lines : ["nothing visible to you"]).map(x => el("li", {}, x))));
+    }
   }
 
-  // ---- live updates --------------------------------------------------------------------
+  // ---- raw information (collapsed) ------------------------------------------------------------
+  const isObj = v => v !== null && typeof v === "object" && !Array.isArray(v);
+  const cell = v => v === null || v === undefined ? "–" : (typeof v === "object" ? JSON.stringify(v) : String(v));
+  function renderInfo(view) {
+    const box = $("info");
+    box.innerHTML = "";
+    const dl = el("dl", {class: "info"});
+    for (const [k, v] of Object.entries(view || {})) {
+      if (["board", "ruleset", "config", "turn"].includes(k)) continue;
+      if (k === "clock" && !(snap.clock && snap.clock.enabled)) continue;  // the page's clocks say it
+      let node;
+      if (k === "reports" && Array.isArray(v)) node = el("pre", {class: "reports"}, v.join("\n"));
+      else if (!isObj(v) && !Array.isArray(v)) node = el("span", {}, cell(v));
+      else if (Array.isArray(v) && v.every(x => !isObj(x) && !Array.isArray(x))) node = el("span", {}, v.length ? v.join(", ") : "none");
+      else node = el("code", {}, JSON.stringify(v));
+      dl.append(el("dt", {}, k.replace(/_/g, " ")), el("dd", {dataset: {key: k}}, node));
+    }
+    box.append(dl);
+  }
+
+  const ui = {el, setOrders, board, seatName, seatInfo, swatch, say: (t, bad) => say(t, bad), get snap() { return snap; }, seat: SEAT};
+
+  function apply(s) {
+    if (snap && s.decision < snap.decision && s.status === snap.status) return;  // an old push
+    snap = s;
+    clockAt = Date.now();
+    page.dataset.decision = s.decision;
+    page.dataset.status = s.status;
+    page.dataset.yourTurn = String(!!s.your_turn);
+    renderWho(s);
+    renderStatus(s);
+    renderOutcome(s);
+    renderInfo(s.view);
+    renderEvents(s);
+    renderClocks();
+    loadBoard();
+    if (SEAT) {
+      const key = `${s.decision}:${s.status}:${s.your_turn && !s.submitted.includes(SEAT)}`;
+      if (builtFor !== key) { builtFor = key; buildEntry(s); }
+      $("orders-card").classList.toggle("idle", !s.your_turn);
+      $("submit").disabled = !s.your_turn || s.status === "ended";
+      document.querySelector(".submit-row").hidden = s.status === "ended";
+    }
+  }
+
+  // ---- live updates: the WebSocket, reconnecting with back-off ---------------------------------
+  let backoff = 500;
   function connect() {
     const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/matches/${M}/ws${q}`);
+    ws.onopen = () => { backoff = 500; $("conn").textContent = ""; };
     ws.onmessage = m => apply(JSON.parse(m.data));
-    ws.onclose = () => { if (!snap || snap.status !== "ended") setTimeout(connect, 1000); };
+    ws.onclose = () => {
+      if (snap && snap.status === "ended") return;
+      $("conn").textContent = `Connection lost; trying again in ${Math.round(backoff / 1000) || 1} s…`;
+      setTimeout(connect, backoff);
+      backoff = Math.min(backoff * 2, 15000);
+    };
+  }
+  async function refresh() {  // the open decision point, now (after a refusal or a reconnect)
+    const r = await fetch(`/api/matches/${M}/view${q}`);
+    if (r.ok) apply(await r.json());
   }
   connect();
 
-  if (!SEAT) return;
+  if (!SEAT) { renderLegend(); return; }
 
-  // ---- orders --------------------------------------------------------------------------
+  // ---- orders --------------------------------------------------------------------------------
   const box = $("orders-json"), msg = $("order-msg");
-  function setOrders(v) { box.value = typeof v === "string" ? v : JSON.stringify(v); }
-  function say(text, bad) { msg.textContent = text; msg.classList.toggle("error", !!bad); }
+  let syncing = false;
+  function queueKey(s) { const v = s.view || {}; return JSON.stringify([s.turn, v.phase || null, v.setup || null, v.round || null]); }
+  function setOrders(v) {
+    box.value = typeof v === "string" ? v : JSON.stringify(v);
+    box.classList.remove("bad");
+    if (snap) try { localStorage.setItem(STORE, JSON.stringify({key: queueKey(snap), orders: box.value})); } catch (e) { /* off */ }
+  }
+  function say(text, bad) { msg.textContent = text; msg.classList.toggle("error", !!bad); msg.classList.toggle("ok", !bad && !!text); }
+  function payload() {
+    const raw = box.value.trim();
+    try { return JSON.parse(raw); } catch (e) { return raw; }  // the game's text notation
+  }
 
   async function submit() {
-    const raw = box.value.trim();
-    let payload;
-    try { payload = JSON.parse(raw); } catch (e) { payload = raw; }  // the game's text notation
+    const body = payload();
+    const sent = snap.decision;
+    say("Sending…", false);
     const r = await fetch(`/api/matches/${M}/orders${q}`, {method: "POST", headers: {"Content-Type": "application/json"},
-      body: JSON.stringify({decision: snap.decision, orders: payload})});
+      body: JSON.stringify({decision: sent, orders: body})});
     const j = await r.json();
     if (!r.ok) {
-      const where = [j.rule_code, j.part].filter(x => x !== undefined && x !== null).map(show).join(", ");
-      say(`Refused: ${j.message}${where ? ` (${where})` : ""}`, true);
+      // a rule number (e.g. S-4.3, R12) is worth showing; an internal code word is not
+      const rule = j.rule_code && /^[A-Z]+-?\d/.test(j.rule_code) ? ` (rule ${j.rule_code})` : "";
+      const ptxt = j.part !== undefined && j.part !== null ? (typeof j.part === "string" ? j.part : JSON.stringify(j.part)) : "";
+      const part = ptxt && !String(j.message).includes(ptxt) ? ` — in: ${ptxt}` : "";
+      if (r.status === 409 && j.error === "wrong_decision") {
+        await refresh();  // follow the open decision point; the planned orders stay
+        say(`The game had moved on (now decision point ${snap.decision}). Your orders are kept: check them and press Submit again.`, true);
+      } else {
+        say(`Refused: ${j.message}${rule}${part}. Change the orders and submit again.`, true);
+        await refresh();  // a refusal may open a new decision point for the same seat (a game may ask again)
+      }
       return;
     }
     const notes = (j.errors || []).map(e => e.detail || e.code).join("; ");
-    say(j.duplicate ? "Already accepted." : `Accepted for decision ${j.decision}${notes ? ` with notes: ${notes}` : ""}.`, false);
+    try { localStorage.removeItem(STORE); } catch (e) { /* off */ }
+    say(j.duplicate ? "Already accepted." : `Accepted for decision point ${j.decision}${notes ? ` with notes: ${notes}` : ""}.`, false);
   }
   $("submit").addEventListener("click", submit);
   $("resign").addEventListener("click", async () => {
-    if (!confirm("Resign this match?")) return;
+    if (!confirm("Resign this match? You lose it.")) return;
     const r = await fetch(`/api/matches/${M}/resign${q}`, {method: "POST"});
     const j = await r.json();
     say(r.ok ? "You resigned." : j.message, !r.ok);
@@ -144,17 +399,51 @@
   if ($("suggest")) $("suggest").addEventListener("click", async () => {
     const r = await fetch(`/web/matches/${M}/suggest${q}&bot=${encodeURIComponent($("suggest-bot").value)}`);
     const j = await r.json();
-    if (r.ok) { setOrders(j.orders); say("Suggestion loaded: edit it or submit it.", false); }
-    else say(j.message, true);
+    if (r.ok) {
+      setOrders(j.orders);
+      if (entryCtl && entryCtl.load) entryCtl.load(j.orders);
+      say("Suggestion loaded into the controls: change it or submit it.", false);
+    } else say(j.message, true);
+  });
+  box.addEventListener("input", () => {  // the Advanced box drives the controls too
+    let v;
+    try { v = JSON.parse(box.value); } catch (e) { box.classList.add("bad"); return; }
+    box.classList.remove("bad");
+    if (entryCtl && entryCtl.load && !syncing) { syncing = true; try { entryCtl.load(v); } finally { syncing = false; } }
   });
 
   async function buildEntry(s) {
     const entry = $("entry");
     entry.innerHTML = "";
-    if (msg.classList.contains("error")) say("", false);  // a refusal is about the old decision point
-    if (!s.your_turn) return;
+    board.clear(); boardClick = null; entryCtl = null;
+    drawPlanned();
+    if (!s.your_turn || s.submitted.includes(SEAT) || s.status === "ended") {
+      entry.append(el("p", {class: "hint"}, s.status === "ended" ? "The match is over." :
+        s.submitted.includes(SEAT) ? "Your orders are in. The page updates when the others have moved." : "Not your move yet: the page updates by itself."));
+      renderLegend();
+      return;
+    }
     const h = await (await fetch(`/web/matches/${M}/helpers${q}`)).json();
-    const build = (window.botwarsEntries || {})[GAME];
-    if (build) build(entry, s.view, h, {el, setOrders});
+    if (!KIT.entry) $("advanced").open = true;  // no controls: the orders box is the entry
+    if (KIT.entry) {
+      let saved = null;  // read before the controls start writing their own (empty) orders
+      try { saved = JSON.parse(localStorage.getItem(STORE) || "null"); } catch (e) { saved = null; }
+      entryCtl = KIT.entry(entry, s.view, h, ui) || null;
+      if (saved && saved.key === queueKey(s) && entryCtl && entryCtl.load) {
+        try { entryCtl.load(JSON.parse(saved.orders)); setOrders(saved.orders); } catch (e) { /* stale */ }
+      }
+    }
+    drawPlanned();
+    renderLegend();
   }
+
+  function renderLegend() {
+    const box = $("legend");
+    if (!box || box.dataset.done) return;
+    box.dataset.done = "1";
+    const rows = KIT.legend || [];
+    if (!rows.length) { box.append(el("p", {class: "hint"}, "No legend for this game.")); return; }
+    box.append(el("dl", {class: "legend"}, ...rows.flatMap(([a, b]) => [el("dt", {}, a), el("dd", {}, b)])));
+  }
+  window.addEventListener("online", refresh);
 })();

@@ -1,12 +1,21 @@
 // Replay viewer (issues 8 and 14): an ended match step by step and, for games with stages
 // (a game that declares stages), stage by stage with the board after every sub-step that moved something.
+// The events in words from the game's kit (entry.js); the board as any seat saw it (#as-seat).
 // Lazy: the light index first; each step's details and each picture are fetched when shown
 // and kept (a 900-turn record opens and seeks at once). Position in the URL: #k=STEP&f=FRAME.
 "use strict";
 (function () {
   const root = document.getElementById("replay");
-  const M = root.dataset.match;
+  const M = root.dataset.match, KIT = (window.botwarsGames || {})[root.dataset.game] || {};
   const $ = id => document.getElementById(id);
+  const seatName = s => { const i = (KIT.seats || {})[s]; return i ? (i.name.toLowerCase() === String(s).toLowerCase() ? i.name : `${i.name} (${s})`) : s; };
+  const ui = {seatName};
+  function words(e) {
+    const flat = Object.assign({kind: e.type || e.kind}, e.data || e);
+    const t = KIT.describe ? KIT.describe(flat, ui) : undefined;
+    if (t === null) return null;
+    return t || `${String(flat.kind).replace(/_/g, " ")}: ${JSON.stringify(e.data || e)}`;
+  }
   const el = (tag, text, cls) => { const e = document.createElement(tag); if (text !== undefined) e.textContent = text; if (cls) e.className = cls; return e; };
   let index = null, k = 0, f = 0, timer = null, seq = 0;
   const details = new Map();   // k -> step JSON (promise)
@@ -27,7 +36,8 @@
   function framesOf(s, i) {  // [{url, label, sec}] for step i
     const out = [];
     (s.sections || []).forEach((sec, si) => sec.frames.forEach(fr => out.push({url: fr.url, label: fr.label, sec: si})));
-    return out.length ? out : [{url: `/web/matches/${M}/replay/${i}.svg`, label: "", sec: -1}];
+    const seat = $("as-seat").value;
+    return out.length ? out : [{url: `/web/matches/${M}/replay/${i}.svg${seat ? `?seat=${encodeURIComponent(seat)}` : ""}`, label: "", sec: -1}];
   }
 
   function robotCentres(box) {
@@ -81,11 +91,12 @@
   }
 
   function describe(s, fr, frames) {
-    const head = k === 0 ? "start" : `decision ${s.n} · turn ${s.turn}`;
+    const label = (index.steps[k] || {}).label || `turn ${s.turn}`;
+    const head = k === 0 ? "start" : `decision point ${s.n} · ${label}`;
     let text = `${head} (${k} / ${index.count - 1})`;
     if (fr.sec >= 0) {
       const sec = s.sections[fr.sec];
-      text += ` · ${sec.seat ? sec.seat + " · " : ""}${sec.title} · after ${fr.label} (${f + 1} / ${frames.length})`;
+      text += ` · ${sec.seat ? seatName(sec.seat) + " · " : ""}${sec.title} · after ${fr.label} (${f + 1} / ${frames.length})`;
     }
     return text;
   }
@@ -123,7 +134,7 @@
     }
     // orders, hands, stage table or report, events, move list
     const orders = $("orders"); orders.innerHTML = "";
-    Object.entries(s.moves || {}).forEach(([seat, t]) => orders.append(el("div", `${seat}: ${t}`)));
+    Object.entries(s.moves || {}).forEach(([seat, t]) => orders.append(el("div", `${seatName(seat)}: ${t}`)));
     const hands = $("hands"); hands.innerHTML = "";
     Object.entries(s.hands || {}).forEach(([seat, h]) => hands.append(el("div", `${seat} hand: ${h.join(", ")}`)));
     const stage = $("stage"); stage.innerHTML = "";
@@ -138,6 +149,11 @@
     }
     const ol = $("events"); ol.innerHTML = "";
     (s.events || []).forEach(e => ol.append(el("li", Object.entries(e).map(([a, b]) => `${a}: ${typeof b === "object" ? JSON.stringify(b) : b}`).join(", "))));
+    const hp = $("happened"); hp.innerHTML = "";
+    const ul = el("ul", undefined, "happened");
+    (s.events || []).forEach(e => { const w = words(e); if (w) ul.append(el("li", w)); });
+    if (!ul.children.length) ul.append(el("li", k === 0 ? "The start position." : "Nothing to show."));
+    hp.append(ul);
     const moves = $("moves");
     const cur = moves.querySelector("li.current");
     if (cur) cur.classList.remove("current");
@@ -172,6 +188,7 @@
   $("nextd").onclick = () => { stop(); go(k + 1, 0); };
   $("last").onclick = () => { stop(); go(index.count - 1, -1); };
   $("seek").addEventListener("input", e => { stop(); go(Number(e.target.value), 0); });
+  $("as-seat").addEventListener("change", () => go(k, f));
   const speeds = [...$("speed").options].map(o => o.value);
   document.addEventListener("keydown", e => {
     if (e.target.tagName === "INPUT" && e.target.type !== "range") return;
@@ -195,10 +212,11 @@
 
   fetch(`/web/matches/${M}/replay/index.json`).then(r => r.json()).then(j => {
     index = j;
+    [...$("as-seat").options].forEach(o => { if (o.value) o.textContent = seatName(o.value); });
     const ol = $("moves");
     j.steps.forEach(s => {
-      const moves = Object.entries(s.moves).map(([seat, t]) => `${seat}: ${t}`).join("; ");
-      const li = el("li", s.k === 0 ? "start" : `turn ${s.turn} — ${moves || "(no orders)"}`);
+      const moves = Object.entries(s.moves).map(([seat, t]) => `${seatName(seat)}: ${t}`).join("; ");
+      const li = el("li", s.k === 0 ? "start" : `${s.label || "turn " + s.turn} — ${moves || "(no orders)"}`);
       li.dataset.k = s.k;
       li.onclick = () => { stop(); go(s.k, 0); };
       ol.append(li);
