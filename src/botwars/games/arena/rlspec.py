@@ -27,6 +27,7 @@ from botwars.games.arena.board import load_map
 from botwars.games.arena.protocol import ArenaOrders, text_orders
 
 N_ACTIONS = 11
+_MASK_ROWS = np.array([[1] + [0] * (N_ACTIONS - 1), [1] * N_ACTIONS], dtype=np.int8)
 _ORDER = [None, ("D", None), ("S", None)] + [("M", d) for d in "NESW"] + [("A", d) for d in "NESW"]
 
 
@@ -83,10 +84,8 @@ class ArenaSpec:
     def masks(self, owner: np.ndarray, player: int) -> np.ndarray:
         """Flat masks ``(n, slots * 11)``: all actions on own robots' squares, idle elsewhere."""
         n = owner.shape[0]
-        m = np.empty((n, self.slots, N_ACTIONS), dtype=np.int8)
-        m[...] = (owner == player).reshape(n, self.slots, 1)
-        m[:, :, 0] = 1
-        return m.reshape(n, -1)
+        own = (owner == player).reshape(n, self.slots).view(np.int8)
+        return np.take(_MASK_ROWS, own, axis=0).reshape(n, -1)   # row 0: idle only; row 1: all
 
     def _board(self, view: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
         owner = np.zeros((1, self.height, self.width), dtype=np.int8)
