@@ -213,7 +213,9 @@ class BatchArena:
         alive = np.ones(pos.size, dtype=bool)
         div = cfg["defend_divisor"]
         who = self._scratch_i
-        who[pos] = np.arange(1, pos.size + 1)
+        fights = bool(attacking.any()) or blast_src.size > 0
+        if fights:
+            who[pos] = np.arange(1, pos.size + 1)
         if attacking.any():                                                  # R20
             ai = np.flatnonzero(attacking)
             v = who[pos[ai] + off[act[ai] - ATTACK]] - 1
@@ -230,7 +232,8 @@ class BatchArena:
             sd = cfg["self_destruct_damage"]
             hpv = hpv - np.where(alive, count * np.where(defending, sd // div, sd), 0)
             alive &= (hpv > 0) & ~armed_robot                                # R22, R25
-        who[pos] = 0
+        if fights:
+            who[pos] = 0
         own_flat[idx] = 0
         hp_flat[idx] = 0
         pos, o, hpv = pos[alive], o[alive], hpv[alive]
