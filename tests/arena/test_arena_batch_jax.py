@@ -55,7 +55,7 @@ def test_R12_jax_backend_matches_numpy_engine(overrides):
 def test_jax_random_rollout_restarts_finished_games():
     cfg = get_ruleset("arena").validate_config({"map": "small", "max_turns": 5})
     jx = JaxArena(cfg, 8)
-    robots, key = jx.random_steps(jax.random.PRNGKey(0), 12)
-    owner, hp, turns, over = jx.numpy()
+    robots, _ = jx.random_steps(jax.random.PRNGKey(0), 12)
+    _, _, turns, over = jx.numpy()
     assert robots > 0 and not over.any()
     assert (turns == 2).all()          # 12 turns with a restart after turns 5 and 10

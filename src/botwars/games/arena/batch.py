@@ -28,34 +28,6 @@ _OPP = {0: 2, 1: 3, 2: 0, 3: 1}
 _N8 = [(dy, dx) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dy, dx) != (0, 0)]
 
 
-def _push(a: np.ndarray, dy: int, dx: int) -> np.ndarray:
-    """Move every value from square s to s + (dy, dx) (values pushed off the array vanish)."""
-    out = np.zeros_like(a)
-    h, w = a.shape[-2:]
-    out[..., max(dy, 0):h + min(dy, 0), max(dx, 0):w + min(dx, 0)] = \
-        a[..., max(-dy, 0):h + min(-dy, 0), max(-dx, 0):w + min(-dx, 0)]
-    return out
-
-
-def _edge(shape: tuple[int, int], dy: int, dx: int) -> np.ndarray:
-    """True where s + (dy, dx) falls outside the array."""
-    e = np.zeros(shape, dtype=bool)
-    if dy > 0:
-        e[-dy:, :] = True
-    elif dy < 0:
-        e[:-dy, :] = True
-    if dx > 0:
-        e[:, -dx:] = True
-    elif dx < 0:
-        e[:, :-dx] = True
-    return e
-
-
-def _pull(a: np.ndarray, dy: int, dx: int) -> np.ndarray:
-    """The value at s + (dy, dx), placed at s."""
-    return _push(a, -dy, -dx)
-
-
 class BatchArena:
     """``n`` arena games on one map with one config, stepped together.
 

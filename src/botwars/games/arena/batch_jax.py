@@ -24,7 +24,17 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from botwars.games.arena.batch import _DELTA, _N8, _OPP, ATTACK, DEFEND, IDLE, MOVE, SELF_DESTRUCT, BatchArena
+from botwars.games.arena.batch import (
+    _DELTA,
+    _N8,
+    _OPP,
+    ATTACK,
+    DEFEND,
+    IDLE,
+    MOVE,
+    SELF_DESTRUCT,
+    BatchArena,
+)
 
 
 def _push(a: jax.Array, dy: int, dx: int) -> jax.Array:
