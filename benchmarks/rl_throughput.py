@@ -1,21 +1,35 @@
 """Learning-environment throughput, measured as Pgx does (issue 16 item 3; not a test).
 
-Random legal actions (uniform over each mask), auto-reset, steps per second and robot-actions
-per second, for the PettingZoo Parallel wrapper of every game (one environment per batch
-member, stepped in turn: a batch of B environments is B scalar environments) and the arena
-vector environment (NumPy batched engine) at batch sizes 1..4096.
+Random legal actions (uniform over each mask), auto-reset, batch sizes 1..4096, steps per
+second and robot-actions per second, timed in process CPU time on one pinned core (the machine
+is shared; ``--wall`` for wall-clock):
+
+- ``pettingzoo parallel GAME``: the PettingZoo Parallel wrapper of every game, one scalar
+  environment per batch member stepped in turn (referee and reference rules), actions sampled
+  from each observation's flat mask;
+- ``arena engine (numpy)``: the batched engine alone (``BatchArena.step``) with uniform random
+  legal orders for both players and auto-reset — the floor any arena environment pays;
+- ``arena vector env (numpy)``: ``botwars.rl.vector_env("arena", B, autoreset_mode="same_step")``
+  (observations, masks, rewards, the random opponent, auto-reset), the learner's actions uniform
+  over its mask (``batch.random_actions``, the same distribution as sampling the flat mask);
+- ``arena vector env, mask sampler``: the same, the learner's actions sampled from the flat
+  mask by the generic ``random_slot_actions`` (the cost of a policy reading 2,816 mask entries);
+- ``arena engine (jax, jit)``: :class:`~botwars.games.arena.batch_jax.JaxArena` on the CPU,
+  random legal orders and auto-reset inside one compiled ``lax.scan`` (Pgx's own loop shape;
+  compile time excluded), when ``jax`` is installed.
 
     PYTHONPATH=src python benchmarks/rl_throughput.py                 # short default run
-    PYTHONPATH=src python benchmarks/rl_throughput.py --batches 1,16,256,1024,4096 --seconds 5
+    PYTHONPATH=src python benchmarks/rl_throughput.py --batches 1,16,256,1024,4096 --seconds 2
 
 A "step" is one environment step of one batch member (a Parallel step: every seat's action);
-robot-actions count the robots ordered (arena: each robot of each seat; other games: one per
-seat decision or program card).
+robot-actions count the robots ordered (arena: each robot of each seat in play at the step;
+other games: one per seat decision or program card).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import time
 import warnings
 
@@ -23,6 +37,9 @@ import numpy as np
 
 import botwars.rl as rl
 from botwars.rl.vector import random_slot_actions
+
+# process CPU time: on a shared machine wall-clock also counts other processes
+CLOCK = time.process_time
 
 GAMES = ("arena", "dadoed", "factory", "geeko", "submarine")
 
@@ -40,8 +57,8 @@ def pettingzoo_rate(game: str, batch: int, seconds: float) -> tuple[float, float
     rng = np.random.default_rng(0)
     obs = [e.reset(seed=i)[0] for i, e in enumerate(envs)]
     steps = robots = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
+    t0 = CLOCK()
+    while CLOCK() - t0 < seconds:
         for i, e in enumerate(envs):
             core = getattr(e, "core", None) or e.aec_env.core
             acts = {}
@@ -52,40 +69,109 @@ def pettingzoo_rate(game: str, batch: int, seconds: float) -> tuple[float, float
             o, _, term, trunc, _ = e.step(acts)
             steps += 1
             obs[i] = o if e.agents else e.reset()[0]
-    dt = time.perf_counter() - t0
+    dt = CLOCK() - t0
     return steps / dt, robots / dt
 
 
-def vector_rate(batch: int, seconds: float) -> tuple[float, float]:
+def pin_one_core() -> str:
+    """Restrict this process to one CPU (Linux); returns a description."""
+    try:
+        cpus = sorted(os.sched_getaffinity(0))
+        os.sched_setaffinity(0, {cpus[-1]})
+        return f"pinned to CPU {cpus[-1]}"
+    except (AttributeError, OSError):
+        return "not pinned"
+
+
+def vector_rate(batch: int, seconds: float, sampler: str = "spec") -> tuple[float, float]:
     venv = rl.vector_env("arena", batch, autoreset_mode="same_step")
     obs, _ = venv.reset(seed=0)
     rng = np.random.default_rng(0)
+    engine = venv.batch.engine
     steps = robots = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        robots += int(venv.batch.robots(1).sum() + venv.batch.robots(2).sum())
-        obs, *_ = venv.step(random_slot_actions(rng, obs["action_mask"], venv.spec.nvec))
+    t0 = CLOCK()
+    while CLOCK() - t0 < seconds:
+        robots += engine.robots_in_play()
+        if sampler == "spec":
+            acts = venv.batch.random_actions(rng, 1)
+        else:
+            acts = random_slot_actions(rng, obs["action_mask"], venv.spec.nvec)
+        obs, *_ = venv.step(acts)
         steps += batch
-    dt = time.perf_counter() - t0
+    dt = CLOCK() - t0
+    return steps / dt, robots / dt
+
+
+def engine_rate(batch: int, seconds: float) -> tuple[float, float]:
+    """The batched NumPy engine alone: random legal orders for both players, auto-reset."""
+    from botwars.engine.ruleset import get_ruleset
+    from botwars.games.arena.batch import BatchArena
+    engine = BatchArena(get_ruleset("arena").validate_config({}), batch)
+    rng = np.random.default_rng(0)
+    steps = robots = 0
+    t0 = CLOCK()
+    while CLOCK() - t0 < seconds:
+        robots += engine.robots_in_play()
+        # uniform over the 11 slot actions on every robot's square (codes on empty squares are ignored)
+        engine.step(rng.integers(0, 11, size=engine.owner.shape, dtype=np.int8))
+        engine.reset_games(engine.over)
+        steps += batch
+    dt = CLOCK() - t0
+    return steps / dt, robots / dt
+
+
+def jax_rate(batch: int, seconds: float) -> tuple[float, float]:
+    import jax
+
+    from botwars.engine.ruleset import get_ruleset
+    from botwars.games.arena.batch_jax import JaxArena
+    engine = JaxArena(get_ruleset("arena").validate_config({}), batch)
+    key = jax.random.PRNGKey(0)
+    chunk = max(1, min(200, 20000 // batch))
+    engine.random_steps(key, chunk)       # compile
+    steps = robots = 0
+    t0 = CLOCK()
+    while CLOCK() - t0 < seconds:
+        r, key = engine.random_steps(key, chunk)
+        robots += r
+        steps += batch * chunk
+    dt = CLOCK() - t0
     return steps / dt, robots / dt
 
 
 def main() -> None:
+    global CLOCK
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--batches", default="1,16,256", help="comma-separated vector batch sizes (up to 4096)")
+    ap.add_argument("--batches", default="1,16,256,1024", help="comma-separated arena batch sizes (up to 4096)")
     ap.add_argument("--pz-batches", default="1,8", help="batch sizes for the PettingZoo wrappers")
     ap.add_argument("--seconds", type=float, default=1.5, help="seconds per measurement")
-    ap.add_argument("--games", default=",".join(GAMES))
+    ap.add_argument("--games", default=",".join(GAMES), help="PettingZoo rows ('' for none)")
+    ap.add_argument("--no-jax", action="store_true", help="skip the JAX row")
+    ap.add_argument("--wall", action="store_true", help="wall-clock instead of process CPU time")
     args = ap.parse_args()
+    if args.wall:
+        CLOCK = time.perf_counter
+    pinned = pin_one_core()
     warnings.simplefilter("ignore")
+    print(f"# {pinned}, {'wall-clock' if args.wall else 'process CPU time'}, {args.seconds} s per row")
     print(f"{'environment':34} {'batch':>6} {'steps/s':>12} {'robot-actions/s':>16}")
-    for game in args.games.split(","):
+    for game in filter(None, args.games.split(",")):
         for b in (int(x) for x in args.pz_batches.split(",")):
             s, r = pettingzoo_rate(game, b, args.seconds)
-            print(f"{'pettingzoo parallel ' + game:34} {b:>6} {s:>12,.0f} {r:>16,.0f}")
-    for b in (int(x) for x in args.batches.split(",")):
-        s, r = vector_rate(b, args.seconds)
-        print(f"{'arena vector (numpy)':34} {b:>6} {s:>12,.0f} {r:>16,.0f}")
+            print(f"{'pettingzoo parallel ' + game:34} {b:>6} {s:>12,.0f} {r:>16,.0f}", flush=True)
+    rows = [("arena engine (numpy)", engine_rate),
+            ("arena vector env (numpy)", vector_rate),
+            ("arena vector env, mask sampler", lambda b, sec: vector_rate(b, sec, "mask"))]
+    if not args.no_jax:
+        try:
+            import jax  # noqa: F401
+            rows.append(("arena engine (jax, jit, cpu)", jax_rate))
+        except ImportError:
+            print("jax not installed: no JAX row (pip install botwars[jax])")
+    for name, fn in rows:
+        for b in (int(x) for x in args.batches.split(",")):
+            s, r = fn(b, args.seconds)
+            print(f"{name:34} {b:>6} {s:>12,.0f} {r:>16,.0f}", flush=True)
 
 
 if __name__ == "__main__":

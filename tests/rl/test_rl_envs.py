@@ -156,24 +156,20 @@ def test_gym_env_refuses_unknown_bot():
         rl.gym_env("arena", opponent="builtin:nosuch")
 
 
-@pytest.mark.parametrize("overrides", [{"max_turns": 25, "map": "small", "spawn_interval": 3},
-                                       {"max_turns": 30, "wipeout_ends_game": True, "map": "small",
-                                        "attack_damage_enemy": 60}])
-@pytest.mark.parametrize("mode", ["next_step", "same_step"])
-def test_arena_vector_env_matches_scalar_engine(overrides, mode):
-    """The vector arena (batched NumPy engine) and the scalar Parallel env (referee, reference
-    rules) give identical observations, rewards and terminations step for step, through
-    auto-resets, for the same actions of both players."""
-    n = 4
+def _compare_vector_with_scalar(n, overrides, mode, steps, seed=9):
+    """Step the vector arena and ``n`` scalar Parallel envs (referee, reference rules) with the
+    same actions of both players; assert identical observations, masks, rewards and
+    terminations, through auto-resets. Returns (matches ended, of which before max_turns)."""
     venv = rl.vector_env("arena", n, autoreset_mode=mode, **overrides)
-    obs, _ = venv.reset(seed=9)
+    obs, _ = venv.reset(seed=seed)
     scalars = [rl.parallel_env("arena", **overrides) for _ in range(n)]
     sobs = [p.reset(seed=g)[0] for g, p in enumerate(scalars)]
     rng = np.random.default_rng(2)
     from botwars.rl.vector import random_slot_actions
-    ends = 0
+    ends = early = 0
+    turn = np.ones(n, dtype=int)
     pending_reset = np.zeros(n, dtype=bool)
-    for _ in range(70):
+    for _ in range(steps):
         for g in range(n):
             if not pending_reset[g]:
                 for k in ("board", "vector", "action_mask"):
@@ -184,18 +180,49 @@ def test_arena_vector_env_matches_scalar_engine(overrides, mode):
         for g in range(n):
             if pending_reset[g]:
                 sobs[g] = scalars[g].reset(seed=g)[0]
+                turn[g] = 1
                 continue
+            # the random opponent only plays actions its own mask allows
+            assert scalars[g].core.is_legal(sobs[g]["p2"]["action_mask"], opp[g])
             o, r, t, _, _ = scalars[g].step({"p1": acts[g], "p2": opp[g]})
             assert r["p1"] == rew[g] and t["p1"] == term[g], f"game {g}"
             if t["p1"]:
                 ends += 1
+                early += int(turn[g] < overrides["max_turns"])
                 if mode == "same_step":
                     for k in ("board", "vector"):
                         assert np.array_equal(info["final_obs"][k][g], o["p1"][k])
                     sobs[g] = scalars[g].reset(seed=g)[0]
+                    turn[g] = 1
                 else:
                     sobs[g] = o
             else:
                 sobs[g] = o
+                turn[g] += 1
         pending_reset = term.copy() if mode == "next_step" else np.zeros(n, dtype=bool)
+    return ends, early
+
+
+@pytest.mark.parametrize("overrides", [{"max_turns": 25, "map": "small", "spawn_interval": 3},
+                                       {"max_turns": 30, "wipeout_ends_game": True, "map": "small",
+                                        "attack_damage_enemy": 60}])
+@pytest.mark.parametrize("mode", ["next_step", "same_step"])
+def test_arena_vector_env_matches_scalar_engine(overrides, mode):
+    """The vector arena (batched NumPy engine) and the scalar Parallel env (referee, reference
+    rules) give identical observations, rewards and terminations step for step, through
+    auto-resets, for the same actions of both players."""
+    n = 4
+    ends, _ = _compare_vector_with_scalar(n, overrides, mode, 70)
     assert ends >= n
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", ["next_step", "same_step"])
+def test_arena_vector_env_matches_scalar_engine_64_games(mode):
+    """64 games at once (the whole-array paths: observations, masks, rewards, the random
+    opponent, auto-reset of some games while the others play on) against 64 scalar envs,
+    with wipeouts (R27) ending matches early and the max_turns end (R26)."""
+    overrides = {"max_turns": 16, "wipeout_ends_game": True, "map": "small", "attack_damage_enemy": 50,
+                 "self_destruct_damage": 30, "spawn_interval": 4}
+    ends, early = _compare_vector_with_scalar(64, overrides, mode, 36, seed=3)
+    assert ends >= 64 and 0 < early < ends, (ends, early)

@@ -22,11 +22,14 @@ from botwars.rl.spaces import action_space, observation_space
 
 
 def random_slot_actions(rng: np.random.Generator, mask: np.ndarray, nvec: tuple[int, ...]) -> np.ndarray:
-    """Uniform legal actions ``(n, slots)`` from flat masks ``(n, slots * k)``."""
+    """Uniform legal actions ``(n, slots)`` from flat masks ``(n, slots * k)`` (the largest of
+    ``k`` uniform keys over the allowed entries of each slot; whole-array, no loop over games).
+    A slot with no allowed entry gets 0."""
     n = mask.shape[0]
-    m = mask.reshape(n, len(nvec), -1).astype(bool)
-    u = rng.random(m.shape)
-    return np.argmax(np.where(m, u, -1.0), axis=2).astype(np.int64)
+    m = mask.reshape(n, len(nvec), -1)
+    u = rng.random(m.shape, dtype=np.float32)
+    u[m == 0] = -1.0
+    return np.argmax(u, axis=2).astype(np.int64)
 
 
 class BatchVectorEnv(VectorEnv):  # type: ignore[misc]
@@ -75,14 +78,16 @@ class BatchVectorEnv(VectorEnv):  # type: ignore[misc]
         return self.batch.observe(1), {}
 
     def _opponent_actions(self) -> np.ndarray:
-        obs2 = self.batch.observe(2)
         if self.opponent == "random":
-            return random_slot_actions(self._rng, obs2["action_mask"], self.spec.nvec)
+            return self.batch.random_actions(self._rng, 2)
         if self.opponent == "idle":
             return np.zeros((self.num_envs, len(self.spec.nvec)), dtype=np.int64)
-        return np.asarray(self.opponent(obs2), dtype=np.int64)  # type: ignore[operator]
+        return np.asarray(self.opponent(self.batch.observe(2)), dtype=np.int64)  # type: ignore[operator]
 
     def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """One turn of every live match (whole-array operations on the batch; no loop over
+        matches). ``actions``: ``(num_envs, slots)``; a match whose actions are not all allowed
+        by its mask plays no orders for player 1 that turn (``info["illegal"]``)."""
         actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs, -1)
         if self.autoreset == AutoresetMode.NEXT_STEP and self._needs_reset.any():
             restarting = self._needs_reset.copy()
@@ -90,17 +95,18 @@ class BatchVectorEnv(VectorEnv):  # type: ignore[misc]
         else:
             restarting = np.zeros(self.num_envs, dtype=bool)
         opp = self._opponent_actions()
-        live = ~restarting & ~self.batch.over
-        mask1 = self.batch.observe(1)["action_mask"]
-        legal = mask1.reshape(self.num_envs, len(self.spec.nvec), -1)[
-            np.arange(self.num_envs)[:, None], np.arange(len(self.spec.nvec))[None, :], actions].all(axis=1)
+        before = self.batch.over
+        live = ~restarting & ~before
+        legal = self.batch.legal(actions, 1)
         acts = np.where(legal[:, None], actions, 0)   # a masked-out action: no orders that turn (default)
-        before = self.batch.over.copy()
         if live.any():
             self.batch.step({1: acts, 2: opp}, live)
         ended = self.batch.over & ~before & live
-        rewards = np.where(ended, self.batch.rewards(1), 0.0).astype(np.float32)
-        terminated = ended.copy()
+        if ended.any():
+            rewards = np.where(ended, self.batch.rewards(1), 0.0).astype(np.float32)
+        else:
+            rewards = np.zeros(self.num_envs, dtype=np.float32)
+        terminated = ended
         truncated = np.zeros(self.num_envs, dtype=bool)
         infos: dict[str, Any] = {"opponent_actions": opp, "illegal": ~legal & live}
         if self.autoreset == AutoresetMode.SAME_STEP and ended.any():
@@ -108,5 +114,5 @@ class BatchVectorEnv(VectorEnv):  # type: ignore[misc]
             infos["_final_obs"] = ended
             self.batch.reset(ended)
         elif self.autoreset == AutoresetMode.NEXT_STEP:
-            self._needs_reset = ended
+            self._needs_reset = ended.copy()
         return self.batch.observe(1), rewards, terminated, truncated, infos

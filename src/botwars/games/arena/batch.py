@@ -28,34 +28,6 @@ _OPP = {0: 2, 1: 3, 2: 0, 3: 1}
 _N8 = [(dy, dx) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dy, dx) != (0, 0)]
 
 
-def _push(a: np.ndarray, dy: int, dx: int) -> np.ndarray:
-    """Move every value from square s to s + (dy, dx) (values pushed off the array vanish)."""
-    out = np.zeros_like(a)
-    h, w = a.shape[-2:]
-    out[..., max(dy, 0):h + min(dy, 0), max(dx, 0):w + min(dx, 0)] = \
-        a[..., max(-dy, 0):h + min(-dy, 0), max(-dx, 0):w + min(-dx, 0)]
-    return out
-
-
-def _edge(shape: tuple[int, int], dy: int, dx: int) -> np.ndarray:
-    """True where s + (dy, dx) falls outside the array."""
-    e = np.zeros(shape, dtype=bool)
-    if dy > 0:
-        e[-dy:, :] = True
-    elif dy < 0:
-        e[:-dy, :] = True
-    if dx > 0:
-        e[:, -dx:] = True
-    elif dx < 0:
-        e[:, :-dx] = True
-    return e
-
-
-def _pull(a: np.ndarray, dy: int, dx: int) -> np.ndarray:
-    """The value at s + (dy, dx), placed at s."""
-    return _push(a, -dy, -dx)
-
-
 class BatchArena:
     """``n`` arena games on one map with one config, stepped together.
 
@@ -81,7 +53,19 @@ class BatchArena:
                 self.spawn[y, x] = p
         self.spawn_mask = self.spawn > 0
         # for each direction: is the adjacent square in that direction a wall (or off the grid)?
-        self._wall_at = [_pull(wall, *_DELTA[k]) | _edge(wall.shape, *_DELTA[k]) for k in range(4)]
+        # flat board indices: square (Y, X) of game g is g * cells + Y * (w + 2) + X; the wall
+        # border keeps every neighbour of a playable square on the same board
+        w2 = self.width + 2
+        self._cells = (self.height + 2) * w2
+        self._off = np.array([dy * w2 + dx for dy, dx in (_DELTA[k] for k in range(4))], dtype=np.int64)
+        self._off8 = np.array([dy * w2 + dx for dy, dx in _N8], dtype=np.int64)
+        self._opp1 = np.array([_OPP[k] + 1 for k in range(4)], dtype=np.int64)
+        self._wall_flat = wall.reshape(-1).copy()
+        self._spawn_cells = np.flatnonzero(self.spawn.reshape(-1))
+        self._spawn_owner = self.spawn.reshape(-1)[self._spawn_cells]
+        # scratch boards over all games, all zero between steps
+        self._scratch_i = np.zeros(n * self._cells, dtype=np.int64)
+        self._scratch_b = np.zeros(n * self._cells, dtype=bool)
         self.reset()
 
     def reset(self) -> None:
@@ -115,92 +99,123 @@ class BatchArena:
     def step(self, orders: np.ndarray) -> None:
         """Resolve one turn of every game (R12 steps 1-6, then R26/R27's end check).
 
-        ``orders``: ``int8`` array shaped like the boards; codes on empty squares are ignored.
+        ``orders``: ``int8`` array shaped like the boards; codes on empty squares are ignored,
+        as are codes outside 0-10 (no order).
+
+        The rules run on the robots, not on the squares: the robots' flat board indices are
+        gathered once (``np.flatnonzero``), every rule is an operation on arrays of length R
+        (robots in play over all games), and squares are looked up through scratch boards
+        that are cleared again after use. The work per turn is O(R) plus one pass over the
+        boards, with no loop over games or robots.
         """
         cfg = self.config
-        owner, hp = self.owner, self.hp
-        occ = owner > 0
-        act = np.where(occ, orders, IDLE)
+        n, L = self.n, self._cells
+        self.owner = np.ascontiguousarray(self.owner)
+        self.hp = np.ascontiguousarray(self.hp)
+        own_flat = self.owner.reshape(-1)
+        hp_flat = self.hp.reshape(-1)
+        idx = np.flatnonzero(own_flat)                         # robots: flat index g * L + cell
+        o = own_flat[idx]
+        hpv = hp_flat[idx]
+        act = np.asarray(orders, dtype=np.int8).reshape(-1)[idx]
         t = self.turns + 1
-        defending = act == DEFEND                       # R13
-        armed = act == SELF_DESTRUCT                    # R14: blast squares
-        mv = [act == MOVE + k for k in range(4)]        # R15
-        mover = mv[0] | mv[1] | mv[2] | mv[3]
-        if mover.any():
-            fail = np.zeros_like(mover)
-            wall_at = self._wall_at
-            incoming = np.zeros(owner.shape, dtype=np.int8)
-            for k in range(4):
-                dy, dx = _DELTA[k]
-                fail |= mv[k] & wall_at[k]                                   # R16a
-                incoming += _push(mv[k], dy, dx).astype(np.int8)
-            for k in range(4):
-                dy, dx = _DELTA[k]
-                fail |= mv[k] & _pull(incoming > 1, dy, dx)                 # R16b
-                fail |= mv[k] & _pull(mv[_OPP[k]], dy, dx)                  # R16c head-on swap
-            while True:                                                      # R17 fixed point
-                staying = occ & (~mover | fail)
-                new = np.zeros_like(fail)
-                for k in range(4):
-                    dy, dx = _DELTA[k]
-                    new |= mv[k] & _pull(staying, dy, dx)
-                new &= ~fail
+        off = self._off
+        defending = act == DEFEND                              # R13
+        armed = act == SELF_DESTRUCT                           # R14
+        moving = (act >= MOVE) & (act < MOVE + 4)              # R15
+        pos = idx
+        if moving.any():
+            mi = np.flatnonzero(moving)
+            src = idx[mi]
+            k = act[mi] - MOVE
+            tgt = src + off[k]
+            fail = self._wall_flat[tgt % L]                                  # R16a
+            cnt = self._scratch_i
+            np.add.at(cnt, tgt, 1)
+            fail |= cnt[tgt] > 1                                             # R16b
+            cnt[tgt] = 0
+            cnt[src] = k + 1
+            fail |= cnt[tgt] == self._opp1[k]                                # R16c head-on swap
+            cnt[src] = 0
+            stay = self._scratch_b                                           # R17 fixed point
+            stay[idx] = True
+            stay[src[~fail]] = False
+            while True:
+                new = ~fail & stay[tgt]
                 if not new.any():
                     break
                 fail |= new
-            ok = mover & ~fail                                               # R18
-            new_owner = np.where(ok, 0, owner).astype(np.int8)
-            new_hp = np.where(ok, 0, hp)
-            for k in range(4):
-                dy, dx = _DELTA[k]
-                go = mv[k] & ok
-                new_owner += _push(np.where(go, owner, 0).astype(np.int8), dy, dx)
-                new_hp += _push(np.where(go, hp, 0), dy, dx)
-            owner, hp = new_owner, new_hp
-        attack = [act == ATTACK + k for k in range(4)]
+                stay[src[new]] = True
+            stay[idx] = False
+            ok = ~fail                                                       # R18
+            pos = idx.copy()
+            pos[mi[ok]] = tgt[ok]
+        attacking = (act >= ATTACK) & (act < ATTACK + 4)
         spawning = t % cfg["spawn_interval"] == 0
+        armed_robot = armed
         if spawning.any():                                                   # R19
-            sm = self.spawn_mask[None] & spawning[:, None, None]
-            owner = np.where(sm, self.spawn[None], owner).astype(np.int8)
-            hp = np.where(sm, cfg["initial_hp"], hp)
-            defending = defending & ~sm       # new robots: no order, not defending (H15)
-            armed_robot = armed & ~sm         # the blast still detonates (H13)
-            attack = [a & ~sm for a in attack]
+            games = np.flatnonzero(spawning)
+            sq = (games[:, None] * L + self._spawn_cells[None, :]).reshape(-1)
+            sp_owner = np.broadcast_to(self._spawn_owner, (games.size, self._spawn_owner.size)).reshape(-1)
+            mark = self._scratch_i
+            mark[sq] = np.arange(1, sq.size + 1)
+            hit = mark[pos] - 1                  # the spawn square a robot stands on, or -1
+            mark[sq] = 0
+            replaced = hit >= 0
+            if replaced.any():
+                o = np.where(replaced, sp_owner[np.maximum(hit, 0)], o).astype(np.int8)
+                hpv = np.where(replaced, cfg["initial_hp"], hpv)
+                defending = defending & ~replaced        # new robots: no order, not defending (H15)
+                armed_robot = armed & ~replaced          # the blast still detonates (H13)
+                attacking = attacking & ~replaced
+            free = np.ones(sq.size, dtype=bool)
+            free[hit[replaced]] = False
+            m = int(free.sum())
+            blast_src = pos[armed]
+            pos = np.concatenate([pos, sq[free]])
+            o = np.concatenate([o, sp_owner[free]])
+            hpv = np.concatenate([hpv, np.full(m, cfg["initial_hp"], dtype=hpv.dtype)])
+            pad = np.zeros(m, dtype=bool)
+            defending = np.concatenate([defending, pad])
+            armed_robot = np.concatenate([armed_robot, pad])
+            attacking = np.concatenate([attacking, pad])
+            act = np.concatenate([act, pad.astype(np.int8)])
         else:
-            armed_robot = armed
+            blast_src = pos[armed]
+        alive = np.ones(pos.size, dtype=bool)
         div = cfg["defend_divisor"]
-        if any(a.any() for a in attack):                                      # R20
-            dmg = np.zeros_like(hp)
-            for k in range(4):
-                dy, dx = _DELTA[k]
-                src = np.where(attack[k], owner, 0).astype(np.int8)
-                by = _push(src, dy, dx)      # owner of the attacker hitting this square from direction k
-                hit = (by > 0) & (owner > 0)
-                base = np.where(by == owner, cfg["attack_damage_friendly"], cfg["attack_damage_enemy"])
-                base = np.where(defending, base // div, base)                # R24
-                dmg += np.where(hit, base, 0)
-            hp = hp - dmg
-            dead = (owner > 0) & (hp <= 0)                                  # R25
-            owner = np.where(dead, 0, owner).astype(np.int8)
-            hp = np.where(dead, 0, hp)
-        if armed.any():                                                      # R21
-            count = np.zeros_like(hp)
-            a = armed.astype(np.int32)
-            for dy, dx in _N8:
-                count += _push(a, dy, dx)
+        who = self._scratch_i
+        fights = bool(attacking.any()) or blast_src.size > 0
+        if fights:
+            who[pos] = np.arange(1, pos.size + 1)
+        if attacking.any():                                                  # R20
+            ai = np.flatnonzero(attacking)
+            v = who[pos[ai] + off[act[ai] - ATTACK]] - 1
+            h = v >= 0
+            ai, v = ai[h], v[h]
+            base = np.where(o[ai] == o[v], cfg["attack_damage_friendly"], cfg["attack_damage_enemy"])
+            base = np.where(defending[v], base // div, base)                 # R24
+            hpv = hpv - np.bincount(v, weights=base, minlength=pos.size).astype(hpv.dtype)
+            alive &= hpv > 0                                                 # R25
+        if blast_src.size:                                                   # R21
+            v = (who[(blast_src[:, None] + self._off8[None, :]).reshape(-1)] - 1)
+            v = v[v >= 0]
+            count = np.bincount(v, minlength=pos.size).astype(hpv.dtype)
             sd = cfg["self_destruct_damage"]
-            per = np.where(defending, sd // div, sd)
-            hp = hp - np.where(owner > 0, count * per, 0)
-            dead = (owner > 0) & ((hp <= 0) | armed_robot)                  # R22, R25
-            owner = np.where(dead, 0, owner).astype(np.int8)
-            hp = np.where(dead, 0, hp)
-        self.owner, self.hp = owner, hp
+            hpv = hpv - np.where(alive, count * np.where(defending, sd // div, sd), 0)
+            alive &= (hpv > 0) & ~armed_robot                                # R22, R25
+        if fights:
+            who[pos] = 0
+        own_flat[idx] = 0
+        hp_flat[idx] = 0
+        pos, o, hpv = pos[alive], o[alive], hpv[alive]
+        own_flat[pos] = o
+        hp_flat[pos] = hpv
         self.turns = t
         self.over |= t >= cfg["max_turns"]                                   # R26
         if cfg["wipeout_ends_game"]:                                         # R27
-            has1 = (owner == 1).any(axis=(1, 2))
-            has2 = (owner == 2).any(axis=(1, 2))
-            self.over |= ~(has1 & has2)
+            per = np.bincount((pos // L) * 2 + (o - 1), minlength=2 * n).reshape(n, 2)
+            self.over |= ~((per[:, 0] > 0) & (per[:, 1] > 0))
 
     def results(self) -> list[tuple[int, int, int, int, int | None]]:
         """Per game ``(robots1, hp1, robots2, hp2, winner)`` with winner 1, 2 or ``None`` (R28)."""

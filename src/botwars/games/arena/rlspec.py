@@ -27,6 +27,7 @@ from botwars.games.arena.board import load_map
 from botwars.games.arena.protocol import ArenaOrders, text_orders
 
 N_ACTIONS = 11
+_MASK_ROWS = np.array([[1] + [0] * (N_ACTIONS - 1), [1] * N_ACTIONS], dtype=np.int8)
 _ORDER = [None, ("D", None), ("S", None)] + [("M", d) for d in "NESW"] + [("A", d) for d in "NESW"]
 
 
@@ -49,23 +50,28 @@ class ArenaSpec:
                 self.spawn[p][y - 1, x - 1] = 1
         self.slots = w * h
         self.nvec = (N_ACTIONS,) * self.slots
+        ihp = int(config["initial_hp"])
+        self._ihp = ihp
+        self._static = {p: np.stack([self.wall, self.spawn[p], self.spawn[3 - p]]) for p in (1, 2)}
         self.obs_space = {"board": ((7, h, w), 0.0, 1.0, "float32"), "vector": ((2,), 0.0, 1.0, "float32")}
 
     # ---- arrays shared by the scalar and the batched engine ------------------------------
     def planes(self, owner: np.ndarray, hp: np.ndarray, player: int) -> np.ndarray:
-        """Planes ``(n, 7, h, w)`` from boards ``owner``/``hp`` of shape ``(n, h, w)`` (no border)."""
+        """Planes ``(n, 7, h, w)`` from boards ``owner``/``hp`` of shape ``(n, h, w)`` (no border).
+
+        Whole-array operations only (no loop over games): the scalar environments call it with
+        ``n = 1``, the vector environment with the whole batch, so both give the same bits."""
         n = owner.shape[0]
         out = np.empty((n, 7, self.height, self.width), dtype=np.float32)
-        ihp = float(self.config["initial_hp"])
         own = owner == player
-        enemy = (owner > 0) & ~own
-        out[:, 0] = self.wall
-        out[:, 1] = self.spawn[player]
-        out[:, 2] = self.spawn[3 - player]
+        enemy = owner == 3 - player
+        out[:, 0:3] = self._static[player]
         out[:, 3] = own
-        out[:, 4] = np.where(own, np.minimum(hp / ihp, 1.0), 0.0)
         out[:, 5] = enemy
-        out[:, 6] = np.where(enemy, np.minimum(hp / ihp, 1.0), 0.0)
+        # HP / initial_hp capped at 1 (float32 division of small integers: exact rounding)
+        hpn = np.divide(np.minimum(hp, self._ihp), np.float32(self._ihp), dtype=np.float32)
+        np.multiply(hpn, own, out=out[:, 4])
+        np.multiply(hpn, enemy, out=out[:, 6])
         return out
 
     def vector(self, turn_to_play: np.ndarray) -> np.ndarray:
@@ -78,10 +84,8 @@ class ArenaSpec:
     def masks(self, owner: np.ndarray, player: int) -> np.ndarray:
         """Flat masks ``(n, slots * 11)``: all actions on own robots' squares, idle elsewhere."""
         n = owner.shape[0]
-        own = (owner == player).reshape(n, self.slots, 1)
-        m = np.broadcast_to(own, (n, self.slots, N_ACTIONS)).astype(np.int8)
-        m[:, :, 0] = 1
-        return m.reshape(n, -1)
+        own = (owner == player).reshape(n, self.slots).view(np.int8)
+        return np.take(_MASK_ROWS, own, axis=0).reshape(n, -1)   # row 0: idle only; row 1: all
 
     def _board(self, view: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
         owner = np.zeros((1, self.height, self.width), dtype=np.int8)
@@ -132,12 +136,15 @@ class ArenaSpec:
 
 class ArenaBatch:
     """``n`` arena matches in lock step for a vector environment: the learner is player 1
-    (``seats[0]``), the opponent player 2. Arrays match :class:`ArenaSpec`'s scalar encoding."""
+    (``seats[0]``), the opponent player 2. Arrays match :class:`ArenaSpec`'s scalar encoding.
+
+    Every method is a whole-array NumPy operation over the batch (no loop over games)."""
 
     def __init__(self, spec: ArenaSpec, n: int):
         self.spec = spec
         self.n = n
         self.engine = BatchArena(spec.config, n)
+        self._codes = np.zeros(self.engine.owner.shape, dtype=np.int8)
 
     def reset(self, which: np.ndarray | None = None) -> None:
         """Turn 0 for every game (``which=None``) or the marked ones."""
@@ -150,10 +157,24 @@ class ArenaBatch:
         return a[:, 1:-1, 1:-1]
 
     def observe(self, player: int) -> dict[str, np.ndarray]:
+        """Player ``player``'s observations of every game: ``board`` ``(n, 7, h, w)``, ``vector``
+        ``(n, 2)``, ``action_mask`` ``(n, slots * 11)`` (the scalar encoding, stacked)."""
         owner, hp = self._inner(self.engine.owner), self._inner(self.engine.hp)
         turn = np.where(self.engine.over, self.engine.turns, self.engine.turns + 1)
         return {"board": self.spec.planes(owner, hp, player), "vector": self.spec.vector(turn),
                 "action_mask": self.spec.masks(owner, player)}
+
+    def random_actions(self, rng: np.random.Generator, player: int) -> np.ndarray:
+        """Uniform legal slot actions ``(n, slots)`` of ``player``: 0..10 on its robots' squares,
+        0 elsewhere (uniform over the mask :meth:`ArenaSpec.masks` publishes)."""
+        own = (self._inner(self.engine.owner) == player).reshape(self.n, -1)
+        return np.where(own, rng.integers(0, N_ACTIONS, size=own.shape, dtype=np.int8), 0).astype(np.int64)
+
+    def legal(self, actions: np.ndarray, player: int) -> np.ndarray:
+        """Per game: are all of ``actions`` (``(n, slots)``) allowed by ``player``'s mask (in
+        range, and 0 on squares without one of its robots)?"""
+        own = (self._inner(self.engine.owner) == player).reshape(self.n, -1)
+        return (((actions == 0) | own) & (actions >= 0) & (actions < N_ACTIONS)).all(axis=1)
 
     def step(self, actions: dict[int, np.ndarray], live: np.ndarray | None = None) -> None:
         """One turn of the games where ``live`` is true (default: all): ``actions[p]`` is
@@ -161,14 +182,15 @@ class ArenaBatch:
         e = self.engine
         keep = None if live is None or live.all() else ~np.asarray(live, dtype=bool)
         if keep is not None:
-            saved = (e.owner[keep].copy(), e.hp[keep].copy(), e.turns[keep].copy(), e.over[keep].copy())
-        codes = np.zeros(e.owner.shape, dtype=np.int8)
-        inner = codes[:, 1:-1, 1:-1]
+            saved = (e.owner[keep], e.hp[keep], e.turns[keep], e.over[keep])   # fancy indexing copies
+        inner = self._codes[:, 1:-1, 1:-1]
         owner = self._inner(e.owner)
-        for p, a in actions.items():
-            a = np.asarray(a, dtype=np.int8).reshape(self.n, self.spec.height, self.spec.width)
-            inner[...] = np.where(owner == p, a, inner)
-        e.step(codes)
+        shape = (self.n, self.spec.height, self.spec.width)
+        a1 = np.asarray(actions.get(1, 0), dtype=np.int8)
+        a2 = np.asarray(actions.get(2, 0), dtype=np.int8)
+        inner[...] = np.where(owner == 1, a1.reshape(shape) if a1.ndim else a1,
+                              np.where(owner == 2, a2.reshape(shape) if a2.ndim else a2, 0))
+        e.step(self._codes)
         if keep is not None:
             e.owner[keep], e.hp[keep], e.turns[keep], e.over[keep] = saved
 
