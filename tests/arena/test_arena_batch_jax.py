@@ -1,15 +1,23 @@
 """The JAX backend of the batched arena gives the NumPy engine's boards bit for bit (R12-R28).
 
-``jax`` is in the ``test`` extra (``botwars[jax]``): without it this module fails at import,
-it is never skipped."""
+``jax`` is in the ``test`` extra (``botwars[jax]``): without it these tests fail, they are never
+skipped. Each test body runs in a fresh process (``spawn``): JAX starts threads, and a test
+worker that has loaded it must not fork afterwards (the bot pool and the sandboxed bots do)."""
 
-import jax
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+
 import numpy as np
 import pytest
 
 from botwars.engine.ruleset import get_ruleset
 from botwars.games.arena.batch import BatchArena
-from botwars.games.arena.batch_jax import JaxArena
+
+
+def in_fresh_process(fn, *args):
+    """Run ``fn(*args)`` in a new interpreter (spawned, not forked); its exceptions re-raise here."""
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        return pool.submit(fn, *args).result()
 
 
 def random_codes(rng, shape, turn):
@@ -27,6 +35,11 @@ def random_codes(rng, shape, turn):
     {"spawn_interval": 3, "wipeout_ends_game": True, "attack_damage_enemy": 60, "defend_divisor": 3},
 ])
 def test_R12_jax_backend_matches_numpy_engine(overrides):
+    in_fresh_process(_jax_matches_numpy, overrides)
+
+
+def _jax_matches_numpy(overrides):
+    from botwars.games.arena.batch_jax import JaxArena
     cfg = get_ruleset("arena").validate_config(overrides)
     n = 48
     ref, jx = BatchArena(cfg, n), JaxArena(cfg, n)
@@ -53,6 +66,12 @@ def test_R12_jax_backend_matches_numpy_engine(overrides):
 
 @pytest.mark.slow
 def test_jax_random_rollout_restarts_finished_games():
+    in_fresh_process(_jax_rollout_restarts)
+
+
+def _jax_rollout_restarts():
+    import jax
+    from botwars.games.arena.batch_jax import JaxArena
     cfg = get_ruleset("arena").validate_config({"map": "small", "max_turns": 5})
     jx = JaxArena(cfg, 8)
     robots, _ = jx.random_steps(jax.random.PRNGKey(0), 12)
