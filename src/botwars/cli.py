@@ -601,11 +601,11 @@ def _print_standings(game: str, rows: list[dict[str, Any]]) -> None:
     t = Table(title=f"{game} standings")
     for col, just in (("#", "right"), ("agent", "left"), ("games", "right"), ("W", "right"), ("D", "right"),
                       ("L", "right"), ("score", "right"), ("rating", "right"), ("mu ± sigma", "right")):
-        t.add_column(col, justify=just)
+        t.add_column(col, justify=just, no_wrap=True)
     has_elo = any(r["elo"] is not None for r in rows)
     if has_elo:
-        t.add_column("Elo", justify="right")
-    t.add_column("errors", justify="right")
+        t.add_column("Elo", justify="right", no_wrap=True)
+    t.add_column("errors", justify="right", no_wrap=True)
     for r in rows:
         cells = [str(r["rank"]), r["agent"], str(r["games"]), str(r["wins"]), str(r["draws"]), str(r["losses"]),
                  f"{r['score']:g}", f"{r['rating']:.2f}", f"{r['mu']:.2f} ± {r['sigma']:.2f}"]
@@ -613,16 +613,17 @@ def _print_standings(game: str, rows: list[dict[str, Any]]) -> None:
             cells.append(f"{r['elo']:.1f}")
         cells.append(str(r["errors"] + r["failed"]))
         t.add_row(*cells)
-    console.print(t)
+    out = console if console.is_terminal else Console(width=max(console.width, 200))  # a file or pipe: whole lines
+    out.print(t)
     x = Table(title="cross table (row vs column: wins-draws-losses)")
-    x.add_column("")
+    x.add_column("", no_wrap=True)
     for r in rows:
-        x.add_column(str(r["rank"]), justify="right")
+        x.add_column(str(r["rank"]), justify="right", no_wrap=True)
     for r in rows:
         x.add_row(f"{r['rank']}. {r['agent']}", *["-" if c["agent"] == r["agent"] else
                                                     "{wins}-{draws}-{losses}".format(**r["cross"][c["agent"]])
                                                     for c in rows])
-    console.print(x)
+    out.print(x)
 
 
 def main() -> None:  # pragma: no cover

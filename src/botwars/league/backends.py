@@ -27,7 +27,7 @@ def lost_report(job: MatchJob, why: str) -> MatchReport:
     from botwars.engine import get_ruleset
     seats = get_ruleset(job.game).seat_names(len(job.specs))
     return MatchReport({"match_id": job.match_id, "round": job.round, "seq": job.seq,
-                        "game_index": job.game_index, "seed": job.seed, "agents": list(job.specs),
+                        "game_index": job.game_index, "seed": job.seed, "agents": list(job.names or job.specs),
                         "seats": seats, "status": "failed", "outcome": None, "turns": 0,
                         "errors": {s: 0 for s in seats},
                         "error_detail": [{"decision": 0, "seat": None, "code": "lost", "detail": why}],

@@ -41,6 +41,9 @@ class MatchJob:
     seq: int = 0
     game_index: int = 0
     clock: bool = True
+    names: tuple[str, ...] = ()
+    """The agents' names in the tournament, in seat order (default: the specs); a spec given
+    twice is named ``SPEC#2`` the second time."""
 
 
 @dataclass
@@ -68,7 +71,7 @@ def play_match(job: MatchJob, agent_factory: Callable[[str, str], Any] = make_ag
     seats = rs.seat_names(len(job.specs))
     t0 = time.perf_counter()
     base = {"match_id": job.match_id, "round": job.round, "seq": job.seq, "game_index": job.game_index,
-            "seed": job.seed, "agents": list(job.specs), "seats": seats}
+            "seed": job.seed, "agents": list(job.names or job.specs), "seats": seats}
     fd, path = tempfile.mkstemp(prefix=f"botwars-{job.match_id}-", suffix=".jsonl")
     os.close(fd)
     agents: dict[str, Any] = {}

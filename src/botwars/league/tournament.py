@@ -28,7 +28,7 @@ from botwars.league.standings import standings, write_standings
 @dataclass
 class TournamentSettings:
     """What defines a tournament (its id is a digest of these): ``game``; ``agents`` (specs, at
-    least two, none twice); ``format`` (round-robin, swiss, gauntlet); ``games_per_pair`` (≥ 1,
+    least two; a spec given twice plays as ``SPEC#2``); ``format`` (round-robin, swiss, gauntlet); ``games_per_pair`` (≥ 1,
     each in every seat rotation); ``seed``; ``players`` per match (default: 2, or the game's
     only seat count); ``rounds`` (swiss; default ⌈log2 k⌉); ``overrides`` (parameters, as
     ``--set`` gives them); ``clock`` (time control on)."""
@@ -44,12 +44,23 @@ class TournamentSettings:
     clock: bool = True
 
 
+def agent_names(specs: list[str]) -> list[str]:
+    """The agents' names: each spec, and ``SPEC#k`` for its ``k``-th appearance (k ≥ 2), so one
+    bot can play against copies of itself."""
+    seen: dict[str, int] = {}
+    out = []
+    for a in specs:
+        seen[a] = seen.get(a, 0) + 1
+        out.append(a if seen[a] == 1 else f"{a}#{seen[a]}")
+    return out
+
+
 class Tournament:
     """A checked tournament bound to its folder ``out_dir`` and database ``db_url`` (default
     ``sqlite:///OUT/tournament.db``).
 
     Raises :class:`ConfigError` (one line, naming what is wrong) for an unknown game, a bad
-    agent spec, an agent listed twice, a seat count the game does not allow, a folder holding
+    agent spec, a seat count the game does not allow, a folder holding
     another tournament, or an unusable database."""
 
     def __init__(self, s: TournamentSettings, out_dir: str, db_url: str | None = None, check_agents: bool = True):
@@ -59,11 +70,7 @@ class Tournament:
             raise ConfigError(f"unknown format {s.format!r} (use {', '.join(schedule.FORMATS)})", source="--format")
         if len(s.agents) < 2:
             raise ConfigError(f"a tournament needs at least 2 agents, got {len(s.agents)}")
-        seen: set[str] = set()
-        for a in s.agents:
-            if a in seen:
-                raise ConfigError(f"agent {a} is listed twice")
-            seen.add(a)
+        self.names = agent_names(s.agents)
         players = s.players if s.players is not None else max(2, rs.min_seats)
         if not (max(2, rs.min_seats) <= players <= rs.max_seats):
             lo = max(2, rs.min_seats)
@@ -86,7 +93,7 @@ class Tournament:
             rounds = 1
         self.config = rs.validate_config(s.overrides)
         if check_agents:
-            for a in s.agents:  # a bad spec is named before anything is played
+            for a in dict.fromkeys(s.agents):  # a bad spec is named before anything is played
                 make_agent(a, s.game).close()
         self.s = s
         self.players = players
@@ -116,14 +123,14 @@ class Tournament:
 
     def _job(self, f: schedule.Fixture) -> MatchJob:
         return MatchJob(f.match_id, self.s.game, self.config, tuple(self.s.agents[i] for i in f.agents), f.seed,
-                        f.round, f.seq, f.game_index, self.s.clock)
+                        f.round, f.seq, f.game_index, self.s.clock, tuple(self.names[i] for i in f.agents))
 
     def fixtures(self, round_: int = 0, previous: list[dict[str, Any]] | None = None,
                  met: set[frozenset[int]] | None = None, byes: set[int] | None = None) -> list[schedule.Fixture]:
         """The fixtures of ``round_`` (round-robin and gauntlet: all, in round 0). Swiss pairs
         by the standings of the stored matches of earlier rounds (``previous``), avoiding the
         pairs in ``met`` and giving the bye to an agent not in ``byes`` (both updated here)."""
-        specs = self.s.agents
+        specs = self.names
         if self.s.format != "swiss":
             groups = schedule.groups_for(self.s.format, len(specs), self.players)
             return schedule.fixtures_for(self.id, self.s.seed, specs, groups, self.s.games_per_pair)
@@ -169,7 +176,7 @@ class Tournament:
         """``(rows, matches)``: the standings (:func:`botwars.league.standings.standings`) and
         the stored matches."""
         matches = self.db.matches(self.id)
-        return standings(matches, self.s.agents, self.elo_initial), matches
+        return standings(matches, self.names, self.elo_initial), matches
 
     def write_standings(self) -> tuple[list[dict[str, Any]], str, str]:
         """Compute the standings and write ``standings.json`` and ``standings.html``."""
