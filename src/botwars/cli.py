@@ -591,7 +591,7 @@ def tournament(
     t.close()
     _print_standings(game, rows)
     console.print(f"{done} of {total} matches stored in {out_dir} ({done - start} played now); "
-                  f"standings: {jpath}, {hpath}", highlight=False)
+                  f"standings: {jpath}, {hpath}", highlight=False, soft_wrap=True)
     if interrupted:
         _error_line(f"interrupted: {total - done} matches left; run the same command again to continue")
         raise typer.Exit(130)
