@@ -115,8 +115,9 @@ class RayBackend:
         if not jobs:
             return
         ray = self._init()
-        remote = ray.remote(max_retries=RETRIES, retry_exceptions=False, num_cpus=1)(self.task)
-        pending = {remote.remote(j): j for j in jobs}
+        remote = ray.remote(max_retries=RETRIES, retry_exceptions=False, num_cpus=1)(_call)
+        task = ray.put(self.task)
+        pending = {remote.remote(task, j): j for j in jobs}
         try:
             while pending:
                 done, _ = ray.wait(list(pending), num_returns=1, timeout=None)
@@ -134,6 +135,11 @@ class RayBackend:
                 except Exception:
                     pass
             raise
+
+
+def _call(task: Task, job: MatchJob) -> MatchReport:
+    """The Ray task: ``task(job)`` (a function, so any callable can be the task)."""
+    return task(job)
 
 
 def make_backend(name: str, workers: int = 1, address: str | None = None) -> LocalBackend | RayBackend:
