@@ -34,6 +34,13 @@ def lost_report(job: MatchJob, why: str) -> MatchReport:
                         "wall_s": 0.0})
 
 
+def _ignore_sigint() -> None:
+    """Worker start: Ctrl-C is the parent's to handle (it stops the pool), so that a match under
+    way is dropped, never stored as failed."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 class LocalBackend:
     """``workers`` processes (a :class:`pebble.ProcessPool`) play the matches; a worker that
     dies mid-match is replaced and its match started again (at most :data:`RETRIES` times)."""
@@ -54,7 +61,7 @@ class LocalBackend:
         from pebble import ProcessPool
         from pebble.common import ProcessExpired
 
-        pool = ProcessPool(max_workers=min(self.workers, len(jobs)))
+        pool = ProcessPool(max_workers=min(self.workers, len(jobs)), initializer=_ignore_sigint)
         try:
             tries: dict[str, int] = {}
             pending = {pool.schedule(self.task, args=(j,)): j for j in jobs}
