@@ -229,6 +229,8 @@ def test_a_corrupt_database_is_named(tmp_path):
     (["arena", "builtin:random", "builtin:hunter", "--rounds", "2"], "--rounds"),
     (["arena", "builtin:random", "builtin:hunter", "--format", "knockout"], "knockout"),
     (["arena", "builtin:random", "builtin:hunter", "--backend", "mpi"], "mpi"),
+    (["arena", "builtin:random", "builtin:hunter", "--backend", "ray", "--ray-address", "127.0.0.1:1"],
+     "cannot reach the Ray cluster at 127.0.0.1:1"),
     (["arena", "builtin:random", "builtin:hunter", "--games-per-pair", "0"], "--games-per-pair"),
     (["arena", "builtin:random", "builtin:hunter", "--workers", "0"], "--workers"),
     (["arena", "builtin:random", "builtin:hunter", "--set", "max_turns=-1"], "max_turns"),

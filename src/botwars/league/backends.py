@@ -107,6 +107,7 @@ class RayBackend:
         except ImportError:
             raise ConfigError("ray is not installed (pip install 'botwars[ray]')", source="--backend ray") from None
         if not ray.is_initialized():
+            _check_reachable(self.address)
             env = {k: os.environ[k] for k in ("PYTHONPATH",) if os.environ.get(k)}
             try:
                 ray.init(address=self.address, include_dashboard=False, log_to_driver=False,
@@ -142,6 +143,24 @@ class RayBackend:
                 except Exception:
                     pass
             raise
+
+
+def _check_reachable(address: str | None, timeout_s: float = 5.0) -> None:
+    """Raise :class:`ConfigError` when ``address`` (``HOST:PORT``; ``None``, ``auto``,
+    ``local`` and ``ray://`` addresses are left to Ray) takes no TCP connection within
+    ``timeout_s`` seconds, instead of Ray's long retry loop."""
+    import socket
+
+    if not address or address in ("auto", "local") or "://" in address:
+        return
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdigit():
+        raise ConfigError(f"{address!r} is not HOST:PORT", source="--ray-address")
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout_s).close()
+    except OSError as exc:
+        raise ConfigError(f"cannot reach the Ray cluster at {address}: {exc.strerror or exc}",
+                          source="--ray-address") from None
 
 
 def _call(task: Task, job: MatchJob) -> MatchReport:
