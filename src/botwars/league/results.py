@@ -16,7 +16,7 @@ import time
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.exc import DatabaseError, OperationalError
+from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError
 
 from botwars.engine.errors import ConfigError
 from botwars.engine.ruleset import canonical_json
@@ -91,6 +91,13 @@ class ResultStore:
                 f.flush()
                 os.fsync(f.fileno())
             os.replace(tmp, final)
+        try:
+            return self._insert(tid, row, rel)
+        except IntegrityError:  # stored by another driver between our look and our insert
+            return False
+
+    def _insert(self, tid: str, row: dict[str, Any], rel: str | None) -> bool:
+        mid = row["match_id"]
         with self.store.write() as s:
             if s.get(TournamentMatchRow, mid) is not None:
                 return False
