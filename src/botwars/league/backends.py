@@ -8,6 +8,7 @@ which ignores a match stored already, so a retried match is counted once.
 
 from __future__ import annotations
 
+import logging
 import os
 from concurrent.futures import FIRST_COMPLETED, wait
 from typing import Any, Callable, Sequence
@@ -58,8 +59,7 @@ class LocalBackend:
         (the matches under way are dropped, to be played on the next run) and is re-raised."""
         if not jobs:
             return
-        from pebble import ProcessPool
-        from pebble.common import ProcessExpired
+        from pebble import ProcessExpired, ProcessPool
 
         pool = ProcessPool(max_workers=min(self.workers, len(jobs)), initializer=_ignore_sigint)
         try:
@@ -111,7 +111,7 @@ class RayBackend:
             env = {k: os.environ[k] for k in ("PYTHONPATH",) if os.environ.get(k)}
             try:
                 ray.init(address=self.address, include_dashboard=False, log_to_driver=False,
-                         logging_level="ERROR", runtime_env={"env_vars": env} if env else None)
+                         logging_level=logging.ERROR, runtime_env={"env_vars": env} if env else None)
             except Exception as exc:
                 where = self.address or "a local Ray instance"
                 msg = " ".join(str(exc).split())[:300]
