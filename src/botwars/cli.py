@@ -543,7 +543,8 @@ def tournament(
     backend: str = typer.Option("local", help="local (a process pool) or ray (Ray tasks)."),
     ray_address: Optional[str] = typer.Option(None, "--ray-address", help="Ray cluster address "
                                               "[default: $RAY_ADDRESS, else a local Ray instance]."),
-    players: Optional[int] = typer.Option(None, help="Players per match, for free-for-all games (`botwars games GAME` shows the range)."),
+    players: Optional[int] = typer.Option(None, help="Players per match, for free-for-all games "
+                                                     "(`botwars games GAME` shows the range)."),
     rounds: Optional[int] = typer.Option(None, help="Swiss rounds [default: ceil(log2 agents)]."),
     set_: Optional[list[str]] = typer.Option(None, "--set", help="Parameter override key=value (repeatable)."),
     no_clock: bool = typer.Option(False, "--no-clock", help="Disable time control."),
