@@ -569,6 +569,107 @@ def bot_check(
         raise typer.Exit(1)
 
 
+# ---- botwars tournament (issue 15; docs/tournaments.md) ----------------------------------------
+@app.command()
+def tournament(
+    game: str = typer.Argument(..., help="Game id (see `botwars games`)."),
+    agents: list[str] = typer.Argument(..., help="Agent specs (at least two): builtin:NAME, bot.py, cmd:PROGRAM, "
+                                                   "or a kind the game adds."),
+    fmt: str = typer.Option("round-robin", "--format", help="round-robin, swiss or gauntlet (the first agent "
+                                                             "against the others)."),
+    games_per_pair: int = typer.Option(1, "--games-per-pair", help="Games per pairing, each in every seat order."),
+    seed: int = typer.Option(0, help="Tournament seed: every match's seed and id derive from it."),
+    workers: int = typer.Option(1, help="Matches played at once (local backend)."),
+    db: Optional[str] = typer.Option(None, help="Results database URL [default: sqlite:///OUT/tournament.db]."),
+    out: Optional[str] = typer.Option(None, help="Tournament folder: replays, database, standings "
+                                                 "[default: tournaments/GAME-SEED]. Run again to continue."),
+    backend: str = typer.Option("local", help="local (a process pool) or ray (Ray tasks)."),
+    ray_address: Optional[str] = typer.Option(None, "--ray-address", help="Ray cluster address "
+                                              "[default: $RAY_ADDRESS, else a local Ray instance]."),
+    players: Optional[int] = typer.Option(None, help="Players per match, for free-for-all games "
+                                                     "(`botwars games GAME` shows the range)."),
+    rounds: Optional[int] = typer.Option(None, help="Swiss rounds [default: ceil(log2 agents)]."),
+    set_: Optional[list[str]] = typer.Option(None, "--set", help="Parameter override key=value (repeatable)."),
+    no_clock: bool = typer.Option(False, "--no-clock", help="Disable time control."),
+) -> None:
+    """Play a tournament between agents (resumable), then print and write the standings.
+
+    Every pairing plays --games-per-pair games in every seat order; each finished match is stored
+    (replay file, then database row). Interrupted and run again with the same --out, it plays
+    only the matches not stored yet. Exit status 0 when done, 130 when interrupted, 2 on bad input.
+    """
+    from botwars.engine.ruleset import parse_set_options
+    from botwars.league.backends import make_backend
+    from botwars.league.tournament import Tournament, TournamentSettings
+
+    out_dir = out or os.path.join("tournaments", f"{game}-{seed}")
+
+    def setup():
+        s = TournamentSettings(game, list(agents), fmt, games_per_pair, seed, players, rounds,
+                               parse_set_options(set_), not no_clock)
+        be = make_backend(backend, workers, ray_address)
+        return Tournament(s, out_dir, db), be
+
+    t, be = _guard(setup)
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+                               TimeRemainingColumn)
+    total, start = t.total(), t.done_count()
+    errors = 0
+    interrupted = False
+    with Progress(TextColumn(f"{game} {fmt}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  TextColumn("ETA"), TimeRemainingColumn(), console=err_console, transient=True,
+                  disable=not err_console.is_terminal) as prog:
+        task = prog.add_task("matches", total=total, completed=start)
+
+        def on_match(report, stored):
+            nonlocal errors
+            errors += sum(int(v) for v in report.row["errors"].values())
+            prog.advance(task)
+
+        try:
+            _guard(lambda: t.run(be, on_match))
+        except KeyboardInterrupt:
+            interrupted = True
+    rows, jpath, hpath = t.write_standings()
+    done = t.done_count()
+    t.close()
+    _print_standings(game, rows)
+    console.print(f"{done} of {total} matches stored in {out_dir} ({done - start} played now); "
+                  f"standings: {jpath}, {hpath}", highlight=False, soft_wrap=True)
+    if interrupted:
+        _error_line(f"interrupted: {total - done} matches left; run the same command again to continue")
+        raise typer.Exit(130)
+
+
+def _print_standings(game: str, rows: list[dict[str, Any]]) -> None:
+    t = Table(title=f"{game} standings")
+    for col, just in (("#", "right"), ("agent", "left"), ("games", "right"), ("W", "right"), ("D", "right"),
+                      ("L", "right"), ("score", "right"), ("rating", "right"), ("mu ± sigma", "right")):
+        t.add_column(col, justify=just, no_wrap=True)
+    has_elo = any(r["elo"] is not None for r in rows)
+    if has_elo:
+        t.add_column("Elo", justify="right", no_wrap=True)
+    t.add_column("errors", justify="right", no_wrap=True)
+    for r in rows:
+        cells = [str(r["rank"]), r["agent"], str(r["games"]), str(r["wins"]), str(r["draws"]), str(r["losses"]),
+                 f"{r['score']:g}", f"{r['rating']:.2f}", f"{r['mu']:.2f} ± {r['sigma']:.2f}"]
+        if has_elo:
+            cells.append(f"{r['elo']:.1f}")
+        cells.append(str(r["errors"] + r["failed"]))
+        t.add_row(*cells)
+    out = console if console.is_terminal else Console(width=max(console.width, 200))  # a file or pipe: whole lines
+    out.print(t)
+    x = Table(title="cross table (row vs column: wins-draws-losses)")
+    x.add_column("", no_wrap=True)
+    for r in rows:
+        x.add_column(str(r["rank"]), justify="right", no_wrap=True)
+    for r in rows:
+        x.add_row(f"{r['rank']}. {r['agent']}", *["-" if c["agent"] == r["agent"] else
+                                                    "{wins}-{draws}-{losses}".format(**r["cross"][c["agent"]])
+                                                    for c in rows])
+    out.print(x)
+
+
 def main() -> None:  # pragma: no cover
     app()
 

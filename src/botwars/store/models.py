@@ -145,3 +145,44 @@ class NoticeRow(Base):
     last_error: Mapped[str | None] = mapped_column(Text, nullable=True)
     created_at: Mapped[float] = mapped_column(Float)
     sent_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+# ---- tournaments (botwars.league; migration 0004) ---------------------------------------------
+class TournamentRow(Base):
+    """A tournament (``botwars tournament``): ``id`` is a digest of its settings, ``settings``
+    their canonical JSON (game, config, agents, format, games per pair, seed, players, rounds)."""
+
+    __tablename__ = "tournaments"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(64))
+    settings: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class TournamentMatchRow(Base):
+    """A finished tournament match, written once (the primary key makes a second insert of
+    the same match a no-op): ``agents`` and ``seats`` are JSON lists in seat order, ``outcome``
+    the :class:`~botwars.engine.Outcome` JSON, ``errors`` the bot errors per seat
+    (``{seat: count}``), ``error_detail`` the first few (``[{"decision", "seat", "code",
+    "detail"}]``), ``replay`` the record's path relative to the tournament folder, ``status``
+    ``ok`` or ``failed`` (the match could not be played to its end: ``error_detail`` says why)."""
+
+    __tablename__ = "tournament_matches"
+
+    match_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), index=True)
+    round: Mapped[int] = mapped_column(Integer)
+    seq: Mapped[int] = mapped_column(Integer)
+    game_index: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    agents: Mapped[str] = mapped_column(Text)
+    seats: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(16))
+    outcome: Mapped[str | None] = mapped_column(Text, nullable=True)
+    turns: Mapped[int] = mapped_column(Integer)
+    errors: Mapped[str] = mapped_column(Text)
+    error_detail: Mapped[str] = mapped_column(Text)
+    replay: Mapped[str | None] = mapped_column(String(300), nullable=True)
+    wall_s: Mapped[float] = mapped_column(Float)
+    finished_at: Mapped[float] = mapped_column(Float)

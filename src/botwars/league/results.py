@@ -1,0 +1,157 @@
+"""Tournament results: the ``tournaments`` and ``tournament_matches`` tables (Alembic migration
+0004 of :mod:`botwars.store`) and the tournament folder's files.
+
+A match is stored once it has finished, in this order: its record is written to a temporary
+name and renamed to ``replays/<match id>.jsonl`` (so no half-written record ever has the final
+name), then its row is inserted and committed. The row's primary key is the match id and the
+insert does nothing when the row exists, so a match retried by a backend (a Ray worker that
+died) or finished twice is counted once. A match with no row is played (again) on the next run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError
+
+from botwars.engine.errors import ConfigError
+from botwars.engine.ruleset import canonical_json
+from botwars.league.runner import MatchReport
+from botwars.store import Store
+from botwars.store.models import TournamentMatchRow, TournamentRow
+from botwars.store.repo import safe_url
+
+MANIFEST = "tournament.json"
+REPLAYS = "replays"
+
+
+def default_db_url(out_dir: str) -> str:
+    """``sqlite:///OUT/tournament.db`` (absolute path)."""
+    return "sqlite:///" + os.path.abspath(os.path.join(out_dir, "tournament.db"))
+
+
+def _db_name(url: str) -> str:
+    if url.startswith("sqlite:///"):
+        return url[len("sqlite:///"):]
+    return safe_url(url)
+
+
+class ResultStore:
+    """The results database of one tournament run.
+
+    Raises :class:`ConfigError` naming the database (its file for SQLite) when it cannot be
+    opened or is not a botwars database (a corrupt file, another program's file).
+    """
+
+    def __init__(self, url: str):
+        self.url = url
+        self.name = _db_name(url)
+        self.store = Store(url)
+        try:
+            self.store.migrate()
+        except (DatabaseError, OperationalError) as exc:
+            self.store.dispose()
+            why = str(getattr(exc, "orig", exc)).splitlines()[0] if str(getattr(exc, "orig", exc)) else type(exc).__name__
+            raise ConfigError(f"results database {self.name} cannot be used ({why}); move it away or "
+                              "name another with --db", source="--db") from None
+        except Exception as exc:  # alembic: a revision it does not know, a foreign schema
+            self.store.dispose()
+            raise ConfigError(f"results database {self.name} cannot be used ({exc}); move it away or "
+                              "name another with --db", source="--db") from None
+
+    def ensure_tournament(self, tid: str, game: str, settings: dict[str, Any]) -> None:
+        """Insert the tournament's row unless it is there."""
+        with self.store.write() as s:
+            if s.get(TournamentRow, tid) is None:
+                s.add(TournamentRow(id=tid, game=game, settings=canonical_json(settings), created_at=time.time()))
+
+    def done_ids(self, tid: str) -> set[str]:
+        """The ids of the tournament's stored matches."""
+        with self.store.read() as s:
+            return set(s.scalars(select(TournamentMatchRow.match_id).where(TournamentMatchRow.tournament_id == tid)))
+
+    def commit(self, tid: str, report: MatchReport, out_dir: str) -> bool:
+        """Store a finished match: its record under ``out_dir/replays`` (temporary name, fsync,
+        rename), then its row. Returns ``False`` (and changes nothing in the database) when
+        the match was stored already."""
+        row = report.row
+        mid = row["match_id"]
+        rel = None
+        if report.record:
+            rel = f"{REPLAYS}/{mid}.jsonl"
+            final = os.path.join(out_dir, rel)
+            os.makedirs(os.path.dirname(final), exist_ok=True)
+            tmp = final + ".part"
+            with open(tmp, "w", encoding="utf-8", newline="\n") as f:
+                f.write(report.record)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, final)
+        try:
+            return self._insert(tid, row, rel)
+        except IntegrityError:  # stored by another driver between our look and our insert
+            return False
+
+    def _insert(self, tid: str, row: dict[str, Any], rel: str | None) -> bool:
+        mid = row["match_id"]
+        with self.store.write() as s:
+            if s.get(TournamentMatchRow, mid) is not None:
+                return False
+            s.add(TournamentMatchRow(
+                match_id=mid, tournament_id=tid, round=row["round"], seq=row["seq"], game_index=row["game_index"],
+                seed=row["seed"], agents=canonical_json(row["agents"]), seats=canonical_json(row["seats"]),
+                status=row["status"], outcome=None if row["outcome"] is None else canonical_json(row["outcome"]),
+                turns=row["turns"], errors=canonical_json(row["errors"]),
+                error_detail=canonical_json(row["error_detail"]), replay=rel, wall_s=float(row["wall_s"]),
+                finished_at=time.time()))
+        return True
+
+    def matches(self, tid: str) -> list[dict[str, Any]]:
+        """The tournament's stored matches as dicts (JSON fields decoded), in the fixed order
+        ``(round, seq, match_id)``."""
+        with self.store.read() as s:
+            rows = s.scalars(select(TournamentMatchRow).where(TournamentMatchRow.tournament_id == tid)
+                             .order_by(TournamentMatchRow.round, TournamentMatchRow.seq,
+                                       TournamentMatchRow.match_id)).all()
+            return [{"match_id": r.match_id, "round": r.round, "seq": r.seq, "game_index": r.game_index,
+                     "seed": r.seed, "agents": json.loads(r.agents), "seats": json.loads(r.seats),
+                     "status": r.status, "outcome": None if r.outcome is None else json.loads(r.outcome),
+                     "turns": r.turns, "errors": json.loads(r.errors), "error_detail": json.loads(r.error_detail),
+                     "replay": r.replay, "wall_s": r.wall_s} for r in rows]
+
+    def close(self) -> None:
+        self.store.dispose()
+
+
+def check_manifest(out_dir: str, settings: dict[str, Any]) -> None:
+    """Write ``out_dir/tournament.json`` (the settings) for a new folder, or check that the
+    folder's tournament has these settings. Raises :class:`ConfigError` naming the file and
+    the first difference (another game, other agents, another seed...)."""
+    path = os.path.join(out_dir, MANIFEST)
+    if not os.path.exists(path):
+        os.makedirs(out_dir, exist_ok=True)
+        with open(path + ".part", "w", encoding="utf-8") as f:
+            f.write(json.dumps(settings, indent=1, sort_keys=True) + "\n")
+        os.replace(path + ".part", path)
+        return
+    try:
+        with open(path, encoding="utf-8") as f:
+            old = json.load(f)
+        if not isinstance(old, dict):
+            raise ValueError("not an object")
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"{path} is not a tournament manifest ({exc}); use another --out") from None
+    if old.get("game") != settings["game"]:
+        raise ConfigError(f"{out_dir} holds a tournament of {old.get('game')}, not {settings['game']}; "
+                          "use another --out")
+    if old.get("agents") != settings["agents"]:
+        raise ConfigError(f"{out_dir} holds a tournament between {', '.join(map(str, old.get('agents') or []))}; "
+                          "give the same agents in the same order, or use another --out")
+    for k in sorted(set(old) | set(settings)):
+        if old.get(k) != settings.get(k):
+            raise ConfigError(f"{out_dir} holds a tournament with {k} = {canonical_json(old.get(k))}, "
+                              f"not {canonical_json(settings.get(k))}; use the same settings or another --out")

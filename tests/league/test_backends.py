@@ -1,0 +1,126 @@
+"""Backends (issue 15 item 3): the Ray backend gives the local backend's results for the same
+seeds, and a worker process that dies mid-match (the agent kills its own worker the first time,
+a marker file remembering it) has its match played again and stored exactly once — on Ray
+(``max_retries``) and in the local process pool alike. Ray runs on a local instance started here."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import sys
+
+import pytest
+
+from botwars.agents.spec import make_agent
+from botwars.league.backends import LocalBackend, RayBackend
+from botwars.league.runner import MatchJob, play_match
+from botwars.league.tournament import Tournament, TournamentSettings
+
+AGENTS = ["builtin:hunter", "builtin:random", "builtin:swarm"]
+TOTAL = 3 * 2 * 1
+
+
+class _Suicidal:
+    """Wraps an agent; at its 3rd decision kills the process it runs in, unless ``marker`` exists
+    (it is created just before, so the retry plays normally)."""
+
+    def __init__(self, inner, marker: str):
+        self.inner, self.marker, self.n = inner, marker, 0
+
+    def start(self, *a, **k):
+        return self.inner.start(*a, **k)
+
+    def act(self, view, deadline_s):
+        self.n += 1
+        if self.n == 3 and not os.path.exists(self.marker):
+            with open(self.marker, "w") as f:
+                f.write(str(os.getpid()))
+            os.kill(os.getpid(), signal.SIGKILL)
+        return self.inner.act(view, deadline_s)
+
+    def close(self):
+        return self.inner.close()
+
+
+class KillOnce:
+    """A backend task: :func:`play_match` whose first ``swarm`` agent kills its worker mid-match once."""
+
+    def __init__(self, marker: str):
+        self.marker = marker
+
+    def __call__(self, job: MatchJob):
+        def factory(spec, game):
+            a = make_agent(spec, game)
+            return _Suicidal(a, self.marker) if spec == "builtin:swarm" else a
+        return play_match(job, factory)
+
+
+def tournament(out, **kw) -> Tournament:
+    s = TournamentSettings("arena", AGENTS, overrides={"max_turns": "20"}, seed=3, **kw)
+    return Tournament(s, str(out))
+
+
+def table(t: Tournament) -> str:
+    rows, _ = t.standings()
+    return json.dumps(rows, sort_keys=True)
+
+
+def stored(out) -> list[str]:
+    with sqlite3.connect(os.path.join(out, "tournament.db")) as c:
+        return [r[0] for r in c.execute("SELECT match_id FROM tournament_matches WHERE status = 'ok'")]
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    t = tournament(tmp_path_factory.mktemp("local"))
+    t.run(LocalBackend(2))
+    assert len(t.db.done_ids(t.id)) == TOTAL
+    yield table(t)
+    t.close()
+
+
+def test_a_local_worker_that_dies_mid_match_is_replaced_and_the_match_counted_once(tmp_path, reference):
+    marker = str(tmp_path / "killed")
+    t = tournament(tmp_path / "out")
+    t.run(LocalBackend(2, task=KillOnce(marker)))
+    assert os.path.exists(marker)  # a worker was killed
+    ids = stored(tmp_path / "out")
+    assert len(ids) == len(set(ids)) == TOTAL
+    assert table(t) == reference
+    t.close()
+
+
+@pytest.fixture(scope="module")
+def local_ray():
+    import ray
+    from ray import cloudpickle
+
+    src = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "src")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR",
+             runtime_env={"env_vars": {"PYTHONPATH": src}})
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])  # the workers cannot import this test module
+    yield ray
+    ray.shutdown()
+
+
+@pytest.mark.slow
+def test_ray_gives_the_local_results(tmp_path, reference, local_ray):
+    t = tournament(tmp_path / "ray")
+    t.run(RayBackend())
+    assert len(stored(tmp_path / "ray")) == TOTAL
+    assert table(t) == reference
+    t.close()
+
+
+@pytest.mark.slow
+def test_a_ray_worker_that_dies_mid_match_is_retried_and_counted_once(tmp_path, reference, local_ray):
+    marker = str(tmp_path / "killed")
+    t = tournament(tmp_path / "ray")
+    t.run(RayBackend(task=KillOnce(marker)))
+    assert os.path.exists(marker)
+    ids = stored(tmp_path / "ray")
+    assert len(ids) == len(set(ids)) == TOTAL
+    assert table(t) == reference
+    t.close()
