@@ -42,6 +42,31 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+_kept: dict[int, Any] = {}
+
+
+def _keep_hosts() -> None:
+    """In a worker process, once: sandboxed Python hosts are kept across the matches it plays
+    (:func:`botwars.agents.reuse_hosts`, issue 15 item 5: start-up is not paid per match; each
+    match still gets a freshly imported bot). The kept hosts end with the worker (bubblewrap's
+    ``--die-with-parent``) or at its exit."""
+    pid = os.getpid()
+    if pid in _kept:
+        return
+    import atexit
+    from botwars.agents import reuse_hosts
+    ctx = reuse_hosts()
+    ctx.__enter__()
+    _kept[pid] = ctx
+    atexit.register(ctx.__exit__, None, None, None)
+
+
+def _play_in_worker(task: Task, job: MatchJob) -> MatchReport:
+    """What a worker (a pool process or a Ray task) runs: ``task(job)`` with kept hosts."""
+    _keep_hosts()
+    return task(job)
+
+
 class LocalBackend:
     """``workers`` processes (a :class:`pebble.ProcessPool`) play the matches; a worker that
     dies mid-match is replaced and its match started again (at most :data:`RETRIES` times)."""
@@ -64,7 +89,7 @@ class LocalBackend:
         pool = ProcessPool(max_workers=min(self.workers, len(jobs)), initializer=_ignore_sigint)
         try:
             tries: dict[str, int] = {}
-            pending = {pool.schedule(self.task, args=(j,)): j for j in jobs}
+            pending = {pool.schedule(_play_in_worker, args=(self.task, j)): j for j in jobs}
             while pending:
                 done, _ = wait(list(pending), return_when=FIRST_COMPLETED)
                 for fut in done:
@@ -74,7 +99,7 @@ class LocalBackend:
                     except ProcessExpired as exc:
                         tries[job.match_id] = tries.get(job.match_id, 0) + 1
                         if tries[job.match_id] <= RETRIES:
-                            pending[pool.schedule(self.task, args=(job,))] = job
+                            pending[pool.schedule(_play_in_worker, args=(self.task, job))] = job
                             continue
                         report = lost_report(job, f"worker process died {RETRIES + 1} times ({exc})")
                     except Exception as exc:  # the task itself raised: a bug, reported in the row
@@ -164,8 +189,8 @@ def _check_reachable(address: str | None, timeout_s: float = 5.0) -> None:
 
 
 def _call(task: Task, job: MatchJob) -> MatchReport:
-    """The Ray task: ``task(job)`` (a function, so any callable can be the task)."""
-    return task(job)
+    """The Ray task: ``task(job)`` (a function, so any callable can be the task), with kept hosts."""
+    return _play_in_worker(task, job)
 
 
 def make_backend(name: str, workers: int = 1, address: str | None = None) -> LocalBackend | RayBackend:
