@@ -30,7 +30,7 @@ from botwars.games.submarine.search import IsmctsBot
 
 # game -> (spec name, small-budget factory, opponent built-in, config, decision points checked)
 CASES = {
-    "dadoed": ("mcts", lambda: MctsBot(simulations=6), "greedy", {"max_turns": 30}, 8),
+    "dadoed": ("mcts", lambda: MctsBot(simulations=4), "greedy", {"max_turns": 20}, 5),
     "submarine": ("mcts", lambda: IsmctsBot(simulations=8), "hunter", {}, 6),
     "factory": ("planner", lambda: FactoryPlanner(simulations=12, width=4), "pathfinder", {"turn_limit": 4}, 3),
     "geeko": ("planner", lambda: GeekoPlanner(simulations=4), "pathfinder", {"turn_limit": 3}, 2),
@@ -51,7 +51,11 @@ def test_listed_as_builtin(game):
     assert type(agent.bot).__module__ == f"botwars.games.{game}.search"
 
 
-@pytest.mark.parametrize("game", sorted(CASES))
+SLOW = {"dadoed", "geeko"}  # a few seconds each on an idle core
+GAMES = [pytest.param(g, marks=pytest.mark.slow) if g in SLOW else g for g in sorted(CASES)]
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_twin_state_determinism_legality(game):
     _, make, opp, over, points = CASES[game]
     rs = get_ruleset(game)
@@ -81,7 +85,7 @@ def test_twin_state_determinism_legality(game):
     assert checked >= 2
 
 
-@pytest.mark.parametrize("game", sorted(CASES))
+@pytest.mark.parametrize("game", GAMES)
 def test_short_match_against_builtin(game):
     name, make, opp, over, _ = CASES[game]
     rs = get_ruleset(game)
