@@ -3,6 +3,7 @@
     PYTHONPATH=src python benchmarks/search_strength.py GAME [--games 200] [--opponent NAME]
         [--simulations N] [--set KEY=VALUE ...] [--first 0] [--json]
     PYTHONPATH=src python benchmarks/search_strength.py GAME --baseline A B [--games 40]
+    PYTHONPATH=src python benchmarks/search_strength.py --summarize OUTPUT...   # a run's lines so far
 
 Plays seeded two-player games (seeds ``first .. first+games-1``), seat orders alternated: the
 search bot takes the first seat on even seeds and the second on odd ones. Each game is played by
@@ -86,7 +87,28 @@ def play(game: str, games: int, first: int, cfg_over: dict[str, Any], make_a, ma
             "config": cfg_over}
 
 
+def summarize(path: str) -> str:
+    """The win rate and Wilson interval of the per-game lines in a (possibly unfinished) run's output."""
+    wins = draws = n = 0
+    for line in open(path, encoding="utf-8"):
+        if not line.startswith("seed "):
+            continue
+        fields = dict(f.split("=", 1) for f in line.split() if "=" in f)
+        n += 1
+        wins += fields["winner"] == fields["A"]
+        draws += fields["winner"] == "draw"
+    if n == 0:
+        return f"{path}: no games"
+    lo, hi = proportion_confint(wins, n, alpha=0.05, method="wilson")
+    return (f"{path}: {wins} wins, {draws} draws, {n - wins - draws} losses in {n} games; "
+            f"win rate {wins / n:.1%} (95% Wilson {lo:.1%}-{hi:.1%})")
+
+
 def main(argv: list[str] | None = None) -> None:
+    if argv and argv[0] == "--summarize":
+        for path in argv[1:]:
+            print(summarize(path))
+        return
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("game", choices=sorted(SEARCH))
     ap.add_argument("--games", type=int, default=200)

@@ -163,10 +163,5 @@ class GreedyBot(DadoedBot):
         return self.rng.choice(best).payload()
 
 
-def _mcts() -> DadoedBot:
-    """``builtin:mcts``: :class:`botwars.games.dadoed.search.MctsBot` at its default budget."""
-    from botwars.games.dadoed.search import MctsBot
-    return MctsBot()
 
-
-BUILTIN = {"random": RandomBot, "greedy": GreedyBot, "mcts": _mcts}
+BUILTIN = {"random": RandomBot, "greedy": GreedyBot}

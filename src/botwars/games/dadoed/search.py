@@ -27,6 +27,7 @@ import random as _random
 import time
 from typing import Any
 
+from botwars.games.dadoed import bots as _bots
 from botwars.games.dadoed.bots import DadoedBot, score
 from botwars.games.dadoed.engine import Order, State, apply_order, final_result, iter_legal, other
 
@@ -121,3 +122,8 @@ class MctsBot(DadoedBot):
                 nd.w += v if nd.mover == who else -v
         best = max(root.children, key=lambda ch: (ch.n, ch.q(self.k)))
         return best.order.payload()  # type: ignore[union-attr]
+
+
+#: Every built-in bot of the game (``builtin:NAME``, the plug-in's ``bots``): ``bots.BUILTIN`` and
+#: ``mcts`` at its default budget.
+BUILTIN = {**_bots.BUILTIN, "mcts": MctsBot}

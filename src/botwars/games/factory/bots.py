@@ -209,10 +209,5 @@ class PathfinderBot(FactoryBot):
         return beam
 
 
-def _planner() -> FactoryBot:
-    """``builtin:planner``: :class:`botwars.games.factory.search.PlannerBot` at its default budget."""
-    from botwars.games.factory.search import PlannerBot
-    return PlannerBot()
 
-
-BUILTIN = {"random": RandomBot, "pathfinder": PathfinderBot, "planner": _planner}
+BUILTIN = {"random": RandomBot, "pathfinder": PathfinderBot}

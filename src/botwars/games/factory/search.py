@@ -28,6 +28,7 @@ import random as _random
 import time
 from typing import Any
 
+from botwars.games.factory import bots as _bots
 from botwars.games.factory.bots import PathfinderBot, state_from_view
 from botwars.games.factory.cards import parse_card
 from botwars.games.factory.state import FactoryState
@@ -127,3 +128,8 @@ class PlannerBot(PathfinderBot):
                 break
         best = max(range(len(means)), key=lambda j: (means[j], -j))
         return {"type": "program", "cards": cands[best], "reboot": reboot}
+
+
+#: Every built-in bot of the game (``builtin:NAME``, the plug-in's ``bots``): ``bots.BUILTIN`` and
+#: ``planner`` at its default budget.
+BUILTIN = {**_bots.BUILTIN, "planner": PlannerBot}

@@ -360,10 +360,5 @@ class PathfinderBot(GeekoBotBase):
         return out
 
 
-def _planner() -> GeekoBotBase:
-    """``builtin:planner``: :class:`botwars.games.geeko.search.PlannerBot` at its default budget."""
-    from botwars.games.geeko.search import PlannerBot
-    return PlannerBot()
 
-
-BUILTIN = {"random": RandomBot, "pathfinder": PathfinderBot, "planner": _planner}
+BUILTIN = {"random": RandomBot, "pathfinder": PathfinderBot}

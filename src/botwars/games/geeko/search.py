@@ -26,6 +26,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from botwars.games.geeko import bots as _bots
 from botwars.games.geeko.bots import LETTERS, PathfinderBot, needs, room_from_view, score
 from botwars.games.geeko.state import RoomState
 
@@ -86,3 +87,8 @@ class PlannerBot(PathfinderBot):
         for i, p in progs.items():
             out[LETTERS[i]] = list(p)
         return out
+
+
+#: Every built-in bot of the game (``builtin:NAME``, the plug-in's ``bots``): ``bots.BUILTIN`` and
+#: ``planner`` at its default budget.
+BUILTIN = {**_bots.BUILTIN, "planner": PlannerBot}

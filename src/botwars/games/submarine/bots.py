@@ -246,13 +246,8 @@ class HunterBot(SubmarineBot):
         return best[1] if best else None
 
 
-def _mcts() -> SubmarineBot:
-    """``builtin:mcts``: :class:`botwars.games.submarine.search.IsmctsBot` at its default budget."""
-    from botwars.games.submarine.search import IsmctsBot
-    return IsmctsBot()
 
-
-BUILTIN = {"random": RandomBot, "hunter": HunterBot, "mcts": _mcts}
+BUILTIN = {"random": RandomBot, "hunter": HunterBot}
 
 
 

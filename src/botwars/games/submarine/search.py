@@ -34,6 +34,7 @@ import time
 from typing import Any
 
 from botwars.games.submarine.board import ALL_SPACES, dist, other, parse_space
+from botwars.games.submarine import bots as _bots
 from botwars.games.submarine.bots import HunterBot, RandomBot, SubmarineBot
 from botwars.games.submarine.engine import GameEnded, Resolver
 from botwars.games.submarine.state import ACTIONS, SPECIALS, Action, Sub, SubState
@@ -211,3 +212,8 @@ class IsmctsBot(SubmarineBot):
             w[i] += v
         best = max(range(len(cands)), key=lambda j: (n[j], w[j] / n[j] if n[j] else -2.0, -j))
         return cands[best]
+
+
+#: Every built-in bot of the game (``builtin:NAME``, the plug-in's ``bots``): ``bots.BUILTIN`` and
+#: ``mcts`` at its default budget.
+BUILTIN = {**_bots.BUILTIN, "mcts": IsmctsBot}
