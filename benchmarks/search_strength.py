@@ -90,9 +90,9 @@ def play(game: str, games: int, first: int, cfg_over: dict[str, Any], make_a, ma
 def summarize(path: str) -> str:
     """The win rate and Wilson interval of the per-game lines in a (possibly unfinished) run's output."""
     wins = draws = n = 0
-    for line in open(path, encoding="utf-8"):
-        if not line.startswith("seed "):
-            continue
+    with open(path, encoding="utf-8") as fh:
+        lines = [line for line in fh if line.startswith("seed ")]
+    for line in lines:
         fields = dict(f.split("=", 1) for f in line.split() if "=" in f)
         n += 1
         wins += fields["winner"] == fields["A"]

@@ -57,7 +57,7 @@ GAMES = [pytest.param(g, marks=pytest.mark.slow) if g in SLOW else g for g in so
 
 @pytest.mark.parametrize("game", GAMES)
 def test_twin_state_determinism_legality(game):
-    _, make, opp, over, points = CASES[game]
+    _, _make, opp, over, points = CASES[game]
     rs = get_ruleset(game)
     cfg = rs.validate_config(over)
     seats = rs.seat_names(2)
@@ -87,7 +87,7 @@ def test_twin_state_determinism_legality(game):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_short_match_against_builtin(game):
-    name, make, opp, over, _ = CASES[game]
+    _name, make, opp, over, _ = CASES[game]
     rs = get_ruleset(game)
     cfg = rs.validate_config(over)
     seats = rs.seat_names(2)

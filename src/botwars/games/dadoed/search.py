@@ -29,7 +29,14 @@ from typing import Any
 
 from botwars.games.dadoed import bots as _bots
 from botwars.games.dadoed.bots import DadoedBot, score
-from botwars.games.dadoed.engine import Order, State, apply_order, final_result, iter_legal, other
+from botwars.games.dadoed.engine import (
+    Order,
+    State,
+    apply_order,
+    final_result,
+    iter_legal,
+    other,
+)
 
 
 def value(st: State, player: str) -> float:
@@ -42,7 +49,7 @@ def value(st: State, player: str) -> float:
 
 
 class _Node:
-    __slots__ = ("st", "mover", "order", "prior", "n", "w", "children")
+    __slots__ = ("children", "mover", "n", "order", "prior", "st", "w")
 
     def __init__(self, st: State, mover: str, order: Order | None, prior: float):
         self.st = st

@@ -27,7 +27,13 @@ import time
 from typing import Any
 
 from botwars.games.geeko import bots as _bots
-from botwars.games.geeko.bots import LETTERS, PathfinderBot, needs, room_from_view, score
+from botwars.games.geeko.bots import (
+    LETTERS,
+    PathfinderBot,
+    needs,
+    room_from_view,
+    score,
+)
 from botwars.games.geeko.state import RoomState
 
 

@@ -33,8 +33,8 @@ import random as _random
 import time
 from typing import Any
 
-from botwars.games.submarine.board import ALL_SPACES, dist, other, parse_space
 from botwars.games.submarine import bots as _bots
+from botwars.games.submarine.board import ALL_SPACES, dist, other, parse_space
 from botwars.games.submarine.bots import HunterBot, RandomBot, SubmarineBot
 from botwars.games.submarine.engine import GameEnded, Resolver
 from botwars.games.submarine.state import ACTIONS, SPECIALS, Action, Sub, SubState
