@@ -16,7 +16,7 @@ GAME = Game(
     seats=(2, 2),
     capabilities=Capabilities(turns=Turns.MIXED, hidden_information=True, finite_legal_orders=True,
                               replace_until_resolved=False, counts_refusals=False, text_orders=True),
-    bots="botwars.games.dadoed.bots:BUILTIN",
+    bots="botwars.games.dadoed.search:BUILTIN",
     board=BoardFormat(check=_RULES + ".check_board", doc="D-2.6 text board"),
     scenario="botwars.games.dadoed.scenario:SCENARIO",
     svg=_RULES + ".svg",

@@ -5,6 +5,7 @@
 - ``greedy``: looks one ply ahead: plays every legal order on a copy of the position and
   keeps the best by a material score (a win first; bots on the board and captured bots in
   the reserve; its own bots off the edges), ties broken by its seeded RNG.
+- ``mcts``: Monte Carlo tree search (:mod:`botwars.games.dadoed.search`), 48 simulations a move.
 """
 
 from __future__ import annotations
@@ -160,6 +161,7 @@ class GreedyBot(DadoedBot):
             elif abs(sc - best_score) <= 1e-9:
                 best.append(o)
         return self.rng.choice(best).payload()
+
 
 
 BUILTIN = {"random": RandomBot, "greedy": GreedyBot}

@@ -16,7 +16,7 @@ GAME = Game(
     seats=(1, 8),
     capabilities=Capabilities(turns=Turns.SIMULTANEOUS, hidden_information=True, finite_legal_orders=False,
                               replace_until_resolved=True, counts_refusals=False, text_orders=False),
-    bots="botwars.games.factory.bots:BUILTIN",
+    bots="botwars.games.factory.search:BUILTIN",
     board=BoardFormat(check=_RULES + ".check_board", suffixes=(".board",), doc="factory board (F-2)"),
     scenario="botwars.games.factory.scenario:SCENARIO",
     svg=_RULES + ".svg",

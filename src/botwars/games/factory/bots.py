@@ -5,6 +5,8 @@
   the engine itself, stage by stage (a beam search over the hand), keeping the program that
   best advances toward its next flag without dying.  Other robots are assumed to play no
   cards (their programs are secret, F-14.2); their fused registers are public and are used.
+- ``planner``: searches over programs with sampled programs for the other robots
+  (:mod:`botwars.games.factory.search`), 96 evaluations a turn.
 """
 
 from __future__ import annotations
@@ -155,7 +157,6 @@ class PathfinderBot(FactoryBot):
     def act(self, view: dict[str, Any]) -> dict[str, Any]:
         self.ensure()
         from botwars.engine.ruleset import get_ruleset
-        from botwars.games.factory.rules import Ctx
         rs = get_ruleset("factory")
         k = view.get("free_registers", 0)
         hand = [parse_card(c) for c in view.get("hand", [])]
@@ -164,6 +165,19 @@ class PathfinderBot(FactoryBot):
         reboot = bool(b.alive and not b.rebooting and b.hp <= 3)
         if k == 0 or not hand:
             return {"type": "program", "cards": [], "reboot": reboot}
+        best = self.beam(rs, st, me, hand, k, self.width)[0][2]
+        cards = [c for c in best if c is not None and c != -1]
+        # fill registers a dead end left empty with unused hand cards
+        rest = [c for c in hand if c not in cards]
+        cards = (cards + rest)[:k]
+        return {"type": "program", "cards": cards, "reboot": reboot}
+
+    def beam(self, rs: Any, st: FactoryState, me: int, hand: list[int], k: int,
+             width: int) -> list[tuple[float, FactoryState, list[int]]]:
+        """The beam search: ``width`` best (score, state after stage 5, program) found, best first.
+        A program lists the cards for registers 1..k (``-1`` marks a stage after the robot's end,
+        ``None`` entries are never included); other robots play no cards."""
+        from botwars.games.factory.rules import Ctx
         flags0 = st.players[me].next_flag
         t = st.turn + 1
         beam: list[tuple[float, FactoryState, list[int]]] = [(0.0, st, [])]
@@ -191,13 +205,9 @@ class PathfinderBot(FactoryBot):
                     rs.stage(ctx, s)
                     cand.append((self.score(nxt, me, flags0) + self.rng.random() * 0.01, nxt, prog + [c] if c else prog))
             cand.sort(key=lambda x: -x[0])
-            beam = cand[: self.width]
-        best = beam[0][2]
-        cards = [c for c in best if c is not None and c != -1]
-        # fill registers a dead end left empty with unused hand cards
-        rest = [c for c in hand if c not in cards]
-        cards = (cards + rest)[:k]
-        return {"type": "program", "cards": cards, "reboot": reboot}
+            beam = cand[:width]
+        return beam
+
 
 
 BUILTIN = {"random": RandomBot, "pathfinder": PathfinderBot}

@@ -16,7 +16,7 @@ GAME = Game(
     seats=(1, 8),
     capabilities=Capabilities(turns=Turns.SIMULTANEOUS, hidden_information=True, finite_legal_orders=False,
                               replace_until_resolved=True, counts_refusals=False, text_orders=False),
-    bots="botwars.games.geeko.bots:BUILTIN",
+    bots="botwars.games.geeko.search:BUILTIN",
     board=BoardFormat(check=_RULES + ".check_board", suffixes=(".board",), entry_test=True,
                       doc="a room or a five-room set (G-2); --entry: the entry-board acceptance test (G-11)"),
     scenario="botwars.games.geeko.scenario:SCENARIO",

@@ -6,6 +6,8 @@
   robot by its distance (BFS over the room as the devices now stand) to an open gate, or else
   to what opens one (a switch of a gate or drawbridge channel, a line of sight on a gate eye
   with the ``ML`` laser, the ``ML`` armoury), and rejecting deaths.
+- ``planner``: the same beam twice as wide over two program lengths, each candidate played whole
+  (:mod:`botwars.games.geeko.search`), 16 candidates a turn.
 """
 
 from __future__ import annotations
@@ -265,6 +267,41 @@ class PathfinderBot(GeekoBotBase):
         L = rs.longest_program(run)
         if L == 0:  # G-4.5: no program with L >= 1 is valid
             return {"type": "program", "length": 0, "reboot": None}
+        beam = self.beam(rs, run, slots, L, self.width)
+        best = None
+        for _, progs, _st in beam:
+            if any(len(p) < L for p in progs.values()):
+                progs = self.pad(run, progs, L)
+                if progs is None:
+                    continue
+            final = rs.simulate_run(run, progs, L)
+            sc = score(final)
+            if best is None or sc > best[0]:
+                best = (sc, progs)
+        if best is None:
+            fill = joint_fill(hand, [run.bots[i].sets for i in slots], L)
+            assert fill is not None  # longest_program found one
+            best = (0.0, dict(zip(slots, fill)))
+        progs = best[1]
+        reboot = None
+        for i in slots:
+            b = run.bots[i]
+            other = 1 - i
+            if b.hp <= 3 and run.bots[other].alive and run.bots[other].hp > 3:
+                reboot = LETTERS[i]
+                break
+        out: dict[str, Any] = {"type": "program", "length": L, "reboot": reboot}
+        for i, p in progs.items():
+            out[LETTERS[i]] = list(p)
+        return out
+
+    @staticmethod
+    def beam(rs: Any, run: RoomState, slots: list[int], L: int, width: int
+             ) -> list[tuple[float, dict[int, list[int]], RoomState]]:
+        """The beam search over joint card choices, stage by stage (see the module docstring):
+        the ``width`` best (score, programs by robot index, state after the stages), best first.
+        Programs may be shorter than ``L`` where every robot left the board (see :meth:`pad`)."""
+        hand = run.hand
         # beam: (score, progs, state after the stages so far)
         beam: list[tuple[float, dict[int, list[int]], RoomState]] = [(0.0, {i: [] for i in slots}, run)]
         for s in range(1, L + 1):
@@ -302,35 +339,10 @@ class PathfinderBot(GeekoBotBase):
             if not cand:
                 break
             cand.sort(key=lambda x: (-x[0], -x[1]))
-            beam = [(sc, p, st) for sc, _, p, st in cand[:self.width]]
+            beam = [(sc, p, st) for sc, _, p, st in cand[:width]]
             if all(b.place != "board" for b in beam[0][2].bots):
                 break
-        best = None
-        for _, progs, _st in beam:
-            if any(len(p) < L for p in progs.values()):
-                progs = self.pad(run, progs, L)
-                if progs is None:
-                    continue
-            final = rs.simulate_run(run, progs, L)
-            sc = score(final)
-            if best is None or sc > best[0]:
-                best = (sc, progs)
-        if best is None:
-            fill = joint_fill(hand, [run.bots[i].sets for i in slots], L)
-            assert fill is not None  # longest_program found one
-            best = (0.0, dict(zip(slots, fill)))
-        progs = best[1]
-        reboot = None
-        for i in slots:
-            b = run.bots[i]
-            other = 1 - i
-            if b.hp <= 3 and run.bots[other].alive and run.bots[other].hp > 3:
-                reboot = LETTERS[i]
-                break
-        out: dict[str, Any] = {"type": "program", "length": L, "reboot": reboot}
-        for i, p in progs.items():
-            out[LETTERS[i]] = list(p)
-        return out
+        return beam
 
     @staticmethod
     def pad(run: RoomState, progs: dict[int, list[int]], L: int) -> dict[int, list[int]] | None:
@@ -346,6 +358,7 @@ class PathfinderBot(GeekoBotBase):
             if len(out[i]) < L:
                 return None
         return out
+
 
 
 BUILTIN = {"random": RandomBot, "pathfinder": PathfinderBot}

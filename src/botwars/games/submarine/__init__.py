@@ -16,7 +16,7 @@ GAME = Game(
     seats=(2, 2),
     capabilities=Capabilities(turns=Turns.MIXED, hidden_information=True, finite_legal_orders=False,
                               replace_until_resolved=False, counts_refusals=True, text_orders=True),
-    bots="botwars.games.submarine.bots:BUILTIN",
+    bots="botwars.games.submarine.search:BUILTIN",
     scenario="botwars.games.submarine.scenario:SCENARIO",
     svg=_RULES + ".svg",
     report=_RULES + ".report",

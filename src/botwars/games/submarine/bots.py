@@ -6,6 +6,8 @@ setup or an S-12.2 order.
 - ``hunter``: keeps every sub on the central scoring spaces (surfaced: double points), remembers
   enemy mines it has learnt of and steers around them, torpedoes and depth-charges enemies it can
   see, and remembers where it last saw each enemy sub.
+- ``mcts``: information-set Monte Carlo tree search from its own view
+  (:mod:`botwars.games.submarine.search`), 64 simulations a turn.
 """
 
 from __future__ import annotations
@@ -242,6 +244,7 @@ class HunterBot(SubmarineBot):
             if n >= 1 and (best is None or n > best[0]):
                 best = (n, c)
         return best[1] if best else None
+
 
 
 BUILTIN = {"random": RandomBot, "hunter": HunterBot}
