@@ -30,9 +30,9 @@ replay) measure time and pass it in.
 from __future__ import annotations
 
 import pickle
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, overload
 
 from botwars.engine.codes import (NO_FAILURE_STATED, ClockStatus, FailureCode, KernelReason, NotAwaitedCode,
                                   OnExpiry, Receipt)
@@ -76,7 +76,7 @@ Resolver = Callable[[Ruleset, Any, dict[str, Any], bool], tuple[Any, Sequence[Ev
 events, digest or None)``, as :func:`resolve_local`."""
 
 
-class PackedEvents(Sequence):
+class PackedEvents(Sequence[Event]):
     """A decision point's events kept as bytes until someone reads them (a sequence of
     :class:`Event`). Built by :meth:`pack` where the events were made (e.g. a worker process);
     unpacking 16,000 events costs far more than resolving them in the first place, so a server
@@ -102,10 +102,16 @@ class PackedEvents(Sequence):
     def __len__(self) -> int:
         return len(self._all())
 
-    def __getitem__(self, i):  # type: ignore[override]
+    @overload
+    def __getitem__(self, i: int) -> Event: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Event]: ...
+
+    def __getitem__(self, i: int | slice) -> Event | list[Event]:
         return self._all()[i]
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Event]:
         return iter(self._all())
 
 
@@ -492,7 +498,7 @@ class Referee:
         self._open_next()
         self.last_line = line
 
-    def resolve_point(self) -> list[Event]:
+    def resolve_point(self) -> Sequence[Event]:
         """Resolve the open decision point (every pending seat settled): charge the clocks,
         call :meth:`Ruleset.resolve`, apply loss on a depleted bank (D-8.3), write the record
         line (:attr:`lines`), open the next point. Returns the point's events (all of them;
@@ -573,7 +579,7 @@ class Referee:
             raise RecordError(f"decision point {self.n + 1}: {seat}'s refused orders are accepted on replay",
                               decision=self.n + 1)
 
-    def replay(self, line: dict[str, Any]) -> list[Event]:
+    def replay(self, line: dict[str, Any]) -> Sequence[Event]:
         """Re-play one record line through the same code that wrote it and check its digest.
 
         Returns the point's events. Raises :class:`RecordError` naming the decision point when
