@@ -70,7 +70,6 @@ def test_a_heavy_match_resolved_in_the_pool_plays_exactly_as_in_process(sqlite_u
     base = _play(sqlite_url, None, tmp_path, "local")
     assert not base[3].heavy
     monkeypatch.setattr(rulespool, "HEAVY_S", -1.0)  # every match is heavy after its first point
-    monkeypatch.setattr(rulespool, "HEAVY_POINTS", 1)
     pool = RulesPool(1)
     pool.start()
     try:
@@ -91,7 +90,6 @@ def test_a_point_the_pool_cannot_resolve_is_resolved_in_process(sqlite_url, toy,
     """The test-only toy game is not registered in the worker processes: the worker fails, the
     server resolves the point itself, and the match goes on (hidden events still hidden)."""
     monkeypatch.setattr(rulespool, "HEAVY_S", -1.0)
-    monkeypatch.setattr(rulespool, "HEAVY_POINTS", 1)
     pool = RulesPool(1)
     pool.start()
     try:

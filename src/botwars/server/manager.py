@@ -118,7 +118,6 @@ class MatchSession:
     bots: dict[str, Any] = field(default_factory=dict)
     next_deadline: float | None = None
     lock: threading.RLock = field(default_factory=threading.RLock)
-    slow_points: int = 0
     heavy: bool = False
     """Its decision points take long to resolve (over :data:`~botwars.server.rulespool.HEAVY_S`):
     they are resolved in the rules pool and its orders are taken off the event loop."""
@@ -513,21 +512,21 @@ class MatchManager:
 
     def _resolve_ready(self, sess: MatchSession) -> None:
         """Resolve the open decision point while it is complete (under ``sess.lock``). A match
-        whose last :data:`~botwars.server.rulespool.HEAVY_POINTS` resolutions here each took
-        over :data:`~botwars.server.rulespool.HEAVY_S` becomes ``heavy``: with a running
+        whose resolution here took over :data:`~botwars.server.rulespool.HEAVY_S` of CPU time
+        (measured on its first :data:`~botwars.server.rulespool.PROBE_FIRST` points and every
+        :data:`~botwars.server.rulespool.PROBE_EVERY`-th after) becomes ``heavy``: with a running
         ``rules_pool`` its referee resolves there from then on (the same result, computed
         outside this process's GIL; issue 12)."""
         ref = sess.ref
         while ref.ready():
-            # wall time (perf_counter needs no system call; a CPU-time clock does, and on a busy
-            # machine every system call on the hot path is a chance to lose the CPU)
-            t0 = time.perf_counter()
+            # CPU time, so that a busy machine does not make a match heavy; only now and then,
+            # as reading a thread's CPU clock is a system call (perf_counter is not)
+            probe = not sess.heavy and (ref.n < rulespool.PROBE_FIRST or ref.n % rulespool.PROBE_EVERY == 0)
+            c0 = time.thread_time() if probe else 0.0
             ref.resolve_point()
-            if not sess.heavy:
-                sess.slow_points = sess.slow_points + 1 if time.perf_counter() - t0 > rulespool.HEAVY_S else 0
-                if sess.slow_points >= rulespool.HEAVY_POINTS:  # in a row: one slowed by a busy machine is not
-                    sess.heavy = True
-                    log.info("match %s is heavy: its decision points are resolved in the rules pool", sess.id)
+            if probe and time.thread_time() - c0 > rulespool.HEAVY_S:
+                sess.heavy = True
+                log.info("match %s is heavy: its decision points are resolved in the rules pool", sess.id)
             pool = self.rules_pool
             if sess.heavy and pool is not None and pool.running and ref.resolver != pool.resolve:
                 ref.resolver = pool.resolve

@@ -4,7 +4,7 @@ The server's event loop (HTTP, WebSockets) and every match's rules share one pro
 GIL. A match on the largest map a request may give (90 × 90 squares, 8,100 robots) spends about
 70 ms of pure Python per decision point in :meth:`Ruleset.resolve` and its state digest; while
 it does, every other match's acknowledgements wait for the GIL. So a match whose resolution
-took longer than :data:`HEAVY_S` :data:`HEAVY_POINTS` times in a row is *heavy*: from then on its referee's
+took more than :data:`HEAVY_S` of CPU time is *heavy*: from then on its referee's
 :attr:`~botwars.engine.referee.Referee.resolver` is :meth:`RulesPool.resolve`, which runs
 :func:`botwars.engine.referee.resolve_local` (the same pure function the referee runs itself)
 in a worker process of a bounded ``pebble.ProcessPool`` and waits for it. The server's process
@@ -32,14 +32,16 @@ from botwars.engine.ruleset import Ruleset
 
 log = logging.getLogger("botwars.server")
 
-HEAVY_S = 0.02
-"""A match whose last :data:`HEAVY_POINTS` decision points each took longer than this many
-seconds to resolve in the server's process is resolved in the rules pool from then on (an
-ordinary match takes about 1 ms; the largest arena map a request may give about 70 ms)."""
+HEAVY_S = 0.01
+"""A match whose decision point took more than this many seconds of CPU time to resolve in the
+server's process is resolved in the rules pool from then on (an ordinary match takes about
+1 ms; the largest arena map a request may give about 70 ms)."""
 
-HEAVY_POINTS = 3
-"""How many slow decision points in a row make a match heavy (one slowed by a busy machine
-does not)."""
+PROBE_FIRST = 2
+"""The first decision points of a match whose resolution is timed."""
+
+PROBE_EVERY = 16
+"""After those, every this many-th point is timed (a match may grow heavy as it goes)."""
 
 DEFAULT_WORKERS = 2
 """Worker processes of the rules pool (heavy matches beyond it wait their turn, each in its own
