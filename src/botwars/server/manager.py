@@ -118,6 +118,8 @@ class MatchSession:
     bots: dict[str, Any] = field(default_factory=dict)
     next_deadline: float | None = None
     lock: threading.RLock = field(default_factory=threading.RLock)
+    resolved_here: int = 0
+    """Decision points this process resolved for it since it was loaded (not replayed ones)."""
     heavy: bool = False
     """Its decision points take long to resolve (over :data:`~botwars.server.rulespool.HEAVY_S`):
     they are resolved in the rules pool and its orders are taken off the event loop."""
@@ -513,7 +515,8 @@ class MatchManager:
     def _resolve_ready(self, sess: MatchSession) -> None:
         """Resolve the open decision point while it is complete (under ``sess.lock``). A match
         whose resolution here took over :data:`~botwars.server.rulespool.HEAVY_S` of CPU time
-        (measured on its first :data:`~botwars.server.rulespool.PROBE_FIRST` points and every
+        (measured on the first :data:`~botwars.server.rulespool.PROBE_FIRST` points this process
+        resolves for it, also after a restart, and every
         :data:`~botwars.server.rulespool.PROBE_EVERY`-th after) becomes ``heavy``: with a running
         ``rules_pool`` its referee resolves there from then on (the same result, computed
         outside this process's GIL; issue 12)."""
@@ -521,9 +524,11 @@ class MatchManager:
         while ref.ready():
             # CPU time, so that a busy machine does not make a match heavy; only now and then,
             # as reading a thread's CPU clock is a system call (perf_counter is not)
-            probe = not sess.heavy and (ref.n < rulespool.PROBE_FIRST or ref.n % rulespool.PROBE_EVERY == 0)
+            k = sess.resolved_here
+            probe = not sess.heavy and (k < rulespool.PROBE_FIRST or k % rulespool.PROBE_EVERY == 0)
             c0 = time.thread_time() if probe else 0.0
             ref.resolve_point()
+            sess.resolved_here = k + 1
             if probe and time.thread_time() - c0 > rulespool.HEAVY_S:
                 sess.heavy = True
                 log.info("match %s is heavy: its decision points are resolved in the rules pool", sess.id)

@@ -38,7 +38,8 @@ server's process is resolved in the rules pool from then on (an ordinary match t
 1 ms; the largest arena map a request may give about 70 ms)."""
 
 PROBE_FIRST = 2
-"""The first decision points of a match whose resolution is timed."""
+"""The first decision points of a match whose resolution is timed (counted from the server's
+start, so a heavy match is found again at once after a restart)."""
 
 PROBE_EVERY = 16
 """After those, every this many-th point is timed (a match may grow heavy as it goes)."""
