@@ -358,13 +358,9 @@ async def _send_413(send, limit: int) -> None:
 _bearer = HTTPBearer(auto_error=False, description="The seat token")
 
 
-async def _token(creds: Optional[HTTPAuthorizationCredentials] = Depends(_bearer),
-                 token: Optional[str] = Query(None, max_length=200,
-                                              description="The seat token (instead of the header)")
-                 ) -> Optional[str]:
-    """The seat token of a request (header first, then query). ``async`` so that FastAPI runs it
-    on the event loop: a plain ``def`` dependency costs every order a round trip through the
-    thread pool, which under load was a large part of an acknowledgement's tail (issue 12)."""
+def _token(creds: Optional[HTTPAuthorizationCredentials] = Depends(_bearer),
+           token: Optional[str] = Query(None, max_length=200, description="The seat token (instead of the header)")
+           ) -> Optional[str]:
     if creds is not None and creds.credentials:
         return creds.credentials
     return token or None
