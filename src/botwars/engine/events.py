@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterable
 
 
 SPECTATOR = "*spectator*"
@@ -40,7 +40,7 @@ class Event:
         return out
 
 
-def filter_events(events: list[Event], seat: str | None) -> list[Event]:
+def filter_events(events: Iterable[Event], seat: str | None) -> list[Event]:
     """The events ``seat`` may see (``None`` = spectator: public events only)."""
     return [e for e in events if e.visible(seat)]
 

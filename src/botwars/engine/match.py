@@ -194,7 +194,7 @@ class Match:
             if self.writer and ref.last_line:
                 self.writer.line(ref.last_line)
             return []
-        events = ref.resolve_point()
+        events = list(ref.resolve_point())
         if self.writer:
             self.writer.line(ref.last_line)
         return events

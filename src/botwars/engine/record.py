@@ -184,7 +184,7 @@ def resimulate(rec: Record, referee: Referee | None = None) -> Iterator[Replayed
     ref = referee or referee_for(rec)
     for line in rec.decisions:
         before = ref.state
-        events = ref.replay(line)
+        events = list(ref.replay(line))
         yield Replayed(line.get("n", ref.n), int(line.get("turn", 0) or 0), before, ref.state, events, line)
 
 

@@ -29,8 +29,10 @@ replay) measure time and pass it in.
 
 from __future__ import annotations
 
+import pickle
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable, overload
 
 from botwars.engine.codes import (NO_FAILURE_STATED, ClockStatus, FailureCode, KernelReason, NotAwaitedCode,
                                   OnExpiry, Receipt)
@@ -56,6 +58,61 @@ class NotAwaited(BotwarsError):
 def decision_digest(ruleset: Ruleset, state: Any, events: list[Event]) -> str:
     """Digest (16 hex digits) of the state after a decision point and of its events."""
     return digest({"state": ruleset.state_json(state), "events": [e.to_json() for e in events]})
+
+
+def resolve_local(ruleset: Ruleset, state: Any, orders: dict[str, Any], history: bool
+                  ) -> tuple[Any, Sequence[Event], str | None]:
+    """What :meth:`Referee.resolve_point` computes from the rules: :meth:`Ruleset.resolve` of
+    ``state`` with the parsed ``orders`` (seat -> orders), and the point's
+    :func:`decision_digest` when ``history`` (else ``None``). Returns ``(new state, events,
+    digest)``. A pure function of its arguments: a :attr:`Referee.resolver` may run it in
+    another process (the server does for heavy matches, issue 12) and get the same result."""
+    new_state, events = ruleset.resolve(state, orders)
+    return new_state, events, decision_digest(ruleset, new_state, events) if history else None
+
+
+Resolver = Callable[[Ruleset, Any, dict[str, Any], bool], tuple[Any, Sequence[Event], str | None]]
+"""Signature of :attr:`Referee.resolver`: ``(ruleset, state, orders, history) -> (new state,
+events, digest or None)``, as :func:`resolve_local`."""
+
+
+class PackedEvents(Sequence[Event]):
+    """A decision point's events kept as bytes until someone reads them (a sequence of
+    :class:`Event`). Built by :meth:`pack` where the events were made (e.g. a worker process);
+    unpacking 16,000 events costs far more than resolving them in the first place, so a server
+    unpacks only when a record or a view asks."""
+
+    __slots__ = ("_blob", "_items")
+
+    def __init__(self, blob: bytes):
+        self._blob = blob
+        self._items: list[Event] | None = None
+
+    @staticmethod
+    def pack(events: Sequence[Event]) -> bytes:
+        """``events`` as bytes (plain tuples and dicts: quick to pickle and unpickle)."""
+        return pickle.dumps([(e.kind, e.data, e.visible_to) for e in events], protocol=pickle.HIGHEST_PROTOCOL)
+
+    def _all(self) -> list[Event]:
+        if self._items is None:
+            self._items = [Event(k, d, v) for k, d, v in pickle.loads(self._blob)]
+            self._blob = b""
+        return self._items
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    @overload
+    def __getitem__(self, i: int) -> Event: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Event]: ...
+
+    def __getitem__(self, i: int | slice) -> Event | list[Event]:
+        return self._all()[i]
+
+    def __iter__(self) -> Iterator[Event]:
+        return iter(self._all())
 
 
 @dataclass
@@ -135,7 +192,7 @@ class Referee:
         self.history = history
         self.keep_free_refusals = keep_free_refusals
         self.lines: list[dict[str, Any]] = []
-        self.events: list[list[Event]] = []
+        self.events: list[Sequence[Event]] = []
         self._forced: Outcome | None = None
         self._settled: dict[str, Settled] = {}
         self._refused: dict[str, list[Any]] = {}
@@ -146,6 +203,10 @@ class Referee:
         self._outcome_of: Any = object()
         self._exempt: float | None = None
         self._exempt_of: Any = object()
+        self.resolver: Resolver = resolve_local
+        """How :meth:`resolve_point` gets the rules' result: :func:`resolve_local` (in this
+        process), or a driver's function with the same result computed elsewhere (the server's
+        rules pool for heavy matches, issue 12)."""
 
     # ---- what the decision point is -----------------------------------------------------------
     @property
@@ -463,7 +524,7 @@ class Referee:
         self._open_next()
         self.last_line = line
 
-    def resolve_point(self) -> list[Event]:
+    def resolve_point(self) -> Sequence[Event]:
         """Resolve the open decision point (every pending seat settled): charge the clocks,
         call :meth:`Ruleset.resolve`, apply loss on a depleted bank (D-8.3), write the record
         line (:attr:`lines`), open the next point. Returns the point's events (all of them;
@@ -483,11 +544,11 @@ class Referee:
                 status = c.spend(s, settled[s].time_s)
                 if status is not ClockStatus.OK:
                     clock[s] = status.value
-        new_state, events = rs.resolve(self.state, orders)
+        new_state, events, dig = self.resolver(rs, self.state, orders, self.history)
         if self.history:
-            line = self._line(clock, decision_digest(rs, new_state, events))
+            line = self._line(clock, dig)
             self.lines.append(line)
-            self.events.append(list(events))
+            self.events.append(events if isinstance(events, PackedEvents) else list(events))
             self.last_line = line
         self.state = new_state
         self._open_next()
@@ -545,7 +606,7 @@ class Referee:
             raise RecordError(f"decision point {self.n + 1}: {seat}'s refused orders are accepted on replay",
                               decision=self.n + 1)
 
-    def replay(self, line: dict[str, Any]) -> list[Event]:
+    def replay(self, line: dict[str, Any]) -> Sequence[Event]:
         """Re-play one record line through the same code that wrote it and check its digest.
 
         Returns the point's events. Raises :class:`RecordError` naming the decision point when

@@ -43,6 +43,7 @@ from botwars.server.botpool import BotPool, DEFAULT_TIME_CAP_S
 from botwars.server.hub import Hub, HubFull
 from botwars.server.manager import ApiError, MatchManager
 from botwars.server.notices import install_notices
+from botwars.server.rulespool import RulesPool
 from botwars.store import Store
 
 log = logging.getLogger("botwars.server")
@@ -388,6 +389,7 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, backgro
     manager = MatchManager(st, now=now, background=background, notify=hub.publish)
     if background:
         manager.bot_pool = BotPool(bot_workers, time_cap_s=bot_time_cap_s)
+        manager.rules_pool = RulesPool()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -443,11 +445,13 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, backgro
         """Run blocking work (database, rules) off the event loop."""
         return asyncio.to_thread(fn, *args)
 
-    async def hot(fn, *args):
+    async def hot(fn, *args, heavy: bool = False):
         """The order path. With SQLite a commit is short and never waits on the network, and
         the work is Python under one GIL anyway: run it on the event loop (no thread hop).
-        With PostgreSQL a commit waits on a round trip: run it in a worker thread."""
-        if st.is_sqlite:
+        With PostgreSQL a commit waits on a round trip, and for a ``heavy`` match (its points
+        are resolved in the rules pool, or its lock may be held that long): run it in a worker
+        thread, so that the event loop never waits for another match (issue 12)."""
+        if st.is_sqlite and not heavy:
             return fn(*args)
         return await asyncio.to_thread(fn, *args)
 
@@ -512,7 +516,8 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, backgro
             seat = manager.authenticate(sess, token)
             return manager.submit(sess.id, seat, body.decision, body.orders,
                                   body.failure.model_dump() if body.failure else None)
-        return JSONResponse(await hot(work))
+        live = manager.sessions.get(match_id)  # unknown or not loaded yet: the thread finds out
+        return JSONResponse(await hot(work, heavy=live is None or live.heavy))
 
     @app.post("/api/matches/{match_id}/resign", response_model=Resigned, responses=_errs(403, 404, 409),
               tags=["play"])

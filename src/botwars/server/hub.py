@@ -26,8 +26,10 @@ import threading
 from typing import Any, Awaitable, Callable
 
 
-CHUNK = 32
-"""Spectator connections woken per turn of the event loop."""
+CHUNK = 8
+"""Spectator connections woken per turn of the event loop (each costs one WebSocket send,
+about 0.1 ms on the reference machine: an order arriving meanwhile waits at most about 1 ms per
+turn of the loop it needs, not 3 ms as with 32)."""
 
 DUTY = 4.0
 """A round of spectator messages waits at least this many times the previous round's duration."""

@@ -51,6 +51,7 @@ from botwars.engine.referee import NotAwaited, Referee, Ticket
 from botwars.engine.plugin import get_game
 from botwars.engine.ruleset import Ruleset, canonical_json, get_ruleset
 from botwars.engine.timecontrol import TimeControl
+from botwars.server import rulespool
 from botwars.store import Store
 from botwars.store.models import DecisionRow, MatchRow, OrderRow, RefusalRow, SeatRow
 
@@ -117,6 +118,11 @@ class MatchSession:
     bots: dict[str, Any] = field(default_factory=dict)
     next_deadline: float | None = None
     lock: threading.RLock = field(default_factory=threading.RLock)
+    resolved_here: int = 0
+    """Decision points this process resolved for it since it was loaded (not replayed ones)."""
+    heavy: bool = False
+    """Its decision points take long to resolve (over :data:`~botwars.server.rulespool.HEAVY_S`):
+    they are resolved in the rules pool and its orders are taken off the event loop."""
 
     # the referee's facts, under the names the pages use
     @property
@@ -212,10 +218,13 @@ class MatchManager:
     end of each call and deadlines are enforced only by :meth:`tick`.
     ``notify(match_id)`` is called (outside any lock) after every change of a match.
     ``bot_pool`` (a :class:`~botwars.server.botpool.BotPool`, set before :meth:`start`) plays
-    built-in bots in worker processes with a time limit per decision (background mode).
+    built-in bots in worker processes with a time limit per decision (background mode);
+    ``rules_pool`` (a :class:`~botwars.server.rulespool.RulesPool`) resolves heavy matches'
+    decision points outside the server's process (:meth:`_resolve_ready`).
     """
 
     bot_pool: Any = None
+    rules_pool: Any = None
 
     def __init__(self, store: Store, *, now: Callable[[], float] = time.time, background: bool = True,
                  notify: Callable[[str], None] | None = None, tick_s: float = 0.02,
@@ -261,6 +270,8 @@ class MatchManager:
         if self.background:
             if self.bot_pool is not None:
                 self.bot_pool.start()
+            if self.rules_pool is not None:
+                self.rules_pool.start()
             for target, name in ((self._clock_loop, "botwars-clock"), (self._bot_loop, "botwars-bots")):
                 t = threading.Thread(target=target, name=name, daemon=True)
                 t.start()
@@ -275,6 +286,8 @@ class MatchManager:
         self._threads.clear()
         if self.bot_pool is not None:
             self.bot_pool.stop()
+        if self.rules_pool is not None:
+            self.rules_pool.stop()
 
     def _clock_loop(self) -> None:
         last_beat = 0.0
@@ -473,8 +486,7 @@ class MatchManager:
         if ref.ready() or (ref.over and not row.outcome):
             with sess.lock:
                 cp = ref.checkpoint()
-                while ref.ready():  # also points that await nobody (e.g. a game's ending step)
-                    ref.resolve_point()
+                self._resolve_ready(sess)  # also points that await nobody (e.g. a game's ending step)
                 self._commit(sess, cp, now=self.now())
         return sess
 
@@ -499,6 +511,30 @@ class MatchManager:
                     agent.act(sess.rs.view(state, seat), None)
                 except AgentFailure:
                     pass
+
+    def _resolve_ready(self, sess: MatchSession) -> None:
+        """Resolve the open decision point while it is complete (under ``sess.lock``). A match
+        whose resolution here took over :data:`~botwars.server.rulespool.HEAVY_S` of CPU time
+        (measured on the first :data:`~botwars.server.rulespool.PROBE_FIRST` points this process
+        resolves for it, also after a restart, and every
+        :data:`~botwars.server.rulespool.PROBE_EVERY`-th after) becomes ``heavy``: with a running
+        ``rules_pool`` its referee resolves there from then on (the same result, computed
+        outside this process's GIL; issue 12)."""
+        ref = sess.ref
+        while ref.ready():
+            # CPU time, so that a busy machine does not make a match heavy; only now and then,
+            # as reading a thread's CPU clock is a system call (perf_counter is not)
+            k = sess.resolved_here
+            probe = not sess.heavy and (k < rulespool.PROBE_FIRST or k % rulespool.PROBE_EVERY == 0)
+            c0 = time.thread_time() if probe else 0.0
+            ref.resolve_point()
+            sess.resolved_here = k + 1
+            if probe and time.thread_time() - c0 > rulespool.HEAVY_S:
+                sess.heavy = True
+                log.info("match %s is heavy: its decision points are resolved in the rules pool", sess.id)
+            pool = self.rules_pool
+            if sess.heavy and pool is not None and pool.running and ref.resolver != pool.resolve:
+                ref.resolver = pool.resolve
 
     # ---- committing what the referee did ------------------------------------------------------
     def _commit(self, sess: MatchSession, cp: Any, *, now: float, orders: list[dict[str, Any]] = (),
@@ -570,8 +606,7 @@ class MatchManager:
                                "errors": canonical_json(st.errors), "time_used": st.time_s,
                                "clock_status": ClockStatus.EXPIRED.value if st.expired else "",
                                "received_at": now, "request_key": key})
-        while ref.ready():  # a point may await nobody (e.g. a game's ending step): resolve it too
-            ref.resolve_point()
+        self._resolve_ready(sess)  # a point may await nobody (e.g. a game's ending step): resolve it too
         self._commit(sess, cp, now=now, orders=orders, refusals=refusals,
                      replace=[(n, seat)] if had and orders else [])
         if orders and ref.n + 1 == n:
@@ -675,8 +710,7 @@ class MatchManager:
                "errors": canonical_json(errors), "time_used": t,
                "clock_status": ClockStatus.EXPIRED.value if expired else "", "received_at": now,
                "request_key": canonical_json([None, {"code": FailureCode.TIMEOUT}])}
-        while ref.ready():
-            ref.resolve_point()
+        self._resolve_ready(sess)
         self._commit(sess, cp, now=now, orders=[row])
 
     def resign(self, match_id: str, seat: str) -> dict[str, Any]:

@@ -1,0 +1,32 @@
+"""The server's gate for untrusted bot uploads (issue 12, item 2 and "Done when").
+
+The server runs no uploaded code yet; the league (issue 15, item 4) will add an upload path and
+must call :func:`require_upload_isolation` before it accepts a bot: where this machine isolates
+bots below the operator's minimum (``BOTWARS_SANDBOX_MIN``, default ``full``; levels in
+:data:`botwars.agents.sandbox.LEVELS`), the upload is refused with HTTP 503 and a message naming
+the level reached, the one required and why (the same words as ``botwars sandbox check``).
+"""
+
+from __future__ import annotations
+
+from botwars.agents import sandbox
+from botwars.server.manager import ApiError
+
+
+def require_upload_isolation(minimum: str | None = None) -> sandbox.Report:
+    """Check, before accepting an uploaded bot, that bots are isolated at least at ``minimum``
+    (default: ``BOTWARS_SANDBOX_MIN``, else ``full``). Returns the sandbox
+    :class:`~botwars.agents.sandbox.Report` (its ``level`` is what the upload will run under).
+
+    Raises :class:`~botwars.server.manager.ApiError` 503 ``sandbox_unavailable`` when the level
+    is lower (the message says which level this machine has, which is required and why), and
+    503 ``sandbox_misconfigured`` when the configured minimum is not a known level.
+    The probe is cached by :func:`botwars.agents.sandbox.probe` (one probe per process).
+    """
+    try:
+        return sandbox.require_level(minimum)
+    except sandbox.SandboxUnavailable as exc:
+        raise ApiError(503, "sandbox_unavailable", f"uploads are refused: {exc}") from None
+    except ValueError as exc:
+        raise ApiError(503, "sandbox_misconfigured",
+                       f"uploads are refused: BOTWARS_SANDBOX_MIN: {exc}") from None
