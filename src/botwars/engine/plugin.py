@@ -143,6 +143,39 @@ class BoardFormat:
     doc: str = ""
     suffixes: tuple[str, ...] = ()
     entry_test: bool = False
+    editor: Ref | None = None
+
+
+class BoardEditor:
+    """The hooks of a game's board editor page (issue 14, ``/editor/GAME``), declared as
+    ``BoardFormat(editor=...)`` (an instance, or a class instantiated once). The page knows no
+    game: it draws the palette the game describes and shows what the game's checker says.
+
+    - ``spec(rules) -> dict``: ``{"modes": [mode, ...], "tools": [tool, ...]}``. A mode is
+      ``{"id", "label", "rows": [min, max], "cols": [min, max], "size": [rows, cols],
+      "starts": n, "verdict": bool}`` (``verdict``: the mode has an entry test whose answer is
+      ACCEPT/REJECT). A tool is ``{"id", "label", "group", "place", "template", "params",
+      "modes", "doc"}``: ``place`` is ``base`` (the square's floor token), ``item`` (a side
+      item; ``{side}`` in the template), ``start`` or ``erase``; ``template`` holds
+      ``{name}`` fields, one per entry of ``params`` (``{"name", "label", "choices"}`` or
+      ``{"name", "label", "pattern"}``); ``modes``: the modes offering it (``None``: all).
+    - ``check(rules, text, mode) -> dict``: ``{"parsed", "problems", "verdict", "board",
+      "svg", "play"}``: ``problems`` is ``[{"square": "rRcC" | None, "line", "column",
+      "message"}]`` (``[]``: valid), ``verdict`` ``"ACCEPT"``/``"REJECT"`` or ``None``,
+      ``board`` the parsed grid (``{"id", "name", "rows", "cols", "starts": [[sq, facing]],
+      "cells": [[token, ...], ...]}``, north row first) or ``None`` when the text does not
+      parse, ``svg`` the game's own drawing of it (or ``None``), ``play`` the match to create
+      on it (``{"game", "config"}``) or ``None`` while it has problems. Never reads a file
+      named by ``text``; raises :class:`ConfigError` only for an unknown ``mode``.
+    """
+
+    def spec(self, rules: Any) -> dict[str, Any]:
+        """The modes and the palette (see the class)."""
+        raise NotImplementedError
+
+    def check(self, rules: Any, text: str, mode: str) -> dict[str, Any]:
+        """The checker's answer for ``text`` in ``mode`` (see the class)."""
+        raise NotImplementedError
 
 
 @dataclass(frozen=True)
@@ -277,6 +310,33 @@ class Game:
         if entry and not self.board.entry_test:
             raise ConfigError(f"{self.id} has no entry-board acceptance test", source=source)
         out: list[str] = self._hook("board", self.board.check)(self.ruleset(), text, source, entry)
+        return out
+
+    def board_editor(self) -> Any:
+        """The game's :class:`BoardEditor` (``BoardFormat.editor``), or ``None``: no editor page."""
+        if self.board is None or self.board.editor is None:
+            return None
+        found = self._hook("editor", self.board.editor)
+        if isinstance(found, type):
+            found = self._cache["editor"] = found()
+        return found
+
+    def editor_spec(self) -> dict[str, Any]:
+        """The board editor's modes and palette (:meth:`BoardEditor.spec`); raises
+        :class:`ConfigError` when the game has no board editor."""
+        ed = self.board_editor()
+        if ed is None:
+            raise ConfigError(f"{self.id} has no board editor")
+        out: dict[str, Any] = ed.spec(self.ruleset())
+        return out
+
+    def editor_check(self, text: str, mode: str) -> dict[str, Any]:
+        """The board editor's check of ``text`` in ``mode`` (:meth:`BoardEditor.check`);
+        raises :class:`ConfigError` when the game has no board editor or no such mode."""
+        ed = self.board_editor()
+        if ed is None:
+            raise ConfigError(f"{self.id} has no board editor")
+        out: dict[str, Any] = ed.check(self.ruleset(), text, mode)
         return out
 
     def run_scenario(self, doc: dict[str, Any], source: str) -> list[str]:

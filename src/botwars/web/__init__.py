@@ -35,6 +35,9 @@ import this package). Nothing here knows a game: each page asks the game's plug-
   stage by stage (issue 14) as the seat (or a spectator) may see it, running or ended;
   frames at ``/web/matches/{id}/turn/{n}/frame/{j}.svg[?token=T]``.
 
+- ``GET /editor/{game}`` — the board editor (issue 14; ``web/editor.py``): palette, grid,
+  live ``board check`` through the game's ``BoardFormat.editor`` hook, load, save, play.
+
 Secrecy is the API's: a token sees only its seat's view and events; the replay exists only
 once the match has ended (its full record is public then).
 """
@@ -58,6 +61,7 @@ from botwars.engine.plugin import get_game
 from botwars.engine.record import Record, resimulate
 from botwars.engine.errors import RulesetError
 from botwars.server.manager import ApiError, MatchManager
+from botwars.web.editor import install_editor
 
 _HERE = os.path.dirname(__file__)
 _env = Environment(loader=PackageLoader("botwars.web", "templates"), autoescape=select_autoescape(["html"]))
@@ -281,6 +285,8 @@ def install_web(app: FastAPI) -> None:
     replays = ReplayCache()
     drawings = _Lru(512)  # replay boards by (match, step): each drawn once while viewed
     stage_cache = _Lru(64)  # stage sections by (match, point) and move lists by match
+
+    install_editor(app, _env)  # the board editor, /editor/GAME (web/editor.py)
 
     def page(name: str, **ctx: Any) -> HTMLResponse:
         return HTMLResponse(_env.get_template(name).render(**ctx))
