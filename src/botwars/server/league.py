@@ -726,6 +726,18 @@ class ChallengeIn(_Text):
     opponent: str = Field(max_length=80)
 
 
+class LeagueError(BaseModel):
+    error: str
+    message: str
+
+
+def _errs(*codes: int) -> dict[int | str, dict[str, Any]]:
+    what = {403: "missing or wrong owner token", 404: "unknown bot, game or match", 409: "not possible now",
+            413: "body too large", 422: "malformed request, or the bot does not work (the fault named)",
+            503: "the sandbox is below the required isolation level (the reason)"}
+    return {c: {"model": LeagueError, "description": what[c]} for c in codes}
+
+
 _bearer = HTTPBearer(auto_error=False, description="The bot's owner token")
 
 
@@ -758,54 +770,54 @@ def install_league(app: FastAPI, manager: MatchManager, store: Store) -> League:
     app.state.league = league
     r = APIRouter(prefix="/api/league", tags=["league"])
 
-    @r.post("/bots", status_code=201)
+    @r.post("/bots", status_code=201, responses=_errs(409, 413, 422, 503))
     def upload(body: BotUpload) -> dict[str, Any]:
         """Upload a bot; answers its id and owner token (shown once: keep it). 503 when this
         server's sandbox is below the required isolation level."""
         info, token = league.upload(body.name, body.game, body.kind, body.source)
         return {**info, "token": token, "page": f"/league/bots/{info['bot']}"}
 
-    @r.get("/bots")
+    @r.get("/bots", responses=_errs(422))
     def list_bots(game: Optional[str] = Query(None, max_length=64)) -> list[dict[str, Any]]:
         """Active bots (of ``game``)."""
         return league.bots(game)
 
-    @r.get("/bots/{bot_id}")
+    @r.get("/bots/{bot_id}", responses=_errs(404, 422))
     def get_bot(bot_id: str) -> dict[str, Any]:
         """A bot's public facts and its matches."""
         return {**league.bot(bot_id), "matches": league.bot_matches(bot_id)}
 
-    @r.get("/bots/{bot_id}/source")
+    @r.get("/bots/{bot_id}/source", responses=_errs(403, 404, 422))
     def get_source(bot_id: str, token: Optional[str] = Depends(_owner_token)) -> dict[str, Any]:
         """The bot's program (owner token only)."""
         return league.source(bot_id, token)
 
-    @r.put("/bots/{bot_id}")
+    @r.put("/bots/{bot_id}", responses=_errs(403, 404, 409, 413, 422, 503))
     def put_bot(bot_id: str, body: BotReplace, token: Optional[str] = Depends(_owner_token)) -> dict[str, Any]:
         """Replace the program (owner token): a new version, rated afresh."""
         return league.replace(bot_id, token, body.source, body.kind)
 
-    @r.delete("/bots/{bot_id}")
+    @r.delete("/bots/{bot_id}", responses=_errs(403, 404, 422))
     def delete_bot(bot_id: str, token: Optional[str] = Depends(_owner_token)) -> dict[str, Any]:
         """Retire the bot (owner token)."""
         return league.retire(bot_id, token)
 
-    @r.get("/ladder/{game}")
+    @r.get("/ladder/{game}", responses=_errs(404, 422))
     def ladder(game: str) -> list[dict[str, Any]]:
         """The game's ladder (ratings recomputed from the stored results)."""
         return league.ladder(game)
 
-    @r.post("/challenges", status_code=202)
+    @r.post("/challenges", status_code=202, responses=_errs(403, 404, 409, 413, 422, 503))
     def challenge(body: ChallengeIn, token: Optional[str] = Depends(_owner_token)) -> dict[str, Any]:
         """Queue an unrated match of your bot against ``opponent``; answers its id."""
         return league.challenge(body.bot, token, body.opponent)
 
-    @r.get("/matches/{match_id}")
+    @r.get("/matches/{match_id}", responses=_errs(404, 422))
     def get_match(match_id: str) -> dict[str, Any]:
         """A league match (``queued``, ``ok`` or ``failed``) with its replay link once played."""
         return league.match(match_id)
 
-    @r.get("/matches/{match_id}/record", response_class=Response)
+    @r.get("/matches/{match_id}/record", response_class=Response, responses={**_errs(404, 409, 422), 200: {"content": {"application/x-ndjson": {}}, "description": "JSON Lines record"}})
     def get_record(match_id: str) -> Response:
         """The played match's JSON Lines record (``botwars replay --verify`` reads it)."""
         return Response(league.record(match_id), media_type="application/x-ndjson")
