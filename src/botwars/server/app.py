@@ -397,7 +397,9 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, backgro
             manager.start()
         if not notices.started:
             notices.start()
+        league.start()  # the league scheduler (server/league.py; BOTWARS_LEAGUE=off: none)
         yield
+        league.stop()
         notices.stop()
         manager.stop()
 
@@ -408,6 +410,8 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, backgro
     app.add_middleware(BodyLimit, limit=max_body)
     notices = install_notices(app, manager, _token, ErrorOut)  # turn notices (server/notices.py)
     app.state.notices = notices
+    from botwars.server.league import install_league
+    league = install_league(app, manager, st)  # the league: uploads, ladder, challenges (issue 15)
 
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError):

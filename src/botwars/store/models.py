@@ -186,3 +186,52 @@ class TournamentMatchRow(Base):
     replay: Mapped[str | None] = mapped_column(String(300), nullable=True)
     wall_s: Mapped[float] = mapped_column(Float)
     finished_at: Mapped[float] = mapped_column(Float)
+
+
+# ---- the league on the server (botwars.server.league; migration 0005) -------------------------
+class LeagueBotRow(Base):
+    """An uploaded league bot: ``id`` (12 hex characters), ``name`` (unique per game), ``game``,
+    ``kind`` (``py``, ``rgkit``, ``botwars-io``, ``jsonl-py``, ``jsonl-js``), ``source`` (the
+    program text, UTF-8, at most 256 KiB), ``version`` (1, 2, ... one per replacement; ratings
+    are per version), ``token_hash`` (SHA-256 of the owner token; the token is never stored),
+    ``status`` (``active`` or ``retired``)."""
+
+    __tablename__ = "league_bots"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    game: Mapped[str] = mapped_column(String(64), index=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    source: Mapped[str] = mapped_column(Text)
+    version: Mapped[int] = mapped_column(Integer)
+    token_hash: Mapped[str] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[float] = mapped_column(Float)
+    updated_at: Mapped[float] = mapped_column(Float)
+
+
+class LeagueMatchRow(Base):
+    """A league match: ``kind`` ``ladder`` (rated) or ``challenge`` (unrated); ``seq`` its
+    place in the game's ladder schedule (the fixed rating order); ``agents`` the rated
+    identities in seat order (``bot:ID@vN`` or ``builtin:NAME``), ``seats`` the seat names,
+    ``status`` ``queued`` (a challenge not yet played), ``ok`` or ``failed``; ``outcome``,
+    ``errors`` and ``error_detail`` as in :class:`TournamentMatchRow`; ``record`` the JSON
+    Lines record (agents named by their league names, never by server paths)."""
+
+    __tablename__ = "league_matches"
+
+    match_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(64), index=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    seq: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    agents: Mapped[str] = mapped_column(Text)
+    seats: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    outcome: Mapped[str | None] = mapped_column(Text, nullable=True)
+    turns: Mapped[int] = mapped_column(Integer, default=0)
+    errors: Mapped[str] = mapped_column(Text, default="{}")
+    error_detail: Mapped[str] = mapped_column(Text, default="[]")
+    record: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created_at: Mapped[float] = mapped_column(Float)
+    finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)

@@ -285,6 +285,8 @@ def install_web(app: FastAPI) -> None:
     replays = ReplayCache()
     drawings = _Lru(512)  # replay boards by (match, step): each drawn once while viewed
     stage_cache = _Lru(64)  # stage sections by (match, point) and move lists by match
+    from botwars.web.league_pages import install_league_pages
+    install_league_pages(app)  # the league pages (web/league_pages.py, issue 15 item 4)
 
     install_editor(app, _env)  # the board editor, /editor/GAME (web/editor.py)
 

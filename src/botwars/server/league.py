@@ -1,0 +1,826 @@
+"""The league on the server (issue 15 item 4): uploaded bots, a ladder scheduler, ratings,
+unranked challenges (docs/tournaments.md, "The league on the server"; docs/server.md).
+
+- **Bots.** ``POST /api/league/bots`` stores a bot's program text (kinds: :data:`KINDS`) in
+  the database (``league_bots``, migration 0005) and answers its id and an *owner token*
+  (stored as its SHA-256, compared in constant time). The owner replaces the code (``PUT``: a
+  new version, rated afresh) or retires the bot (``DELETE``). An upload is first played
+  through ``botwars bot check`` (:func:`botwars.agents.check.check_bot`, a few decision
+  points in each seat against a built-in bot) in a worker process, its code in the sandbox:
+  one that does not load (syntax error, no bot class, a crash, invalid replies, no answer at
+  all, a kind the game does not take) is refused with 422 naming the fault.
+- **Isolation.** Uploaded code runs only in the sandbox and only while
+  :func:`botwars.agents.sandbox.require_level` passes (the operator's ``BOTWARS_SANDBOX_MIN``,
+  default ``full``): below it uploads, replacements and challenges answer 503 with the
+  reason, and the scheduler plays nothing.
+- **Scheduler.** :meth:`League.step` plays queued challenges, else a batch of ladder matches of
+  one game (games in turn), through :func:`botwars.league.runner.play_match` in the league's
+  :class:`~botwars.league.backends.LocalBackend` process pool, exactly as ``botwars
+  tournament`` does. A ladder match pairs an uploaded bot with the fewest games with one of
+  the nearest-rated other members (uploaded bots and the game's built-in "house" bots),
+  chosen by a generator seeded from the league seed, the game and the match's place in the
+  schedule (``seq``). A background thread calls it (:meth:`League.start`; ``BOTWARS_LEAGUE=off``
+  disables the thread, tests call :meth:`League.step`).
+- **Results and ratings.** Each match is stored once (``league_matches``, primary key the
+  match id) with its record; ratings are recomputed from the stored ladder results in the
+  fixed order (:mod:`botwars.league.ratings`: openskill Plackett-Luce, ordinal for the rank;
+  Elo from ``rating_initial`` for games that have it, arena R29). Ratings are per bot version
+  (``bot:ID@vN``): a replaced bot starts afresh, its old version's results stay in its
+  opponents' ratings.
+- **Replays.** A league match's record opens in the server's replay viewer: on first view it
+  is registered as an ended server match (``/league/matches/{id}/replay`` redirects to
+  ``/replay/{id}``), re-simulated by the referee like any stored match.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import os
+import random
+import re
+import secrets
+import shlex
+import shutil
+import threading
+import time
+from typing import Any, Literal, Optional
+
+from fastapi import APIRouter, Depends, FastAPI, Query
+from fastapi.responses import Response
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+from sqlalchemy import select
+
+from botwars.engine.errors import BotwarsError, ConfigError
+from botwars.engine.plugin import games as all_games
+from botwars.engine.plugin import get_game
+from botwars.engine.ruleset import canonical_json, get_ruleset
+from botwars.league import ratings as rating_mod
+from botwars.league.runner import MatchJob, MatchReport
+from botwars.server.manager import ApiError, MatchManager, new_token, token_hash
+from botwars.store import Store
+from botwars.store.models import DecisionRow, LeagueBotRow, LeagueMatchRow, MatchRow, SeatRow
+
+log = logging.getLogger("botwars.server.league")
+
+MAX_SOURCE_BYTES = 256 * 1024
+"""Largest uploaded program, in bytes of UTF-8 (422 beyond)."""
+
+NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
+"""A bot's name: 1 to 40 letters, digits, ``_``, ``.``, ``-``, starting with a letter or digit."""
+
+KINDS: dict[str, tuple[str, str]] = {
+    "py": ("bot.py", "{path}"),
+    "rgkit": ("robot.py", "rgkit:{path}"),
+    "botwars-io": ("bot.py", "botwars-io:python3 {path}"),
+    "jsonl-py": ("bot.py", "cmd:python3 {path}"),
+    "jsonl-js": ("bot.js", "cmd:node --jitless --max-old-space-size=64 {path}"),
+}
+"""Upload kinds: the file name the program is stored under in its private folder and the agent
+spec that runs it (docs/bots.md): a Python bot class, an rgkit robot (arena), a BotWars.io
+text-protocol script in Python (arena), a JSON-lines program in Python or JavaScript (node)."""
+
+Kind = Literal["py", "rgkit", "botwars-io", "jsonl-py", "jsonl-js"]
+
+RECENT_FORM = 5
+"""Results shown as recent form on the ladder (W, D or L, newest first)."""
+
+
+class SandboxRefused(ApiError):
+    """503: the machine isolates bots below the operator's minimum level (the reason)."""
+
+
+def require_isolation() -> None:
+    """Raise :class:`ApiError` 503 ``sandbox_unavailable`` with the reason when uploaded code may
+    not run here (:func:`botwars.agents.sandbox.require_level`, ``BOTWARS_SANDBOX_MIN``, issue 12
+    item 2)."""
+    from botwars.agents.sandbox import SandboxUnavailable, require_level
+    try:
+        require_level()
+    except (SandboxUnavailable, ValueError) as exc:
+        raise SandboxRefused(503, "sandbox_unavailable", str(exc)) from None
+
+
+def spec_for(kind: str, path: str) -> str:
+    """The agent spec that runs the program stored at ``path`` as ``kind``."""
+    return KINDS[kind][1].format(path=shlex.quote(path))
+
+
+def _digest(*parts: Any) -> str:
+    return hashlib.sha256(canonical_json(list(parts)).encode()).hexdigest()
+
+
+def identity(bot_id: str, version: int) -> str:
+    """The rated identity of a bot version: ``bot:ID@vN``."""
+    return f"bot:{bot_id}@v{version}"
+
+
+def result_letter(match: dict[str, Any], who: str) -> str:
+    """``W`` (sole first place), ``D`` (shared first place) or ``L`` for ``who`` in a stored match."""
+    pl = rating_mod.places(match)
+    mine = pl[match["agents"].index(who)]
+    if mine != 1:
+        return "L"
+    return "D" if pl.count(1) > 1 else "W"
+
+
+def check_upload(spec: str, game: str, overrides: dict[str, Any], decisions: int) -> Optional[str]:
+    """Play ``spec`` through :func:`botwars.agents.check.check_bot`; the first fault that means
+    the bot does not work (it cannot be built, crashes, runs out of memory, answers invalid
+    replies, or never answers) as one line, or ``None``. Refusals by the rules are allowed.
+    Runs in a worker process (the bot itself in the sandbox)."""
+    from botwars.agents.check import check_bot
+    try:
+        rep = check_bot(spec, game, decisions=decisions, overrides=overrides)
+    except BotwarsError as exc:
+        return exc.one_line() if isinstance(exc, ConfigError) else str(exc)
+    for f in rep.faults:
+        if f.code in ("crash", "memory", "malformed"):
+            return f.line()
+    played = sum(m["decisions"] for m in rep.matches)
+    late = [f for f in rep.faults if f.code == "timeout"]
+    if played and len(late) >= played:
+        return "never answered: " + late[0].line()
+    return None
+
+
+# ---- the league ----------------------------------------------------------------------------
+class League:
+    """The server's league over ``store``; bot programs are materialised under ``data_dir``.
+
+    ``workers``: matches at once (a process pool of that size per scheduler step); ``seed``:
+    the league seed (pairings and match seeds derive from it); ``config``: per game parameter
+    overrides for league matches (``{"arena": {"max_turns": 20}}``); ``house``: per game the
+    built-in bots that sit on the ladder (default: all of the game's); ``check_decisions``:
+    decision points per seat of an upload's check; ``enabled``: whether :meth:`start` runs the
+    scheduler thread (default: ``BOTWARS_LEAGUE`` is not ``off``); ``idle_s``: the thread's
+    pause when there was nothing to play.
+    """
+
+    def __init__(self, store: Store, data_dir: str, *, workers: int = 1, seed: int = 0,
+                 config: dict[str, dict[str, Any]] | None = None, house: dict[str, list[str]] | None = None,
+                 check_decisions: int = 4, enabled: bool | None = None, idle_s: float = 5.0):
+        self.store = store
+        self.data_dir = os.path.abspath(data_dir)
+        self.workers = max(1, workers)
+        self.seed = seed
+        self.config = dict(config or {})
+        self.house = house
+        self.check_decisions = check_decisions
+        self.enabled = (os.environ.get("BOTWARS_LEAGUE", "").strip().lower() not in ("off", "0", "no")
+                        if enabled is None else enabled)
+        self.idle_s = idle_s
+        self._step_lock = threading.Lock()
+        self._stop = threading.Event()
+        self._wake = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._turn = 0
+
+    # ---- life cycle ----------------------------------------------------------------------
+    def start(self) -> None:
+        """Start the scheduler thread (when enabled)."""
+        if not self.enabled or self._thread is not None:
+            return
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._loop, name="botwars-league", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop the scheduler thread (a batch under way finishes first, at most 30 s waited)."""
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout=30)
+            self._thread = None
+
+    def _loop(self) -> None:
+        while not self._stop.is_set():
+            try:
+                n = self.step()
+            except Exception:  # pragma: no cover - keep the scheduler alive, log the bug
+                log.exception("league scheduler")
+                n = 0
+            if n == 0:
+                self._wake.wait(self.idle_s)
+                self._wake.clear()
+
+    # ---- bots ----------------------------------------------------------------------------
+    def game_config(self, game: str) -> dict[str, Any]:
+        """The full config of league matches of ``game`` (its defaults and the overrides)."""
+        return get_ruleset(game).validate_config(dict(self.config.get(game, {})), source="league config")
+
+    def house_bots(self, game: str) -> list[str]:
+        """``builtin:NAME`` of the game's house bots."""
+        names = sorted(get_game(game).builtin_bots())
+        if self.house is not None and game in self.house:
+            names = [n for n in self.house[game] if n in names]
+        return [f"builtin:{n}" for n in names]
+
+    def _bot_path(self, bot_id: str, version: int, kind: str) -> str:
+        return os.path.join(self.data_dir, "league", "bots", bot_id, f"v{version}", KINDS[kind][0])
+
+    def materialise(self, row: LeagueBotRow) -> str:
+        """Write the bot's program into its private folder (mode 0700) once; returns the agent spec."""
+        path = self._bot_path(row.id, row.version, row.kind)
+        if not os.path.isfile(path):
+            os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+            tmp = f"{path}.{secrets.token_hex(4)}.part"
+            with open(tmp, "w", encoding="utf-8", newline="") as f:
+                f.write(row.source)
+            os.chmod(tmp, 0o600)
+            os.replace(tmp, path)
+        return spec_for(row.kind, path)
+
+    def _drop_files(self, bot_id: str, keep: int | None = None) -> None:
+        base = os.path.join(self.data_dir, "league", "bots", bot_id)
+        if not os.path.isdir(base):
+            return
+        for d in os.listdir(base):
+            if keep is None or d != f"v{keep}":
+                shutil.rmtree(os.path.join(base, d), ignore_errors=True)
+
+    def _validate(self, bot_id: str, version: int, game: str, kind: str, source: str) -> None:
+        """Check the program in a worker process (the sandbox runs it); 422 naming the fault."""
+        if kind in ("rgkit", "botwars-io") and get_game(game).agent_kind(kind) is None:
+            raise ApiError(422, "wrong_kind", f"kind {kind}: such bots play only "
+                                              f"{', '.join(g for g in all_games() if get_game(g).agent_kind(kind))}, "
+                                              f"not {game}")
+        from pebble import ProcessPool
+        row = LeagueBotRow(id=bot_id, version=version, kind=kind, source=source)
+        spec = self.materialise(row)
+        try:
+            with ProcessPool(max_workers=1) as pool:
+                fut = pool.schedule(check_upload, args=(spec, game, self.config.get(game, {}), self.check_decisions),
+                                    timeout=180)
+                problem = fut.result()
+        except Exception as exc:  # the check's worker died or ran out of time
+            problem = f"the check did not finish ({type(exc).__name__})"
+        if problem is not None:
+            self._drop_files(bot_id, keep=None if version == 1 else version - 1)
+            raise ApiError(422, "bot_refused", f"the {kind} bot does not work: {_hide_paths(problem, self.data_dir)}")
+
+    def upload(self, name: str, game: str, kind: str, source: str) -> tuple[dict[str, Any], str]:
+        """Store a new bot after its check; returns its public facts and its owner token.
+        Raises :class:`ApiError`: 503 (isolation), 422 (bad game, name, kind, source, a check
+        fault), 409 (the name is taken in that game)."""
+        require_isolation()
+        try:
+            get_ruleset(game)
+        except BotwarsError as exc:
+            raise ApiError(422, "unknown_game", str(exc)) from None
+        _check_source(source)
+        with self.store.read() as s:
+            if s.scalar(select(LeagueBotRow.id).where(LeagueBotRow.game == game, LeagueBotRow.name == name)):
+                raise ApiError(409, "name_taken", f"a {game} bot is already called {name!r}")
+        bot_id = secrets.token_hex(6)
+        self._validate(bot_id, 1, game, kind, source)
+        token = new_token()
+        now = time.time()
+        with self.store.write() as s:
+            if s.scalar(select(LeagueBotRow.id).where(LeagueBotRow.game == game, LeagueBotRow.name == name)):
+                raise ApiError(409, "name_taken", f"a {game} bot is already called {name!r}")
+            row = LeagueBotRow(id=bot_id, name=name, game=game, kind=kind, source=source, version=1,
+                               token_hash=token_hash(token), status="active", created_at=now, updated_at=now)
+            s.add(row)
+        self._wake.set()
+        return _public(row), token
+
+    def _owned(self, bot_id: str, token: Optional[str]) -> LeagueBotRow:
+        with self.store.read() as s:
+            row = s.get(LeagueBotRow, bot_id) if isinstance(bot_id, str) and len(bot_id) <= 16 else None
+        if row is None:
+            raise ApiError(404, "unknown_bot", "no league bot with that id")
+        if not token:
+            raise ApiError(403, "token_required", "the bot's owner token is required (Authorization: Bearer TOKEN)")
+        if not hmac.compare_digest(token_hash(token), row.token_hash):
+            raise ApiError(403, "bad_token", "this token is not the owner token of this bot")
+        return row
+
+    def replace(self, bot_id: str, token: Optional[str], source: str, kind: Optional[str] = None) -> dict[str, Any]:
+        """Replace an active bot's program (owner only): version + 1 after its check."""
+        row = self._owned(bot_id, token)
+        if row.status != "active":
+            raise ApiError(409, "retired", "this bot is retired")
+        require_isolation()
+        _check_source(source)
+        kind = kind or row.kind
+        self._validate(row.id, row.version + 1, row.game, kind, source)
+        with self.store.write() as s:
+            r = s.get(LeagueBotRow, bot_id)
+            r.source, r.kind, r.version, r.updated_at = source, kind, r.version + 1, time.time()
+            out = _public(r)
+        self._drop_files(bot_id, keep=out["version"])
+        return out
+
+    def retire(self, bot_id: str, token: Optional[str]) -> dict[str, Any]:
+        """Retire a bot (owner only): it leaves the ladder; its matches stay."""
+        self._owned(bot_id, token)
+        with self.store.write() as s:
+            r = s.get(LeagueBotRow, bot_id)
+            r.status, r.updated_at = "retired", time.time()
+            out = _public(r)
+        self._drop_files(bot_id)
+        return out
+
+    def source(self, bot_id: str, token: Optional[str]) -> dict[str, Any]:
+        """The bot's program text (owner only)."""
+        row = self._owned(bot_id, token)
+        return {"bot": row.id, "kind": row.kind, "version": row.version, "source": row.source}
+
+    def bot(self, bot_id: str) -> dict[str, Any]:
+        """A bot's public facts (never its source or token); 404 if unknown."""
+        with self.store.read() as s:
+            row = s.get(LeagueBotRow, bot_id) if isinstance(bot_id, str) and len(bot_id) <= 16 else None
+        if row is None:
+            raise ApiError(404, "unknown_bot", "no league bot with that id")
+        return _public(row)
+
+    def bots(self, game: Optional[str] = None, active: bool = True) -> list[dict[str, Any]]:
+        """Public facts of the bots (of ``game``), by id."""
+        with self.store.read() as s:
+            q = select(LeagueBotRow).order_by(LeagueBotRow.id)
+            if game:
+                q = q.where(LeagueBotRow.game == game)
+            if active:
+                q = q.where(LeagueBotRow.status == "active")
+            return [_public(r) for r in s.scalars(q)]
+
+    # ---- matches -------------------------------------------------------------------------
+    def _stored(self, game: str, kind: str = "ladder") -> list[dict[str, Any]]:
+        with self.store.read() as s:
+            rows = list(s.scalars(select(LeagueMatchRow).where(LeagueMatchRow.game == game,
+                                                               LeagueMatchRow.kind == kind)))
+        return [_match_dict(r) for r in rows]
+
+    def names(self, game: Optional[str] = None) -> dict[str, str]:
+        """Display name of every identity: ``NAME v2`` for bot versions (``builtin:X`` as is)."""
+        with self.store.read() as s:
+            q = select(LeagueBotRow.id, LeagueBotRow.name, LeagueBotRow.version)
+            if game:
+                q = q.where(LeagueBotRow.game == game)
+            rows = list(s.execute(q))
+        out = {}
+        for bid, name, version in rows:
+            for v in range(1, version + 1):
+                out[identity(bid, v)] = name if v == version else f"{name} (v{v})"
+        return out
+
+    def ladder(self, game: str) -> list[dict[str, Any]]:
+        """The ladder of ``game``: one row per member (active uploaded bots, current version,
+        and house bots) with ``rank``, ``name``, ``bot`` (id or ``None``), ``agent``
+        (identity), ``mu``, ``sigma``, ``ordinal``, ``elo`` (games with ``rating_initial``,
+        else ``None``), ``games``, ``wins``, ``draws``, ``losses``, ``form`` (e.g. ``"WLD"``,
+        newest first). Ordered by ordinal, then μ, then name. Raises 404 for an unknown game."""
+        try:
+            rs = get_ruleset(game)
+        except BotwarsError:
+            raise ApiError(404, "unknown_game", f"no game {game[:64]!r}") from None
+        matches = self._stored(game)
+        names = self.names(game)
+        bots = self.bots(game)
+        members = [(identity(b["bot"], b["version"]), b["bot"], b["name"], b["kind"]) for b in bots]
+        members += [(h, None, h, "house") for h in self.house_bots(game)]
+        everyone = sorted({m[0] for m in members} | {a for m in matches for a in m["agents"]})
+        osk = rating_mod.openskill_ratings(matches, everyone)
+        elo = None
+        table = rs.param_table()
+        if "rating_initial" in table:
+            initial = self.game_config(game).get("rating_initial", rating_mod.ELO_DEFAULT_INITIAL)
+            elo = rating_mod.elo_ratings(matches, everyone, float(initial))
+        counted = rating_mod.fixed_order(matches)
+        rows = []
+        for ident, bid, name, kind in members:
+            mine = [m for m in counted if ident in m["agents"]]
+            letters = [result_letter(m, ident) for m in mine]
+            r = osk[ident]
+            rows.append({"agent": ident, "bot": bid, "name": names.get(ident, name), "kind": kind,
+                         "mu": r["mu"], "sigma": r["sigma"], "ordinal": r["ordinal"],
+                         "elo": None if elo is None else elo[ident], "games": len(mine),
+                         "wins": letters.count("W"), "draws": letters.count("D"), "losses": letters.count("L"),
+                         "form": "".join(reversed(letters[-RECENT_FORM:]))})
+        rows.sort(key=lambda x: (-x["ordinal"], -x["mu"], x["name"]))
+        for i, x in enumerate(rows):
+            x["rank"] = i + 1
+        return rows
+
+    def bot_matches(self, bot_id: str, limit: int = 200) -> list[dict[str, Any]]:
+        """A bot's matches (every version; ladder and challenges), newest first, public fields."""
+        b = self.bot(bot_id)
+        with self.store.read() as s:
+            rows = list(s.scalars(select(LeagueMatchRow).where(LeagueMatchRow.game == b["game"],
+                                                               LeagueMatchRow.agents.like(f'%"bot:{bot_id}@%'))
+                                  .order_by(LeagueMatchRow.created_at.desc(), LeagueMatchRow.seq.desc())
+                                  .limit(limit)))
+        names = self.names(b["game"])
+        out = []
+        for r in rows:
+            m = _match_dict(r)
+            me = next((a for a in m["agents"] if a.startswith(f"bot:{bot_id}@")), None)
+            out.append({**_public_match(m, names),
+                        "result": result_letter(m, me) if m["status"] == "ok" and m["outcome"] and me else None})
+        return out
+
+    def match(self, match_id: str) -> dict[str, Any]:
+        """A league match's public facts (no record); 404 if unknown."""
+        r = self._match_row(match_id)
+        return _public_match(_match_dict(r), self.names(r.game))
+
+    def _match_row(self, match_id: str) -> LeagueMatchRow:
+        with self.store.read() as s:
+            r = s.get(LeagueMatchRow, match_id) if isinstance(match_id, str) and len(match_id) <= 32 else None
+        if r is None:
+            raise ApiError(404, "unknown_match", "no league match with that id")
+        return r
+
+    def record(self, match_id: str) -> str:
+        """The finished match's JSON Lines record; 409 while it is queued, 404 if it has none."""
+        r = self._match_row(match_id)
+        if r.status == "queued":
+            raise ApiError(409, "match_queued", "this challenge has not been played yet")
+        if not r.record:
+            raise ApiError(404, "no_record", "this match could not be played; it has no record")
+        return r.record
+
+    def challenge(self, bot_id: str, token: Optional[str], opponent: str) -> dict[str, Any]:
+        """Queue an unrated match of the owner's bot against ``opponent`` (another active bot's
+        id of the same game, or ``builtin:NAME``); returns its public facts (status
+        ``queued``). 503 (isolation), 403 (token), 422 (a bad opponent)."""
+        row = self._owned(bot_id, token)
+        if row.status != "active":
+            raise ApiError(409, "retired", "this bot is retired")
+        require_isolation()
+        if opponent.startswith("builtin:"):
+            if opponent[len("builtin:"):] not in get_game(row.game).builtin_bots():
+                raise ApiError(422, "bad_opponent", f"{row.game} has no built-in bot {opponent[8:]!r} "
+                               f"(known: {', '.join(sorted(get_game(row.game).builtin_bots()))})")
+            other = opponent
+        else:
+            try:
+                o = self.bot(opponent)
+            except ApiError:
+                raise ApiError(422, "bad_opponent", "opponent: no league bot with that id "
+                                                    "(or use builtin:NAME)") from None
+            if o["game"] != row.game or o["status"] != "active":
+                raise ApiError(422, "bad_opponent", f"opponent {o['name']!r} is not an active {row.game} bot")
+            other = identity(o["bot"], o["version"])
+        me = identity(row.id, row.version)
+        rs = get_ruleset(row.game)
+        seats = rs.seat_names(max(2, rs.min_seats))
+        mid = secrets.token_hex(6)
+        now = time.time()
+        with self.store.write() as s:
+            s.add(LeagueMatchRow(match_id=mid, game=row.game, kind="challenge", seq=0,
+                                 seed=int(_digest(self.seed, "challenge", mid)[:12], 16), agents=canonical_json([me, other]),
+                                 seats=canonical_json(seats), status="queued", outcome=None, turns=0, errors="{}",
+                                 error_detail="[]", record=None, created_at=now, finished_at=None))
+        self._wake.set()
+        return self.match(mid)
+
+    # ---- the scheduler -------------------------------------------------------------------
+    def _spec(self, ident: str, rows: dict[str, LeagueBotRow]) -> tuple[str, str]:
+        """``(spec, identity)`` to play ``ident`` now (a bot plays its current version)."""
+        if ident.startswith("builtin:"):
+            return ident, ident
+        bid = ident[4:].split("@", 1)[0]
+        row = rows.get(bid)
+        if row is None or row.status != "active":
+            raise ConfigError(f"league bot {bid} is retired")
+        return self.materialise(row), identity(row.id, row.version)
+
+    def _rows(self) -> dict[str, LeagueBotRow]:
+        with self.store.read() as s:
+            return {r.id: r for r in s.scalars(select(LeagueBotRow))}
+
+    def _challenge_jobs(self, limit: int) -> list[MatchJob]:
+        with self.store.read() as s:
+            queued = list(s.scalars(select(LeagueMatchRow).where(LeagueMatchRow.status == "queued")
+                                    .order_by(LeagueMatchRow.created_at, LeagueMatchRow.match_id).limit(limit)))
+        rows = self._rows()
+        jobs = []
+        for q in queued:
+            agents = json.loads(q.agents)
+            try:
+                pairs = [self._spec(a, rows) for a in agents]
+            except ConfigError as exc:
+                self._commit(MatchReport({"match_id": q.match_id, "seats": json.loads(q.seats), "agents": agents,
+                                          "status": "failed", "outcome": None, "turns": 0, "errors": {},
+                                          "error_detail": [{"decision": 0, "seat": None, "code": "failed",
+                                                            "detail": str(exc)}]}), "challenge", q.game)
+                continue
+            jobs.append(MatchJob(q.match_id, q.game, self.game_config(q.game), tuple(p[0] for p in pairs), q.seed,
+                                 names=tuple(p[1] for p in pairs)))
+        return jobs
+
+    def ladder_games(self) -> list[str]:
+        """Games with at least one active uploaded bot and two ladder members, sorted."""
+        out = set()
+        for b in self.bots():
+            if b["game"] in all_games() and (len(self.bots(b["game"])) + len(self.house_bots(b["game"]))) >= 2:
+                out.add(b["game"])
+        return sorted(out)
+
+    def pairings(self, game: str, count: int) -> list[MatchJob]:
+        """The next ``count`` ladder matches of ``game`` (deterministic: the same stored results,
+        bots and seed give the same matches). Each pairs the uploaded bot with the fewest ladder
+        games (ties: seeded choice) with one of the 3 members nearest to it by ordinal (seeded
+        choice); the seat order is seeded too. ``seq`` continues the game's schedule."""
+        rows = self._rows()
+        matches = self._stored(game)
+        seq0 = max((m["seq"] for m in matches), default=0) + 1
+        lad = {r["agent"]: r for r in self.ladder(game)}
+        uploaded = sorted(a for a in lad if a.startswith("bot:"))
+        members = sorted(lad)
+        played = {a: lad[a]["games"] for a in members}
+        rs = get_ruleset(game)
+        seats = rs.seat_names(max(2, rs.min_seats))
+        cfg = self.game_config(game)
+        jobs = []
+        for k in range(count):
+            if not uploaded or len(members) < 2:
+                break
+            seq = seq0 + k
+            rng = random.Random(_digest(self.seed, game, seq))
+            least = min(played[a] for a in uploaded)
+            first = rng.choice([a for a in uploaded if played[a] == least])
+            others = sorted((a for a in members if a != first),
+                            key=lambda a: (abs(lad[a]["ordinal"] - lad[first]["ordinal"]), a))
+            group = [first] + rng.sample(others[:3], min(len(seats) - 1, len(others[:3])))
+            if len(group) < len(seats):
+                break
+            rng.shuffle(group)
+            for a in group:
+                played[a] += 1
+            pairs = [self._spec(a, rows) for a in group]
+            mid = _digest("ladder", self.seed, game, seq, [p[1] for p in pairs])[:12]
+            jobs.append(MatchJob(mid, game, cfg, tuple(p[0] for p in pairs),
+                                 int(_digest(self.seed, game, seq)[:12], 16), seq=seq,
+                                 names=tuple(p[1] for p in pairs)))
+        return jobs
+
+    def step(self, max_matches: Optional[int] = None) -> int:
+        """Play one batch (at most ``max_matches``, default ``workers``): queued challenges
+        first, else ladder matches of the next game in turn. Returns the number played (0:
+        nothing to play, or the sandbox is below the required level)."""
+        from botwars.agents.sandbox import SandboxUnavailable, require_level
+        try:
+            require_level()
+        except (SandboxUnavailable, ValueError) as exc:
+            log.warning("league paused: %s", exc)
+            return 0
+        limit = max_matches or self.workers
+        with self._step_lock:
+            jobs = self._challenge_jobs(limit)
+            kind, game = "challenge", ""
+            if not jobs:
+                kind = "ladder"
+                games = self.ladder_games()
+                if not games:
+                    return 0
+                game = games[self._turn % len(games)]
+                self._turn += 1
+                jobs = self.pairings(game, limit)
+            if not jobs:
+                return 0
+            from botwars.league.backends import LocalBackend
+            LocalBackend(min(self.workers, len(jobs))).run(jobs, lambda rep: self._commit(rep, kind, game))
+            return len(jobs)
+
+    def _commit(self, report: MatchReport, kind: str, game: str = "") -> bool:
+        """Store a finished match once: a ladder row is inserted (nothing when it exists), a
+        queued challenge is filled in (nothing when it is no longer queued)."""
+        row = report.row
+        names = self.names()
+        record = _relabel(report.record, [names.get(a, a) for a in row["agents"]]) if report.record else None
+        outcome = None if row.get("outcome") is None else canonical_json(row["outcome"])
+        fields = dict(agents=canonical_json(row["agents"]), seats=canonical_json(row["seats"]), status=row["status"],
+                      outcome=outcome, turns=row.get("turns", 0), errors=canonical_json(row.get("errors", {})),
+                      error_detail=_hide_paths(canonical_json(row.get("error_detail", [])), self.data_dir),
+                      record=record, finished_at=time.time())
+        with self.store.write() as s:
+            old = s.get(LeagueMatchRow, row["match_id"])
+            if kind == "challenge":
+                if old is None or old.status != "queued":
+                    return False
+                for k, v in fields.items():
+                    setattr(old, k, v)
+                return True
+            if old is not None:
+                return False
+            s.add(LeagueMatchRow(match_id=row["match_id"], game=game, kind="ladder", seq=row["seq"],
+                                 seed=row["seed"], created_at=time.time(), **fields))
+        return True
+
+    # ---- replays -------------------------------------------------------------------------
+    def register_replay(self, match_id: str) -> str:
+        """Register a finished league match as an ended server match (once), so the server's
+        replay viewer (``/replay/{id}``) and ``GET /api/matches/{id}/record`` show it; returns
+        its id. Its seats carry unusable tokens (random, never given out)."""
+        r = self._match_row(match_id)
+        text = self.record(match_id)
+        lines = [json.loads(x) for x in text.splitlines() if x.strip()]
+        header = lines[0]
+        decisions = [x for x in lines[1:] if x.get("type") == "decision"]
+        with self.store.write() as s:
+            if s.get(MatchRow, r.match_id) is not None:
+                return r.match_id
+            s.add(MatchRow(id=r.match_id, ruleset=header["ruleset"], rules_version=header["rules_version"],
+                           config=canonical_json(header["config"]), seed=header["seed"],
+                           clock_enabled=bool(header.get("clock", True)), status="ended",
+                           created_at=r.finished_at or r.created_at, decisions=len(decisions), turns=r.turns,
+                           opened_at=r.finished_at or r.created_at, bank_left="{}", outcome=r.outcome))
+            s.flush()
+            for i, seat in enumerate(header["seats"]):
+                s.add(SeatRow(match_id=r.match_id, seat=seat["seat"], idx=i, agent=str(seat["agent"])[:200],
+                              token_hash=token_hash(new_token())))
+            for line in decisions:
+                s.add(DecisionRow(match_id=r.match_id, n=line["n"], line=canonical_json(line)))
+        return r.match_id
+
+
+def _check_source(source: str) -> None:
+    size = len(source.encode("utf-8", "surrogatepass"))
+    if size > MAX_SOURCE_BYTES:
+        raise ApiError(422, "source_too_large", f"source: {size} bytes, over the limit of {MAX_SOURCE_BYTES}")
+    if not source.strip():
+        raise ApiError(422, "empty_source", "source: empty program")
+
+
+def _hide_paths(text: str, data_dir: str) -> str:
+    """``text`` with the server's data folder replaced by ``…`` (no server path in a message)."""
+    return text.replace(data_dir, "…")
+
+
+def _relabel(record: str, names: list[str]) -> str:
+    """The record with the header's agent specs (server paths) replaced by league names."""
+    first, sep, rest = record.partition("\n")
+    header = json.loads(first)
+    for seat, name in zip(header.get("seats", []), names):
+        seat["agent"] = f"league:{name}" if not name.startswith("builtin:") else name
+    return canonical_json(header) + sep + rest
+
+
+def _public(row: LeagueBotRow) -> dict[str, Any]:
+    return {"bot": row.id, "name": row.name, "game": row.game, "kind": row.kind, "version": row.version,
+            "status": row.status, "created_at": row.created_at, "updated_at": row.updated_at}
+
+
+def _match_dict(r: LeagueMatchRow) -> dict[str, Any]:
+    return {"match_id": r.match_id, "game": r.game, "kind": r.kind, "round": 0, "seq": r.seq, "seed": r.seed,
+            "agents": json.loads(r.agents), "seats": json.loads(r.seats), "status": r.status,
+            "outcome": None if r.outcome is None else json.loads(r.outcome), "turns": r.turns,
+            "errors": json.loads(r.errors), "error_detail": json.loads(r.error_detail),
+            "created_at": r.created_at, "finished_at": r.finished_at, "has_record": bool(r.record)}
+
+
+def _public_match(m: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+    bots = [a[4:].split("@", 1)[0] if a.startswith("bot:") else None for a in m["agents"]]
+    return {"match": m["match_id"], "game": m["game"], "kind": m["kind"], "seq": m["seq"], "status": m["status"],
+            "seats": [{"seat": s, "agent": a, "name": names.get(a, a), "bot": b}
+                      for s, a, b in zip(m["seats"], m["agents"], bots)],
+            "outcome": m["outcome"], "turns": m["turns"], "errors": m["errors"], "error_detail": m["error_detail"],
+            "created_at": m["created_at"], "finished_at": m["finished_at"],
+            "replay": f"/league/matches/{m['match_id']}/replay" if m["has_record"] else None}
+
+
+# ---- HTTP ----------------------------------------------------------------------------------
+class _Text(BaseModel):
+    @field_validator("*", mode="before")
+    @classmethod
+    def _encodable(cls, v: Any) -> Any:
+        if isinstance(v, str):
+            try:
+                v.encode("utf-8")
+            except UnicodeEncodeError:
+                raise ValueError("text cannot be encoded as UTF-8 (a lone surrogate)") from None
+        return v
+
+
+class BotUpload(_Text):
+    """A new league bot: ``name`` (1-40 of ``A-Za-z0-9_.-``), ``game``, ``kind`` and the
+    program text ``source`` (UTF-8, at most 256 KiB)."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(max_length=40, pattern=NAME_RE.pattern)
+    game: str = Field(max_length=64)
+    kind: Kind
+    source: str = Field(max_length=MAX_SOURCE_BYTES)
+
+
+class BotReplace(_Text):
+    """A replacement program (and optionally another kind)."""
+
+    model_config = ConfigDict(extra="forbid")
+    source: str = Field(max_length=MAX_SOURCE_BYTES)
+    kind: Optional[Kind] = None
+
+
+class ChallengeIn(_Text):
+    """An unrated match: your bot (its owner token in the header) against ``opponent``: another
+    league bot's id or ``builtin:NAME``."""
+
+    model_config = ConfigDict(extra="forbid")
+    bot: str = Field(max_length=16)
+    opponent: str = Field(max_length=80)
+
+
+class LeagueError(BaseModel):
+    error: str
+    message: str
+
+
+def _errs(*codes: int) -> dict[int | str, dict[str, Any]]:
+    what = {403: "missing or wrong owner token", 404: "unknown bot, game or match", 409: "not possible now",
+            413: "body too large", 422: "malformed request, or the bot does not work (the fault named)",
+            503: "the sandbox is below the required isolation level (the reason)"}
+    return {c: {"model": LeagueError, "description": what[c]} for c in codes}
+
+
+_bearer = HTTPBearer(auto_error=False, description="The bot's owner token")
+
+
+def _owner_token(creds: Optional[HTTPAuthorizationCredentials] = Depends(_bearer),
+                 token: Optional[str] = Query(None, max_length=200)) -> Optional[str]:
+    if creds is not None and creds.credentials:
+        return creds.credentials
+    return token or None
+
+
+def default_data_dir(store: Store) -> str:
+    """``$BOTWARS_DATA_DIR``, else ``botwars-data`` beside a SQLite database file, else in the
+    working directory."""
+    if os.environ.get("BOTWARS_DATA_DIR"):
+        return os.environ["BOTWARS_DATA_DIR"]
+    if store.url.startswith("sqlite:///") and store.url != "sqlite:///:memory:":
+        return os.path.join(os.path.dirname(os.path.abspath(store.url[len("sqlite:///"):])), "botwars-data")
+    return os.path.abspath("botwars-data")
+
+
+def install_league(app: FastAPI, manager: MatchManager, store: Store) -> League:
+    """Mount the league's API on ``app`` and return the :class:`League` (``app.state.league``);
+    the app's lifespan calls its ``start``/``stop``. Workers: ``BOTWARS_LEAGUE_WORKERS``
+    (default 1)."""
+    try:
+        workers = int(os.environ.get("BOTWARS_LEAGUE_WORKERS", "1"))
+    except ValueError:
+        workers = 1
+    league = League(store, default_data_dir(store), workers=workers)
+    app.state.league = league
+    r = APIRouter(prefix="/api/league", tags=["league"])
+
+    @r.post("/bots", status_code=201, responses=_errs(409, 413, 422, 503))
+    def upload(body: BotUpload) -> dict[str, Any]:
+        """Upload a bot; answers its id and owner token (shown once: keep it). 503 when this
+        server's sandbox is below the required isolation level."""
+        info, token = league.upload(body.name, body.game, body.kind, body.source)
+        return {**info, "token": token, "page": f"/league/bots/{info['bot']}"}
+
+    @r.get("/bots", responses=_errs(422))
+    def list_bots(game: Optional[str] = Query(None, max_length=64)) -> list[dict[str, Any]]:
+        """Active bots (of ``game``)."""
+        return league.bots(game)
+
+    @r.get("/bots/{bot_id}", responses=_errs(404, 422))
+    def get_bot(bot_id: str) -> dict[str, Any]:
+        """A bot's public facts and its matches."""
+        return {**league.bot(bot_id), "matches": league.bot_matches(bot_id)}
+
+    @r.get("/bots/{bot_id}/source", responses=_errs(403, 404, 422))
+    def get_source(bot_id: str, token: Optional[str] = Depends(_owner_token)) -> dict[str, Any]:
+        """The bot's program (owner token only)."""
+        return league.source(bot_id, token)
+
+    @r.put("/bots/{bot_id}", responses=_errs(403, 404, 409, 413, 422, 503))
+    def put_bot(bot_id: str, body: BotReplace, token: Optional[str] = Depends(_owner_token)) -> dict[str, Any]:
+        """Replace the program (owner token): a new version, rated afresh."""
+        return league.replace(bot_id, token, body.source, body.kind)
+
+    @r.delete("/bots/{bot_id}", responses=_errs(403, 404, 422))
+    def delete_bot(bot_id: str, token: Optional[str] = Depends(_owner_token)) -> dict[str, Any]:
+        """Retire the bot (owner token)."""
+        return league.retire(bot_id, token)
+
+    @r.get("/ladder/{game}", responses=_errs(404, 422))
+    def ladder(game: str) -> list[dict[str, Any]]:
+        """The game's ladder (ratings recomputed from the stored results)."""
+        return league.ladder(game)
+
+    @r.post("/challenges", status_code=202, responses=_errs(403, 404, 409, 413, 422, 503))
+    def challenge(body: ChallengeIn, token: Optional[str] = Depends(_owner_token)) -> dict[str, Any]:
+        """Queue an unrated match of your bot against ``opponent``; answers its id."""
+        return league.challenge(body.bot, token, body.opponent)
+
+    @r.get("/matches/{match_id}", responses=_errs(404, 422))
+    def get_match(match_id: str) -> dict[str, Any]:
+        """A league match (``queued``, ``ok`` or ``failed``) with its replay link once played."""
+        return league.match(match_id)
+
+    @r.get("/matches/{match_id}/record", response_class=Response, responses={**_errs(404, 409, 422), 200: {"content": {"application/x-ndjson": {}}, "description": "JSON Lines record"}})
+    def get_record(match_id: str) -> Response:
+        """The played match's JSON Lines record (``botwars replay --verify`` reads it)."""
+        return Response(league.record(match_id), media_type="application/x-ndjson")
+
+    app.include_router(r)
+    return league

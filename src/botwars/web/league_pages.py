@@ -1,0 +1,71 @@
+"""The league's browser pages (issue 15 item 4), over :class:`botwars.server.league.League`
+(``app.state.league``); mounted by :func:`botwars.web.install_web`.
+
+- ``GET /league`` — the games' ladders and the upload form (``static/league.js`` posts to
+  ``POST /api/league/bots`` and shows the owner token once);
+- ``GET /league/{game}`` — the ladder: rank, name, μ ± σ, ordinal, Elo (games with
+  ``rating_initial``: arena R29), games, wins/draws/losses, recent form;
+- ``GET /league/bots/{id}`` — a bot: its matches with links to their replays, and a form to
+  challenge another bot or a built-in bot (unrated; needs the owner token);
+- ``GET /league/matches/{id}`` — a league match: queued, or its result and replay link;
+- ``GET /league/matches/{id}/replay`` — registers the played match with the server's replay
+  viewer (once) and redirects to ``/replay/{id}``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.responses import HTMLResponse, RedirectResponse
+from jinja2 import Environment, PackageLoader, select_autoescape
+
+from botwars.engine.plugin import games as all_games
+from botwars.engine.plugin import get_game
+from botwars.server.league import KINDS, League
+from botwars.server.manager import ApiError
+
+_env = Environment(loader=PackageLoader("botwars.web", "templates"), autoescape=select_autoescape(["html"]))
+
+
+def install_league_pages(app: FastAPI) -> None:
+    """Mount the league pages on ``app`` (a server app with ``app.state.league``; without one,
+    nothing is mounted)."""
+    league: League | None = getattr(app.state, "league", None)
+    if league is None:
+        return
+
+    def page(name: str, **ctx: Any) -> HTMLResponse:
+        return HTMLResponse(_env.get_template(name).render(**ctx))
+
+    @app.get("/league", response_class=HTMLResponse, include_in_schema=False)
+    def index() -> HTMLResponse:
+        games = []
+        for gid in sorted(all_games()):
+            games.append({"id": gid, "name": get_game(gid).ruleset().name, "bots": len(league.bots(gid)),
+                          "kinds": [k for k in KINDS if k not in ("rgkit", "botwars-io")
+                                    or get_game(gid).agent_kind(k) is not None]})
+        return page("league.html", games=games, kinds=list(KINDS))
+
+    @app.get("/league/bots/{bot_id}", response_class=HTMLResponse, include_in_schema=False)
+    def bot_page(bot_id: str) -> HTMLResponse:
+        bot = league.bot(bot_id)
+        others = [b for b in league.bots(bot["game"]) if b["bot"] != bot_id]
+        return page("league_bot.html", bot=bot, matches=league.bot_matches(bot_id), others=others,
+                    builtins=sorted(get_game(bot["game"]).builtin_bots()))
+
+    @app.get("/league/matches/{match_id}", response_class=HTMLResponse, include_in_schema=False)
+    def match_page(match_id: str) -> HTMLResponse:
+        return page("league_match.html", m=league.match(match_id))
+
+    @app.get("/league/matches/{match_id}/replay", include_in_schema=False)
+    def match_replay(match_id: str) -> RedirectResponse:
+        mid = league.register_replay(match_id)
+        return RedirectResponse(f"/replay/{mid}", status_code=303)
+
+    @app.get("/league/{game}", response_class=HTMLResponse, include_in_schema=False)
+    def ladder_page(game: str) -> HTMLResponse:
+        if game not in all_games():
+            raise ApiError(404, "unknown_game", f"no game {game[:64]!r}")
+        rows = league.ladder(game)
+        return page("league_ladder.html", game=game, rows=rows, elo=any(r["elo"] is not None for r in rows))
