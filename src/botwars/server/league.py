@@ -94,14 +94,15 @@ class SandboxRefused(ApiError):
 
 
 def require_isolation() -> None:
-    """Raise :class:`ApiError` 503 ``sandbox_unavailable`` with the reason when uploaded code may
-    not run here (:func:`botwars.agents.sandbox.require_level`, ``BOTWARS_SANDBOX_MIN``, issue 12
+    """Raise :class:`SandboxRefused` (503 ``sandbox_unavailable`` or ``sandbox_misconfigured``,
+    with the reason) when uploaded code may not run here: the server's one upload gate,
+    :func:`botwars.server.uploads.require_upload_isolation` (``BOTWARS_SANDBOX_MIN``, issue 12
     item 2)."""
-    from botwars.agents.sandbox import SandboxUnavailable, require_level
+    from botwars.server.uploads import require_upload_isolation
     try:
-        require_level()
-    except (SandboxUnavailable, ValueError) as exc:
-        raise SandboxRefused(503, "sandbox_unavailable", str(exc)) from None
+        require_upload_isolation()
+    except ApiError as exc:
+        raise SandboxRefused(exc.status, exc.code, exc.message) from None
 
 
 def spec_for(kind: str, path: str) -> str:

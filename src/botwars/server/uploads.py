@@ -1,7 +1,7 @@
 """The server's gate for untrusted bot uploads (issue 12, item 2 and "Done when").
 
-The server runs no uploaded code yet; the league (issue 15, item 4) will add an upload path and
-must call :func:`require_upload_isolation` before it accepts a bot: where this machine isolates
+The league (issue 15, item 4; :mod:`botwars.server.league`) calls
+:func:`require_upload_isolation` before it accepts, replaces or plays an uploaded bot: where this machine isolates
 bots below the operator's minimum (``BOTWARS_SANDBOX_MIN``, default ``full``; levels in
 :data:`botwars.agents.sandbox.LEVELS`), the upload is refused with HTTP 503 and a message naming
 the level reached, the one required and why (the same words as ``botwars sandbox check``).
