@@ -87,3 +87,24 @@ def test_S_8_6_finished_submarine_replay_shows_every_sub(browser, live):
     shot(page, "submarine-replay")
     assert page.errors == [], page.errors
     page.context.close()
+
+
+def test_F_9_1_watch_page_shows_the_last_turn_stage_by_stage(browser, live):
+    """Issue 14 item 1: the page of a match shows its last turn as the game master published
+    it — a picture after each sub-step, then the stage's table (F-9.1 columns)."""
+    m = live.create("factory", ["builtin:pathfinder", "builtin:pathfinder"], {"turn_limit": "2"}, seed=5)
+    wait_ended(live, m["match"])
+    page = open_page(browser, f"{live.url}/watch/{m['match']}")
+    page.wait_for_selector("#last-turn:not([hidden]) .stage-board svg", timeout=WAIT_MS)
+    assert "decision point 2" in page.inner_text("#last-turn summary")
+    assert page.inner_text("#last-turn table.stage thead").startswith("NAME")  # a column per robot
+    labels = page.eval_on_selector_all("#last-turn table.stage td.label", "ts => ts.map(t => t.textContent)")
+    assert {"MODE", "CARDS", "MOVES"} <= set(labels), labels  # F-9.1: one row per label
+    buttons = page.locator("#last-turn .frames button")
+    assert buttons.count() >= 6  # the start picture, then at least one per stage
+    first = page.inner_html("#last-turn .stage-board")
+    buttons.nth(buttons.count() - 1).click()
+    page.wait_for_function("document.getElementById('last-turn').dataset.frame !== '0'", timeout=WAIT_MS)
+    assert page.inner_html("#last-turn .stage-board") != first
+    assert page.errors == [], page.errors
+    page.context.close()

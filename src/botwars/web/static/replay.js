@@ -68,27 +68,7 @@
     }
   }
 
-  function table(sec) {
-    const wrap = el("div");
-    wrap.append(el("h3", sec.header || sec.title));
-    const t = el("table", undefined, "stage " + sec.kind);
-    const rows = sec.rows || [];
-    if (rows.length) {
-      const hr = el("tr");
-      rows[0].forEach(c => hr.append(el("th", c)));
-      const th = el("thead"); th.append(hr); t.append(th);
-      const body = el("tbody");
-      rows.slice(1).forEach(r => {
-        const tr = el("tr");
-        r.forEach((c, j) => tr.append(el("td", c, j === 0 && sec.kind !== "result" ? "label" : undefined)));
-        body.append(tr);
-      });
-      t.append(body);
-    }
-    wrap.append(t);
-    (sec.extra || []).forEach(x => wrap.append(el("p", x, "extra")));
-    return wrap;
-  }
+  const table = sec => window.botwarsStages.table(sec);  // static/stages.js
 
   function describe(s, fr, frames) {
     const label = (index.steps[k] || {}).label || `turn ${s.turn}`;
