@@ -24,6 +24,7 @@
     patch: ["Patch", "red", "a hole next to your bot becomes floor again", "the next tile is a hole"],
     drop_bot: ["Drop Bot", "green", "a bot from your reserve is placed on a tile", "the tile is intact and empty, without fire"],
   };
+  const DIRNAME = {N: "north", E: "east", S: "south", W: "west"};
   const WALK = {step: 1, stride: 2, dash: 3, charge: 4, north_3: 3, south_3: 3, east_3: 3, west_3: 3};
   const REUSE = {blue: "blue and red copies are used up for good", red: "blue and red copies are used up for good",
                  gold: "gold copies come back once every gold copy has been used", green: "never runs out"};
@@ -41,6 +42,7 @@
   }
   const keyOf = o => o.type === "command" ? o.command : (o.type === "super" ? `super:${o.bot}` : o.type);
   const kit = {
+    keys: "Commands: arrow keys move along the row, Enter chooses one; then Tab to the tile and direction buttons (or choose the tile with the board cursor) until \"Ready\" appears; Tab to Submit. Setup: Enter on a first and a second command for each bot.",
     seats: {blue: {name: "Blue", colour: "#1f77b4", letter: "B"}, orange: {name: "Orange", colour: "#ff7f0e", letter: "O"}},
     grid: {
       square: (c, r) => `${COLS[c]}${8 - r}`,
@@ -146,6 +148,7 @@
           const [f, vals] = nf;
           stepBox.append(el("div", {class: "cmdhelp"}, f.includes("tile") ? `Now click the ${f} on the board (marked), or:` : `Now choose the ${f}:`),
             el("div", {class: "seg", role: "group", "aria-label": f}, ...vals.map(v => el("button", {type: "button", dataset: {field: f, value: v},
+              "aria-label": `${f}: ${v ? (DIRNAME[v] ? `${v} (${DIRNAME[v]})` : v) : "none"}`,
               onclick: () => { chosen[f] = v; redraw(); }}, v || "—"))));
           if (f.includes("tile")) vals.forEach(v => v && ui.board.mark(v, "plan", `${f} ${v}`));
           pending = [f, vals];
