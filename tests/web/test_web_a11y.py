@@ -318,3 +318,20 @@ def test_issue13_spectator_page_names_and_contrast(browser, live):  # noqa: F811
     assert len(faded) == 1 and faded[0]["ratio"] < 4.5
     assert page.errors == [], page.errors
     page.context.close()
+
+
+def test_issue13_lobby_and_rules_names_and_contrast(browser, live):  # noqa: F811
+    page = open_page(browser, live.url + "/")
+    page.wait_for_selector("#create-btn", timeout=WAIT_MS)
+    snap = page.locator("body").aria_snapshot()
+    bad = [line for line in snap.splitlines() if UNNAMED.match(line)]
+    assert not bad, "lobby controls without an accessible name:\n" + "\n".join(bad)
+    rows = page.evaluate(CONTRAST_JS, TEXT + [".pdoc", "p", "li", "a", "option", "legend"])
+    assert len(rows) >= 20
+    low = [r for r in rows if r["ratio"] < r["need"]]
+    assert not low, f"lobby: text below the WCAG contrast minimum: {low}"
+    page.goto(live.url + "/rules/submarine")
+    rows = page.evaluate(CONTRAST_JS, ["article.rules p", "article.rules li", "article.rules td", ".toc a", "h1", "h2"])
+    assert rows and not [r for r in rows if r["ratio"] < r["need"]]
+    assert page.errors == [], page.errors
+    page.context.close()
