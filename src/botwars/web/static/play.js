@@ -487,8 +487,7 @@
     lastPointer = null;
   }
   let lastPointer = null;  // "board" while a board click is being handled
-  $("board").addEventListener("pointerdown", () => { lastPointer = "board"; }, true);
-  $("entry").addEventListener("pointerdown", () => { lastPointer = null; }, true);
+  document.addEventListener("pointerdown", ev => { lastPointer = $("board").contains(ev.target) ? "board" : null; }, true);
 
   // Keyboard: the controls are rebuilt on every change; focus stays on the same control (its id or
   // data-* attributes) or, when it went away (a card moved to a register), on its neighbour.
