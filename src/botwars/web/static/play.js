@@ -478,16 +478,13 @@
       const anchor = act.closest("[role=group], fieldset, .registers, ol, .row") || act;
       target = el("p", {class: "msg near-msg", role: bad ? "alert" : "status"});
       (entry.contains(anchor) ? anchor : act).after(target);
-    } else if (lastPointer === "board" || act === $("board")) target = $("board-msg");
+    } else if (act && $("board").contains(act)) target = $("board-msg");  // a click or Enter on the board focuses it
     if (target !== msg) { msg.textContent = ""; msg.classList.remove("error", "ok"); }
     target.textContent = text;
     target.classList.toggle("error", !!bad); target.classList.toggle("ok", !bad && !!text);
     if (target === msg) msg.setAttribute("aria-live", bad ? "assertive" : "polite");
     if (target !== $("board-msg")) $("board-msg").textContent = "";
-    lastPointer = null;
   }
-  let lastPointer = null;  // "board" while a board click is being handled
-  document.addEventListener("pointerdown", ev => { lastPointer = $("board").contains(ev.target) ? "board" : null; }, true);
 
   // Keyboard: the controls are rebuilt on every change; focus stays on the same control (its id or
   // data-* attributes) or, when it went away (a card moved to a register), on its neighbour.
