@@ -105,6 +105,10 @@ def factory_keys(page) -> None:
         assert page.locator(".registers .cardbtn").count() == k - 1
         press_on(page, ".cards .cardbtn")
         assert page.locator(".registers .cardbtn").count() == k
+    press_on(page, "#reboot", " ")  # the reboot declaration, toggled with Space and back
+    assert orders(page)["reboot"] is True
+    page.keyboard.press(" ")
+    assert orders(page)["reboot"] is False
     submit_by_keyboard(page)
 
 
