@@ -595,10 +595,10 @@
     }
     const h = await (await fetch(`/web/matches/${M}/helpers${q}`)).json();
     if (!KIT.entry) $("advanced").open = true;  // no controls: the orders box is the entry
-    entry.append(el("p", {class: "keys", id: "keys-help"}, "Keyboard: Tab / Shift+Tab go from control to control, " +
-      "arrow keys move within a row of buttons, Enter or Space presses. On the board (Tab to it): arrow keys move the cursor, " +
-      "Enter chooses the square." + (KIT.keys ? " " + KIT.keys : "")));
-    if (KIT.entry) {
+    if (KIT.entry) {  // (a game without a kit: the Advanced box is the entry, and #entry stays empty)
+      entry.append(el("p", {class: "keys", id: "keys-help"}, "Keyboard: Tab / Shift+Tab go from control to control, " +
+        "arrow keys move within a row of buttons, Enter or Space presses. On the board (Tab to it): arrow keys move the cursor, " +
+        "Enter chooses the square." + (KIT.keys ? " " + KIT.keys : "")));
       let saved = null;  // read before the controls start writing their own (empty) orders
       try { saved = JSON.parse(localStorage.getItem(STORE) || "null"); } catch (e) { saved = null; }
       entryCtl = KIT.entry(entry, s.view, h, ui) || null;
