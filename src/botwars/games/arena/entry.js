@@ -11,6 +11,7 @@
     return seatOfPlayer(view.player === 2 ? 1 : 2);
   }
   const kit = {
+    keys: "Orders: Tab to a robot's button and press Enter to choose it; then arrow keys = move, Shift+arrow keys = attack, D = defend, X = self-destruct (or Tab to the order buttons).",
     seats: {p1: {name: "Red", colour: "#d62728", letter: "R"}, p2: {name: "Blue", colour: "#1f77b4", letter: "B"}},
     grid: {
       square: (c, r, m) => `${c + 1}:${m.rows - r}`,

@@ -24,6 +24,9 @@
     patch: ["Patch", "red", "a hole next to your bot becomes floor again", "the next tile is a hole"],
     drop_bot: ["Drop Bot", "green", "a bot from your reserve is placed on a tile", "the tile is intact and empty, without fire"],
   };
+  // the command's colour in letters too (the coloured edge alone would not tell it)
+  const colourTag = (el, c) => c ? el("span", {class: "cmdcol"}, ` · ${c}`) : null;
+  const DIRNAME = {N: "north", E: "east", S: "south", W: "west"};
   const WALK = {step: 1, stride: 2, dash: 3, charge: 4, north_3: 3, south_3: 3, east_3: 3, west_3: 3};
   const REUSE = {blue: "blue and red copies are used up for good", red: "blue and red copies are used up for good",
                  gold: "gold copies come back once every gold copy has been used", green: "never runs out"};
@@ -41,6 +44,7 @@
   }
   const keyOf = o => o.type === "command" ? o.command : (o.type === "super" ? `super:${o.bot}` : o.type);
   const kit = {
+    keys: "Commands: arrow keys move along the row, Enter chooses one; then Tab to the tile and direction buttons (or choose the tile with the board cursor) until \"Ready\" appears; Tab to Submit. Setup: Enter on a first and a second command for each bot.",
     seats: {blue: {name: "Blue", colour: "#1f77b4", letter: "B"}, orange: {name: "Orange", colour: "#ff7f0e", letter: "O"}},
     grid: {
       square: (c, r) => `${COLS[c]}${8 - r}`,
@@ -128,7 +132,7 @@
           const label = id ? `${CMD[id] ? CMD[id][0] : id}${pool && pool.left !== null ? ` ×${pool.left}` : ""}` : `Super of bot ${k.slice(6)}`;
           cmdBox.append(el("button", {type: "button", class: "cmd " + (id && CMD[id] ? CMD[id][1] : "super") + (k === key ? " sel" : ""),
             dataset: {command: k}, "aria-pressed": String(k === key), title: id ? cmdText(id) : "this bot's super (two commands in one turn)",
-            onclick: () => { key = k; chosen = {}; redraw(); }}, label));
+            onclick: () => { key = k; chosen = {}; redraw(); }}, label, colourTag(el, id && CMD[id] ? CMD[id][1] : "super")));
         });
         stepBox.innerHTML = "";
         ui.board.clear();
@@ -146,6 +150,7 @@
           const [f, vals] = nf;
           stepBox.append(el("div", {class: "cmdhelp"}, f.includes("tile") ? `Now click the ${f} on the board (marked), or:` : `Now choose the ${f}:`),
             el("div", {class: "seg", role: "group", "aria-label": f}, ...vals.map(v => el("button", {type: "button", dataset: {field: f, value: v},
+              "aria-label": `${f}: ${v ? (DIRNAME[v] ? `${v} (${DIRNAME[v]})` : v) : "none"}`,
               onclick: () => { chosen[f] = v; redraw(); }}, v || "—"))));
           if (f.includes("tile")) vals.forEach(v => v && ui.board.mark(v, "plan", `${f} ${v}`));
           pending = [f, vals];
@@ -212,7 +217,7 @@
           el("div", {class: "pickgrid", role: "group", "aria-label": `bot ${lb} ${label}`}, ...list.map(id => el("button", {type: "button",
             class: "cmd " + (CMD[id] ? CMD[id][1] : "") + (sup[lb][i] === id ? " on" : ""), dataset: {bot: lb, part: i, id},
             "aria-pressed": String(sup[lb][i] === id), title: cmdText(id), disabled: used([lb, i]).includes(id) ? "disabled" : null,
-            onclick: () => { sup[lb][i] = sup[lb][i] === id ? null : id; cur = lb; redraw(); }}, CMD[id] ? CMD[id][0] : id))));
+            onclick: () => { sup[lb][i] = sup[lb][i] === id ? null : id; cur = lb; redraw(); }}, CMD[id] ? CMD[id][0] : id, colourTag(el, CMD[id] ? CMD[id][1] : "")))));
         body.append(el("fieldset", {class: "setup-bot" + (lb === cur ? " sel" : ""), dataset: {bot: lb}},
           el("legend", {}, `Bot ${lb} (${view.bots[lb].tile}): super = ${sup[lb].map(x => x ? (CMD[x] ? CMD[x][0] : x) : "?").join(" + ")}`),
           part(0, blue, "First: a blue (walking) command"), part(1, ids, "Second: any command")));

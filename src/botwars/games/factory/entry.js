@@ -50,7 +50,28 @@
       return `${n}: ${bits.join("; ") || "nothing"}`;
     });
   }
+  // a register's card: take it back (Enter, Delete), move it earlier / later (the small buttons,
+  // or Shift+Left / Shift+Right on the card)
+  function regCard(prog, i, redraw, ui, who) {
+    const el = ui.el, c = prog[i], id = cardId(c);
+    const swap = j => { if (j < 0 || j >= prog.length) return; [prog[i], prog[j]] = [prog[j], prog[i]]; redraw(); };
+    return [el("button", {type: "button", class: "cardbtn in", dataset: {reg: id}, title: `${cardText(c)} — click to take it back`,
+      "aria-label": `${who ? who + ", " : ""}register ${i + 1}: ${c}, ${cardText(c)}. Press to take it back; Shift+arrow keys move it`,
+      "aria-keyshortcuts": "Delete Shift+ArrowLeft Shift+ArrowRight",
+      onclick: () => { prog.splice(i, 1); redraw(); },
+      onkeydown: ev => {
+        if (ev.key === "Delete" || ev.key === "Backspace") { ev.preventDefault(); prog.splice(i, 1); redraw(); }
+        else if (ev.shiftKey && (ev.key === "ArrowLeft" || ev.key === "ArrowUp")) { ev.preventDefault(); swap(i - 1); }
+        else if (ev.shiftKey && (ev.key === "ArrowRight" || ev.key === "ArrowDown")) { ev.preventDefault(); swap(i + 1); }
+      }}, c),
+      el("button", {type: "button", class: "mini", dataset: {earlier: id}, disabled: i === 0 ? "disabled" : null,
+        "aria-label": `move ${c} earlier`, title: "run it one register earlier", onclick: () => swap(i - 1)}, "◀"),
+      el("button", {type: "button", class: "mini", dataset: {later: id}, disabled: i >= prog.length - 1 ? "disabled" : null,
+        "aria-label": `move ${c} later`, title: "run it one register later", onclick: () => swap(i + 1)}, "▶")];
+  }
   const kit = {
+    keys: "Hand: Enter puts the card in the next free register. Registers: Enter or Delete takes a card back, Shift+Left / Shift+Right (or ◀ ▶) move it earlier or later. Reboot: Space on the checkbox.",
+    letterPieces: true,
     seats: {p1: {name: "Red", colour: COLOURS.red, letter: "1"}, p2: {name: "Blue", colour: COLOURS.blue, letter: "2"},
             p3: {name: "Green", colour: COLOURS.green, letter: "3"}, p4: {name: "Orange", colour: COLOURS.orange, letter: "4"}},
     grid: {
@@ -97,7 +118,7 @@
       return out;
     },
     legend: [
-      ["coloured disc", "a robot (its player's colour; the number is its HP, the black line shows where it faces). Hollow and dashed: virtual (passes through robots). Two on one square are drawn side by side"],
+      ["coloured disc with a number badge", "a robot (its player's colour and, in the white badge, its seat number 1-4; the number is its HP, the black line shows where it faces). Hollow and dashed: virtual (passes through robots). Two on one square are drawn side by side"],
       ["small ring in a corner", "that player's next flag"],
       ["F1, F2…", "flags: touch them in order to win"],
       ["↑ → ↓ ← on yellow", "conveyor (CY), moves robots 1 square in stages 3-4"],
@@ -124,14 +145,13 @@
       const hand = view.hand || [], k = view.free_registers || 0, prog = [];
       const me = (view.players || []).find(p => p.seat === view.you) || {};
       const handBox = el("div", {class: "cards", role: "group", "aria-label": "your hand"}), regs = el("ol", {class: "registers", "aria-label": "your registers"});
-      const reboot = el("input", {type: "checkbox", id: "reboot"});
+      const reboot = el("input", {type: "checkbox", id: "reboot", dataset: {reboot: "1"}});
       function redraw(push = true) {
         handBox.innerHTML = ""; regs.innerHTML = "";
         hand.forEach(c => { if (!prog.includes(c)) handBox.append(el("button", {type: "button", class: "cardbtn", dataset: {card: cardId(c)},
           title: cardText(c), "aria-label": `${c}: ${cardText(c)}`,
           onclick: () => { if (prog.length < k) { prog.push(c); redraw(); } else ui.say(`All ${k} registers are full: click a register card to take it back.`, true); }}, c)); });
-        for (let i = 0; i < k; i++) regs.append(el("li", {}, prog[i] ? el("button", {type: "button", class: "cardbtn in", title: `${cardText(prog[i])} — click to take it back`,
-          onclick: () => { prog.splice(i, 1); redraw(); }}, prog[i]) : el("span", {class: "empty"}, "empty")));
+        for (let i = 0; i < k; i++) regs.append(el("li", {}, ...(prog[i] ? regCard(prog, i, redraw, ui) : [el("span", {class: "empty"}, "empty")])));
         ui.board.clear();
         const r = me.robot || {};
         if (r.square) {

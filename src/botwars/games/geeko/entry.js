@@ -29,7 +29,27 @@
     return out;
   }
   const seatName = n => `p${n}`;
+  // a register's card: take it back (Enter, Delete), move it earlier / later (the small buttons,
+  // or Shift+Left / Shift+Right on the card)
+  function regCard(prog, i, redraw, ui, who) {
+    const el = ui.el, c = prog[i], id = cardId(c);
+    const swap = j => { if (j < 0 || j >= prog.length) return; [prog[i], prog[j]] = [prog[j], prog[i]]; redraw(); };
+    return [el("button", {type: "button", class: "cardbtn in", dataset: {reg: id}, title: `${cardText(c)} — click to take it back`,
+      "aria-label": `${who}, register ${i + 1}: ${c}, ${cardText(c)}. Press to take it back; Shift+arrow keys move it`,
+      "aria-keyshortcuts": "Delete Shift+ArrowLeft Shift+ArrowRight",
+      onclick: () => { prog.splice(i, 1); redraw(); },
+      onkeydown: ev => {
+        if (ev.key === "Delete" || ev.key === "Backspace") { ev.preventDefault(); prog.splice(i, 1); redraw(); }
+        else if (ev.shiftKey && (ev.key === "ArrowLeft" || ev.key === "ArrowUp")) { ev.preventDefault(); swap(i - 1); }
+        else if (ev.shiftKey && (ev.key === "ArrowRight" || ev.key === "ArrowDown")) { ev.preventDefault(); swap(i + 1); }
+      }}, c),
+      el("button", {type: "button", class: "mini", dataset: {earlier: id}, disabled: i === 0 ? "disabled" : null,
+        "aria-label": `move ${c} earlier`, title: "run it one register earlier", onclick: () => swap(i - 1)}, "◀"),
+      el("button", {type: "button", class: "mini", dataset: {later: id}, disabled: i >= prog.length - 1 ? "disabled" : null,
+        "aria-label": `move ${c} later`, title: "run it one register later", onclick: () => swap(i + 1)}, "▶")];
+  }
   const kit = {
+    keys: "Robot A / B: Enter on its button chooses it. Hand: Enter puts the card in the chosen robot's next register. Registers: Enter or Delete takes a card back, Shift+Left / Shift+Right (or ◀ ▶) move it. Reboot: the drop-down (arrow keys).",
     seats: {p1: {name: "Red", colour: "#d62728", letter: "1"}, p2: {name: "Blue", colour: "#1f77b4", letter: "2"},
             p3: {name: "Green", colour: "#2ca02c", letter: "3"}, p4: {name: "Orange", colour: "#ff7f0e", letter: "4"}},
     grid: {
@@ -117,11 +137,10 @@
           "aria-label": `${c}: ${cardText(c)}`,
           onclick: () => { if (cur && prog[cur].length < all[cur].free) { prog[cur].push(c); redraw(); } else ui.say(`Robot ${cur} has no free register left.`, true); }}, c)); });
         robots.forEach(r => {
-          const row = el("div", {class: "regrow" + (r === cur ? " sel" : "")},
+          const row = el("div", {class: "regrow" + (r === cur ? " sel" : ""), role: "group", "aria-label": `robot ${r} registers`},
             el("button", {type: "button", class: "robot" + (r === cur ? " sel" : ""), dataset: {robot: r}, "aria-pressed": String(r === cur),
               onclick: () => { cur = r; redraw(); }}, `Robot ${r} (${all[r].square}, ${all[r].free} free)`));
-          prog[r].forEach((c, i) => row.append(el("button", {type: "button", class: "cardbtn in", title: `${cardText(c)} — click to take it back`,
-            onclick: () => { prog[r].splice(i, 1); redraw(); }}, c)));
+          prog[r].forEach((c, i) => row.append(...regCard(prog[r], i, redraw, ui, `robot ${r}`)));
           regs.append(row);
         });
         const L = robots.length ? Math.min(...robots.map(r => prog[r].length)) : 0;

@@ -29,6 +29,18 @@
   const cost = a => (ACT[a.action] || [0])[0];
 
   const kit = {
+    keys: "Subs and actions: arrow keys move along a row, Enter chooses; then the direction, space or special; Tab to Add (the AP left is read out beside it), then Submit. Remove: Enter on an action's remove button. Setup: choose a sub, then its space (or the board cursor) and its special.",
+    pieces(view) {  // the board in words: own subs, seen enemy subs
+      const me = view.you, other = me === "p1" ? "p2" : "p1", out = [];
+      if (view.own_subs) out.push({seat: me, items: Object.entries(view.own_subs).map(([k, s]) =>
+        `sub ${k} on ${s.space}, ${s.hp} HP, ${s.surfaced ? "surfaced" : "submerged"}, special ${s.special}`).concat((view.own_mines || []).map(m => `mine on ${m}`))});
+      const st = view.state;
+      if (st && st.subs) return ["p1", "p2"].map(p => ({seat: p, items: Object.entries(st.subs).filter(([, s]) => s.owner === p)
+        .map(([k, s]) => `sub ${k} on ${s.space}, ${s.hp} HP`)}));
+      if (view.visible_enemy_subs || !view.setup) out.push({seat: other, items: Object.entries(view.visible_enemy_subs || {}).map(([k, v]) => `sub ${k} seen surfaced on ${v}`)
+        .concat(["submerged enemy subs are hidden"])});
+      return out;
+    },
     seats: {p1: {name: "Red", colour: "#d62728", letter: "R"}, p2: {name: "Blue", colour: "#1f77b4", letter: "B"}},
     grid: {
       square: (c, r) => `${COLS[c]}${7 - r}`,
@@ -120,7 +132,7 @@
       const subsBox = el("div", {class: "pickgrid", role: "group", "aria-label": "your subs"});
       const actBox = el("div", {class: "pickgrid", role: "group", "aria-label": "action"});
       const paramBox = el("div", {id: "s-param"}), addBtn = el("button", {type: "button", id: "s-add"}, "Add");
-      const counter = el("span", {id: "ap-counter", class: "apbar"}), list = el("ol", {class: "seq", id: "s-seq"});
+      const counter = el("span", {id: "ap-counter", class: "apbar", role: "status"}), list = el("ol", {class: "seq", id: "s-seq"});
       const addMsg = el("p", {class: "msg", id: "s-add-msg", role: "alert"});
       const used = () => seq.reduce((t, a) => t + cost(a), 0);
       function positions() {  // where each sub would be after the queued moves (collisions ignored)
@@ -149,7 +161,8 @@
         if (action) {
           paramBox.append(el("p", {class: "cmdhelp"}, `${action.replace("_", " ")}: ${ACT[action][2]}.`));
           if (need === "dir") paramBox.append(el("div", {class: "seg", role: "group", "aria-label": "direction"}, ...Object.keys(DIR).map(d =>
-            el("button", {type: "button", class: param === d ? "sel" : "", dataset: {dir: d}, onclick: () => { param = d; redraw(false); }}, d))),
+            el("button", {type: "button", class: param === d ? "sel" : "", dataset: {dir: d}, "aria-pressed": String(param === d),
+              "aria-label": `direction ${d} (${{N: "north", E: "east", S: "south", W: "west"}[d]})`, onclick: () => { param = d; redraw(false); }}, d))),
             el("p", {class: "cmdhelp"}, "…or click the neighbouring space on the board."));
           if (need === "space") {
             const pick = el("select", {id: "s-space", "aria-label": "target space"}, el("option", {value: ""}, "choose…"),

@@ -9,6 +9,11 @@
 //   legend: [[symbol, text]...],                       // the board's tiles, markers and codes
 //   warnings(view, snap) -> [text...],                 // known traps right now
 //   entry(box, view, helpers, ui) -> {load(payload)}   // the order controls
+//   keys: text,                                        // the keyboard help line of the controls
+//   pieces(view, snap) -> [{seat, items: [text...]}],  // text alternative of the board (default:
+//                                                      //   the drawing's piece titles by owner)
+//   letterPieces: bool,                                // draw the seat letter on pieces (colour alone
+//                                                      //   would tell the sides apart)
 // }. Every member is optional; without a kit the JSON box is the order entry.
 // ui = {el, setOrders, board: {onClick(fn), mark(name, cls, text), arrow(a, b, cls), clear()},
 //       seatName(seat), say(text, bad)}.
@@ -23,6 +28,7 @@
   const STORE = `botwars:orders:${M}:${SEAT}`;
   let snap = null, builtFor = null, clockAt = 0, entryCtl = null, planned = [], boardClick = null;
   const history = [];  // [{decision, events}] newest last, a few decision points
+  let announced = {decision: null, count: 0};
 
   function el(tag, attrs, ...kids) {
     const e = document.createElement(tag);
@@ -36,7 +42,15 @@
   }
   const seatInfo = s => (KIT.seats || {})[s] || {name: s, colour: "#666", letter: String(s).slice(0, 1).toUpperCase()};
   const seatName = s => { const i = seatInfo(s); return String(i.name).toLowerCase() === String(s).toLowerCase() ? i.name : `${i.name} (${s})`; };
-  const swatch = s => el("span", {class: "swatch", style: `background:${seatInfo(s).colour}`, "aria-hidden": "true"}, seatInfo(s).letter || "");
+  const swatch = s => el("span", {class: "swatch", style: `background:${seatInfo(s).colour};color:${inkOn(seatInfo(s).colour)}`, "aria-hidden": "true"}, seatInfo(s).letter || "");
+  // WCAG 2.1 relative luminance and contrast; black or white ink, whichever reads better on `bg`
+  function luminance(hex) {
+    const m = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})/i.exec(String(hex));
+    if (!m) return 0.5;
+    const ch = m.slice(1).map(x => { const c = parseInt(x, 16) / 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * ch[0] + 0.7152 * ch[1] + 0.0722 * ch[2];
+  }
+  function inkOn(bg) { const l = luminance(bg); return (l + 0.05) / 0.05 >= 1.05 / (l + 0.05) ? "#000" : "#fff"; }
 
   // ---- the board: drawing, clicks, planned orders ---------------------------------------
   const SVGNS = "http://www.w3.org/2000/svg";
@@ -80,6 +94,10 @@
                  svgNode("circle", {cx: b[0], cy: b[1], r: a[2] * .12, fill: p.colour || "#e6007e"}));
       g.append(grp);
     }
+    if (cursor && document.activeElement === $("board")) {  // the keyboard cursor (see boardKeys)
+      const a = centre(cursor);
+      if (a) g.append(svgNode("rect", {x: a[0] - a[2] * .5, y: a[1] - a[2] * .5, width: a[2], height: a[2], class: "kbd-cursor"}));
+    }
     for (const p of planned) {
       const a = centre(p.a);
       if (!a) continue;
@@ -118,6 +136,48 @@
     arrow(a, b, cls, text) { planned.push({kind: "arrow", a, b, cls, text}); },
     draw: drawPlanned,
   };
+  // ---- the board by keyboard: a cursor moved with the arrow keys, Enter/Space = a click ---------
+  let cursor = null;
+  function whatIsOn(name) {  // the drawing's tooltips for a square (pieces first), in words
+    const svg = document.querySelector("#board svg");
+    if (!svg) return "";
+    const out = [];
+    svg.querySelectorAll("[data-square], [data-tile], [data-space]").forEach(e => {
+      const at = e.dataset.square || e.dataset.tile || e.dataset.space;
+      const t = e.querySelector(":scope > title");
+      if (at === name && t && !out.includes(t.textContent)) out.push(t.textContent);
+    });
+    planned.filter(p => p.a === name && p.text).forEach(p => out.push(`planned: ${p.text}`));
+    return out.join("; ");
+  }
+  function moveCursor(dc, dr) {
+    const m = gridMeta();
+    if (!m || !KIT.grid) return;
+    let cr = cursor ? KIT.grid.cell(cursor, m) : null;
+    if (!cr) {  // start on the chosen piece (a planned "sel" mark), else the middle
+      const sel = planned.find(p => p.kind === "mark" && String(p.cls || "").includes("sel"));
+      cr = sel && KIT.grid.cell(sel.a, m) || [Math.floor(m.cols / 2), Math.floor(m.rows / 2)];
+      dc = 0; dr = 0;
+    }
+    const c = Math.max(0, Math.min(m.cols - 1, cr[0] + dc)), r = Math.max(0, Math.min(m.rows - 1, cr[1] + dr));
+    cursor = KIT.grid.square(c, r, m);
+    $("board").dataset.cursor = cursor || "";
+    const on = cursor ? whatIsOn(cursor) : "";
+    $("board-cursor").textContent = cursor ? `Cursor on ${cursor}${on ? ": " + on : ""}` : "";
+    drawPlanned();
+  }
+  $("board").addEventListener("focus", () => moveCursor(0, 0));
+  $("board").addEventListener("blur", () => drawPlanned());
+  $("board").addEventListener("keydown", ev => {
+    const d = {ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0]}[ev.key];
+    if (d) { ev.preventDefault(); moveCursor(d[0], d[1]); return; }
+    if ((ev.key === "Enter" || ev.key === " ") && cursor) {
+      ev.preventDefault();
+      if (boardClick) boardClick(cursor);
+      moveCursor(0, 0);  // say what is there now (the plan may have changed)
+    }
+  });
+
   $("board").addEventListener("click", ev => {
     const svg = document.querySelector("#board svg"), m = gridMeta();
     if (!svg || !m || !KIT.grid || !boardClick) return;
@@ -136,8 +196,52 @@
     if (!r.ok || mine !== boardSeq) return;
     $("board").innerHTML = await r.text();
     const svg = document.querySelector("#board svg");
-    if (svg) { svg.setAttribute("role", "img"); svg.setAttribute("aria-label", `${GAME} board`); }
+    if (svg) {
+      svg.setAttribute("role", "img");
+      const t = svg.querySelector(":scope > title");
+      svg.setAttribute("aria-label", `${GAME} board${t ? ": " + t.textContent : ""}`);
+      svg.setAttribute("aria-describedby", "board-text");
+      letterPieces(svg);
+    }
+    boardText();
     drawPlanned();
+  }
+
+  // letters on pieces whose sides differ by colour alone (the kit's seat letters)
+  function letterPieces(svg) {
+    if (!KIT.letterPieces) return;
+    svg.querySelectorAll("g[data-owner]").forEach(g => {
+      const info = (KIT.seats || {})[g.dataset.owner], shape = g.querySelector("circle, rect");
+      if (!info || !shape) return;
+      const b = shape.getBBox(), r = Math.max(4, b.width * .32);
+      const x = b.x + b.width, y = b.y;
+      g.append(svgNode("circle", {cx: x, cy: y, r, fill: "#fff", stroke: "#000", "stroke-width": .8, class: "seat-letter"}));
+      const tx = svgNode("text", {x, y, "font-size": r * 1.5, "text-anchor": "middle", "dominant-baseline": "central",
+                                  "font-family": "sans-serif", "font-weight": "bold", fill: "#000", class: "seat-letter"});
+      tx.textContent = info.letter || "";
+      g.append(tx);
+    });
+  }
+  // the board in words (visually hidden): the pieces of each side
+  function boardText() {
+    const box = $("board-text");
+    if (!box) return;
+    let rows = KIT.pieces && snap ? KIT.pieces(snap.view || {}, snap) : null;
+    if (!rows) {
+      const by = new Map();
+      document.querySelectorAll("#board svg g[data-owner], #board svg g[data-player]").forEach(g => {
+        const seat = g.dataset.owner || `p${g.dataset.player}`, t = g.querySelector(":scope > title");
+        if (!t) return;
+        if (!by.has(seat)) by.set(seat, []);
+        by.get(seat).push(t.textContent);
+      });
+      rows = [...by].map(([seat, items]) => ({seat, items}));
+    }
+    box.innerHTML = "";
+    box.append(el("h3", {}, "The board in words"));
+    if (!rows.length) box.append(el("p", {}, "No pieces on the board."));
+    for (const r of rows) box.append(el("h4", {}, r.seat ? `${seatName(r.seat)}${r.seat === SEAT ? " (you)" : ""}` : (r.title || "")),
+      el("ul", {}, ...(r.items.length ? r.items : ["none"]).map(x => el("li", {}, x))));
   }
 
   // ---- who, what, when -----------------------------------------------------------------
@@ -168,7 +272,7 @@
     else if (SEAT && s.your_turn && !s.submitted.includes(SEAT)) st = `Your move: ${awaitedText(s)}.`;
     else if (SEAT && s.submitted.includes(SEAT)) st = `Orders accepted; waiting for ${waiting.map(seatName).join(", ") || "the resolution"}.`;
     else st = `Waiting for ${waiting.map(seatName).join(", ") || "the resolution"}.`;
-    $("state").textContent = st;
+    if ($("state").textContent !== st) $("state").textContent = st;
     $("state").classList.toggle("yours", !!(SEAT && s.your_turn && !s.submitted.includes(SEAT)));
     const sides = $("sides");
     sides.innerHTML = "";
@@ -273,6 +377,12 @@
     }
     history.sort((a, b) => a.decision - b.decision);
     while (history.length > 4) history.shift();
+    const newest = history[history.length - 1];
+    if (newest && (newest.decision !== announced.decision || newest.events.length !== announced.count)) {
+      announced = {decision: newest.decision, count: newest.events.length};  // the live region speaks the news only
+      const lines = newest.events.map(describe).filter(Boolean);
+      if (lines.length) $("announce").textContent = `Decision point ${newest.decision}: ${lines.join(" ")}`;
+    }
     const box = $("events");
     box.innerHTML = "";
     if (!history.length) { box.append(el("p", {class: "hint"}, SEAT ? "Nothing has happened yet." : "Nothing public has happened yet.")); return; }
@@ -358,7 +468,67 @@
     box.classList.remove("bad");
     if (snap) try { localStorage.setItem(STORE, JSON.stringify({key: queueKey(snap), orders: box.value})); } catch (e) { /* off */ }
   }
-  function say(text, bad) { msg.textContent = text; msg.classList.toggle("error", !!bad); msg.classList.toggle("ok", !bad && !!text); }
+  // A message goes next to the control that caused it: the focused control's group in the order
+  // controls, the board (a board click or the keyboard cursor), else beside Submit.
+  function say(text, bad) {
+    document.querySelectorAll(".near-msg").forEach(n => n.remove());
+    const act = document.activeElement, entry = $("entry");
+    let target = msg;
+    if (act && act !== document.body && entry.contains(act) && act.closest) {
+      const anchor = act.closest("[role=group], fieldset, .registers, ol, .row") || act;
+      target = el("p", {class: "msg near-msg", role: bad ? "alert" : "status"});
+      (entry.contains(anchor) ? anchor : act).after(target);
+    } else if (act && $("board").contains(act)) target = $("board-msg");  // a click or Enter on the board focuses it
+    if (target !== msg) { msg.textContent = ""; msg.classList.remove("error", "ok"); }
+    target.textContent = text;
+    target.classList.toggle("error", !!bad); target.classList.toggle("ok", !bad && !!text);
+    if (target === msg) msg.setAttribute("aria-live", bad ? "assertive" : "polite");
+    if (target !== $("board-msg")) $("board-msg").textContent = "";
+  }
+
+  // Keyboard: the controls are rebuilt on every change; focus stays on the same control (its id or
+  // data-* attributes) or, when it went away (a card moved to a register), on its neighbour.
+  let focusKey = null;
+  const FOCUSABLE = "button:not([disabled]), select, input, textarea, [tabindex]";
+  function keyOf(e) {
+    if (e.id) return `#${CSS.escape(e.id)}`;
+    const ds = Object.entries(e.dataset || {});
+    return ds.length ? e.tagName.toLowerCase() + ds.map(([k, v]) => `[data-${k.replace(/[A-Z]/g, c => "-" + c.toLowerCase())}="${CSS.escape(v)}"]`).join("") : null;
+  }
+  $("entry").addEventListener("focusout", ev => { if (ev.relatedTarget && !$("entry").contains(ev.relatedTarget)) focusKey = null; });
+  document.addEventListener("pointerdown", ev => { if (!$("entry").contains(ev.target)) focusKey = null; }, true);
+  $("entry").addEventListener("focusin", ev => {
+    const g = ev.target.closest("[role=group], .registers, .registers-multi, ol");
+    const all = [...$("entry").querySelectorAll(FOCUSABLE)];
+    focusKey = {sel: keyOf(ev.target), group: g ? g.getAttribute("aria-label") || g.className : null,
+                inGroup: g ? [...g.querySelectorAll(FOCUSABLE)].indexOf(ev.target) : -1, index: all.indexOf(ev.target)};
+  });
+  new MutationObserver(() => {
+    const act = document.activeElement;
+    if (!focusKey || (act && act !== document.body && act.isConnected)) return;
+    const entry = $("entry");
+    let t = focusKey.sel ? entry.querySelector(focusKey.sel) : null;
+    if (t && t.disabled) t = null;
+    if (!t && focusKey.group) {
+      const g = [...entry.querySelectorAll("[role=group], .registers, .registers-multi, ol")]
+        .find(x => (x.getAttribute("aria-label") || x.className) === focusKey.group);
+      const items = g ? [...g.querySelectorAll(FOCUSABLE)] : [];
+      if (items.length) t = items[Math.min(Math.max(focusKey.inGroup, 0), items.length - 1)];
+    }
+    if (!t) { const all = [...entry.querySelectorAll(FOCUSABLE)]; t = all[Math.min(Math.max(focusKey.index, 0), all.length - 1)]; }
+    if (t) t.focus();
+  }).observe($("entry"), {childList: true, subtree: true});
+  // arrow keys move between the buttons of a group (Tab moves between groups and controls)
+  document.addEventListener("keydown", ev => {  // on the document: a kit's own keys (on #entry) go first
+    if (ev.defaultPrevented || !$("entry").contains(ev.target) || ev.altKey || ev.ctrlKey || ev.metaKey || ev.shiftKey) return;
+    const step = {ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1}[ev.key];
+    const g = step && ev.target.closest && ev.target.tagName === "BUTTON" ? ev.target.closest("[role=group]") : null;
+    if (!g) return;
+    const items = [...g.querySelectorAll("button:not([disabled])")], i = items.indexOf(ev.target);
+    if (i < 0 || items.length < 2) return;
+    ev.preventDefault();
+    items[(i + step + items.length) % items.length].focus();
+  });
   function payload() {
     const raw = box.value.trim();
     try { return JSON.parse(raw); } catch (e) { return raw; }  // the game's text notation
@@ -425,7 +595,10 @@
     }
     const h = await (await fetch(`/web/matches/${M}/helpers${q}`)).json();
     if (!KIT.entry) $("advanced").open = true;  // no controls: the orders box is the entry
-    if (KIT.entry) {
+    if (KIT.entry) {  // (a game without a kit: the Advanced box is the entry, and #entry stays empty)
+      entry.append(el("p", {class: "keys", id: "keys-help"}, "Keyboard: Tab / Shift+Tab go from control to control, " +
+        "arrow keys move within a row of buttons, Enter or Space presses. On the board (Tab to it): arrow keys move the cursor, " +
+        "Enter chooses the square." + (KIT.keys ? " " + KIT.keys : "")));
       let saved = null;  // read before the controls start writing their own (empty) orders
       try { saved = JSON.parse(localStorage.getItem(STORE) || "null"); } catch (e) { saved = null; }
       entryCtl = KIT.entry(entry, s.view, h, ui) || null;
