@@ -1,8 +1,8 @@
-// Turns stage by stage (issue 14 item 1): the stage table of a factory or geeko turn
+// Turns stage by stage (issue 14 item 1): the stage table of a turn of a game with stages
 // (window.botwarsStages.table, shared with the replay viewer) and, on seat and spectator pages,
 // the last resolved turn as the game masters published it: the board after every sub-step
 // that moved something, then the stage's table. Reads only /web/matches/ID/turn/N/stages.json
-// with the page's own token, so a seat sees what it may see (geeko: its own room's tables).
+// with the page's own token, so a seat sees what it may see (e.g. only its own tables).
 "use strict";
 (function () {
   const el = (tag, text, cls) => { const e = document.createElement(tag); if (text !== undefined) e.textContent = text; if (cls) e.className = cls; return e; };
