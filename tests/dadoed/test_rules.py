@@ -518,3 +518,24 @@ def test_mutating_a_view_never_changes_the_state():
     v["bots"]["A"]["tile"] = "H8"
     v["pool"]["step"]["left"] = 0
     assert RS.state_json(st) == before
+
+
+def test_D_12_1_report_tells_events_in_words_not_json(tmp_path):
+    """Issue 14: readable reports for every game — a dadoed replay report has no raw JSON."""
+    from botwars.cli import app
+    runner = CliRunner()
+    path = str(tmp_path / "m.jsonl")
+    assert runner.invoke(app, ["match", "dadoed", "builtin:greedy", "builtin:random", "--seed", "3",
+                               "--replay", path]).exit_code == 0
+    r = runner.invoke(app, ["replay", path, "--report"])
+    assert r.exit_code == 0, r.output
+    assert '{"type"' not in r.output and '"tile"' not in r.output
+    assert " moves from " in r.output and "supers revealed: " in r.output
+
+
+def test_report_event_line_words():
+    from botwars.games.dadoed.report import event_line
+    assert event_line("move", {"object": "A", "from": "C3", "to": "C5"}) == "A moves from C3 to C5"
+    assert event_line("fall", {"object": "b", "tile": "off", "reserve": "blue"}) == "b falls (off the board)"
+    assert event_line("result", {"winner": None, "reason": "turn_limit"}) == "result: a draw (turn_limit)"
+    assert event_line("newkind", {"x": 1}) == "newkind: x 1"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 
@@ -34,6 +33,40 @@ def render_state(rs: Any, state: Any, seat: str | None = None) -> str:
     return "\n".join(lines)
 
 
+_WORDS = {
+    "move": "{object} moves from {from} to {to}",
+    "hole": "a hole opens at {tile} (the tile the walking bot left, D-6.6)",
+    "fall": "{object} falls ({tile})",
+    "fire_on": "fire starts on {tile}",
+    "fire_off": "the fire on {tile} goes out",
+    "root": "{bot} is rooted",
+    "unroot": "{bot} is no longer rooted",
+    "boulder_placed": "a boulder is placed on {tile}",
+    "patch": "the hole at {tile} is patched",
+    "drop": "{owner} drops {bot} on {tile}",
+    "blast": "a blast centred on {centre} hits {tiles}",
+    "blasted": "{bot} is blasted off {tile} into {reserve}'s reserve",
+    "burn": "{bot} burns on {tile}",
+    "rejected": "{player}'s setup is refused (refusal {count})",
+    "result": "result: {winner} wins ({reason})",
+}
+
+
+def event_line(kind: str, data: dict[str, Any]) -> str:
+    """One event in words for the report (no JSON): the phrases above, lists joined with
+    commas, ``off`` for a tile off the board; an unknown kind as ``kind: key value, ...``."""
+    vals = {k: ", ".join(map(str, v)) if isinstance(v, (list, tuple)) else ("off the board" if v == "off" else v)
+            for k, v in data.items()}
+    if kind == "supers":
+        return "supers revealed: " + "; ".join(f"{k}: {v}" for k, v in sorted(vals.items()))
+    if kind == "result" and vals.get("winner") is None:
+        return f"result: a draw ({vals.get('reason')})"
+    try:
+        return _WORDS[kind].format(**vals)
+    except (KeyError, IndexError):
+        return f"{kind.replace('_', ' ')}: " + ", ".join(f"{k} {v}" for k, v in vals.items())
+
+
 def report(rs: Any, before: Any, after: Any, events: list) -> str:
     """One decision: who ordered what, the events, then the board after it."""
     if before.phase == "setup":
@@ -45,6 +78,6 @@ def report(rs: Any, before: Any, after: Any, events: list) -> str:
     order = after.log[-1]["order"] if len(after.log) > len(before.log) else "(no order executed)"
     lines = [f"{head}: {order}"]
     for e in events:
-        lines.append("  " + json.dumps({"type": e.kind, **e.data}))
+        lines.append("  " + event_line(e.kind, e.data))
     lines.append(render_state(rs, after))
     return "\n".join(lines)
