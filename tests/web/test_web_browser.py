@@ -393,3 +393,21 @@ def test_issue8_replay_viewer_steps_through_a_finished_match(browser, live, game
     shot(page, f"{game}-replay")
     assert page.errors == [], page.errors
     page.context.close()
+
+
+def test_G_9_3_geeko_kit_names_joint_winners_for_the_banner(browser, live):
+    """Issue 13 (geeko): the result said "draw" while the standings listed both players as
+    winners. G-9.3: the finished players of rank 1 all win; if nobody finished nobody wins. The
+    banner asks the game's kit who won instead of reading a missing single winner as a draw."""
+    m = live.create("geeko", ["remote", "builtin:pathfinder"], seed=2)
+    page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_ready(page)
+    winners = page.evaluate("""() => {
+      const w = window.botwarsGames.geeko.winners;
+      return [w({ranking: [["p1", "p2"]], details: {turns: {p1: 12, p2: 12}}}),
+              w({ranking: [["p1", "p2"]], details: {turns: {p1: "-", p2: "-"}}}),
+              w({ranking: [["p2"], ["p1"]], details: {turns: {p1: "-", p2: 9}}})];
+    }""")
+    assert winners == [["p1", "p2"], [], ["p2"]]
+    assert page.errors == [], page.errors
+    page.context.close()

@@ -177,5 +177,12 @@
       }};
     },
   };
+  // G-9.3: the finished players of rank 1 all win (a tie on score and robots shares the win);
+  // if nobody finished, nobody wins. The result banner asks this rather than reading "draw".
+  kit.winners = o => {
+    const first = (o.ranking || [])[0] || [], turns = (o.details || {}).turns || {};
+    const won = first.filter(s => turns[s] !== undefined && turns[s] !== "-");
+    return won.length ? won : [];
+  };
   (window.botwarsGames = window.botwarsGames || {}).geeko = kit;
 })();

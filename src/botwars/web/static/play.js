@@ -299,7 +299,13 @@
     box.hidden = false;
     box.innerHTML = "";
     let head, cls;
-    if (!o.winner) { head = "Draw"; cls = "draw"; }
+    // joint winners (geeko G-9.3: the finished players of rank 1 all win): the game's kit says who
+    const first = KIT.winners ? KIT.winners(o) : [];
+    const shared = !o.winner && first.length > 1;
+    if (shared) {
+      head = SEAT ? (first.includes(SEAT) ? "You share the win" : "You lost") : `Shared win: ${first.map(seatName).join(" and ")}`;
+      cls = SEAT && !first.includes(SEAT) ? "lost" : "won";
+    } else if (!o.winner) { head = "Draw"; cls = "draw"; }
     else if (SEAT) { head = o.winner === SEAT ? "You won" : "You lost"; cls = o.winner === SEAT ? "won" : "lost"; }
     else { head = `${seatName(o.winner)} won`; cls = "won"; }
     box.className = `outcome banner ${cls}`;
@@ -308,7 +314,8 @@
     if (SEAT && ["timeout", "time"].includes(o.reason) && o.winner) why = o.winner === SEAT ? "Why: your opponent ran out of time." : "Why: you ran out of time.";
     const scores = o.scores && Object.keys(o.scores).length ? " Scores: " + Object.entries(o.scores).map(([k, v]) => `${seatName(k)} ${v}`).join(", ") + "." : "";
     box.append(el("div", {class: "banner-head", id: "result-head"}, head + (o.winner ? "" : "")),
-      el("div", {id: "result-why"}, why + (o.winner && SEAT && o.winner !== SEAT ? ` Winner: ${seatName(o.winner)}.` : "") + scores),
+      el("div", {id: "result-why"}, why + (o.winner && SEAT && o.winner !== SEAT ? ` Winner: ${seatName(o.winner)}.` : "")
+        + (shared ? ` First place: ${first.map(seatName).join(", ")}.` : "") + scores),
       el("div", {class: "row"}, el("a", {href: `/replay/${M}`}, "Watch the replay"),
         SEAT ? el("button", {type: "button", id: "rematch", onclick: rematch}, "Rematch") : null,
         el("a", {href: "/"}, "Back to the lobby")));
