@@ -2,6 +2,7 @@
 across matches by ``botwars.agents.reuse_hosts``, never leaking a match's state into the next."""
 
 import json
+import os
 
 import pytest
 
@@ -12,7 +13,7 @@ from botwars.engine.ruleset import get_ruleset
 
 from agent_helpers import bot
 
-RGKIT_BOTS = "/work/shared/peers/rgkit/rgkit/bots"
+RGKIT_BOTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "peers", "rgkit", "rgkit", "bots")
 
 
 def play(tmp_path, a, b, seed, name, **overrides):

@@ -1,5 +1,5 @@
 """rgkit fidelity (issue 15 item 6): the ``rgkit:`` host against rgkit's own code, imported from
-``/work/shared/peers/rgkit`` (``../shared/peers/rgkit`` next to the checkout).
+``tests/peers/rgkit`` (a copy of ``../shared/peers/rgkit``; RobotGame is public domain).
 
 Arena rules cited: R1 (coordinates), R7 (turn-0 robots on the spawn points), R10/R11 (orders,
 ``D``), P10/P14 (failures and their record)."""
@@ -18,7 +18,7 @@ from botwars.games.arena.rgkit_host import InvalidAction, RgkitHost, to_order
 from agent_helpers import accepted, bot, errors_of, play
 
 RGKIT = os.environ.get("BOTWARS_RGKIT_SRC") or os.path.abspath(
-    os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "peers", "rgkit"))
+    os.path.join(os.path.dirname(__file__), "..", "peers", "rgkit"))  # tests/peers/rgkit: a vendored copy
 CONFIG = get_ruleset("arena").validate_config({})
 AMAP = load_map("default")
 

@@ -66,7 +66,10 @@ from botwars.store.models import DecisionRow, LeagueBotRow, LeagueMatchRow, Matc
 
 log = logging.getLogger("botwars.server.league")
 
-MAX_SOURCE_BYTES = 256 * 1024
+# A program of at most 128 KiB: even written entirely in JSON \u escapes (6 bytes a character)
+# the upload stays under the server's 1 MiB body limit, so an over-long source is always a 422
+# naming the field, never a 413 for the whole body.
+MAX_SOURCE_BYTES = 128 * 1024
 """Largest uploaded program, in bytes of UTF-8 (422 beyond)."""
 
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
@@ -701,7 +704,7 @@ class _Text(BaseModel):
 
 class BotUpload(_Text):
     """A new league bot: ``name`` (1-40 of ``A-Za-z0-9_.-``), ``game``, ``kind`` and the
-    program text ``source`` (UTF-8, at most 256 KiB)."""
+    program text ``source`` (UTF-8, at most 128 KiB)."""
 
     model_config = ConfigDict(extra="forbid")
     name: str = Field(max_length=40, pattern=NAME_RE.pattern)
