@@ -186,3 +186,45 @@ def test_F_6_5_robots_sharing_a_square_each_get_their_own_ring(live):
     assert svg.count('data-square="r1c6"') == 2
     rings = [line for line in svg.split("<circle") if 'stroke-width="2.5"' in line]
     assert len({r.split('cx="')[1].split('"')[0] for r in rings}) == 2  # side by side, not on one spot
+
+
+def _plan_board() -> str:
+    """Two rows, four columns; the robot starts on r1c1 facing east; r1c2 has a wall on its
+    east side (F-3.4 ``/wE``)."""
+    rows = ["F1 . . .", ". ./wE . ."]
+    body = "\n".join(f"r{2 - i}  {r}" for i, r in enumerate(rows))
+    return f"board: plan\nrows: 2\ncols: 4\nstart: r1c1 E\ngrid:\n{body}\nend\n"
+
+
+def test_F_6_planned_path_follows_the_board_not_a_straight_line(live):
+    """Issue 13 item 2: the planned path is the program's path on the current board. FWD2 from
+    r1c1 facing east stops at r1c2: the wall on r1c2's east side blocks the second step (F-6)."""
+    m = live.create("factory", ["remote", "remote"], {"board": _plan_board()}, seed=1)
+    tok = m["seats"][0]["token"]
+    url = f"{live.url}/web/matches/{m['match']}/plan"
+    r = httpx.post(url, params={"token": tok}, json={"cards": ["FWD2 710"]}, timeout=30)
+    assert r.status_code == 200, r.text
+    assert r.json()["steps"] == [{"robot": None, "register": 1, "from": "r1c1", "to": "r1c2", "facing": "E",
+                                  "alive": True}]
+    # a turn, then a step: the partial program is planned register by register
+    steps = httpx.post(url, params={"token": tok}, json={"cards": ["LF90 70", "FWD1 490"]}, timeout=30).json()["steps"]
+    assert [(s["register"], s["from"], s["to"], s["facing"]) for s in steps] == [(1, "r1c1", "r1c1", "N"),
+                                                                                  (2, "r1c1", "r2c1", "N")]
+    bad = httpx.post(url, params={"token": tok}, json={"cards": ["FWD9 1"]}, timeout=30)
+    assert bad.status_code == 422 and bad.json()["message"].startswith("cards: ")  # names the field
+    assert httpx.post(url, params={"token": "wrong"}, json={"cards": []}, timeout=30).status_code == 403
+
+
+def test_G_6_geeko_plan_moves_each_robot_alone_from_its_own_square(live):
+    m = live.create("geeko", ["remote", "builtin:pathfinder"], seed=3)
+    tok = m["seats"][0]["token"]
+    view = httpx.get(f"{live.url}/api/matches/{m['match']}/view", headers={"Authorization": f"Bearer {tok}"},
+                     timeout=30).json()
+    view = view.get("view", view)
+    start = {k: r["square"] for k, r in view["robots"].items()}
+    r = httpx.post(f"{live.url}/web/matches/{m['match']}/plan", params={"token": tok},
+                   json={"A": ["FWD1 610"], "B": ["RT90 420"]}, timeout=30)
+    assert r.status_code == 200, r.text
+    steps = {s["robot"]: s for s in r.json()["steps"]}
+    assert steps["A"]["from"] == start["A"] and steps["B"]["from"] == start["B"]
+    assert steps["B"]["to"] == start["B"]  # a turn does not move the robot

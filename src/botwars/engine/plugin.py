@@ -222,6 +222,10 @@ class Game:
     - ``reveal_svg``: ``reveal_svg(rules, state, events) -> str``: the board with every hidden
       fact shown, for replays of ended matches (whose full record is public); ``None``: the
       spectator's drawing is already complete.
+    - ``plan``: ``plan(rules, view, payload) -> list[dict]``: the path a seat's (partial)
+      program would take on the current board, other robots ignored, from the seat's own view
+      (the seat page draws it before submitting; :meth:`plan_path`); ``None``: the page draws
+      no such path.
     """
 
     id: str
@@ -242,6 +246,7 @@ class Game:
     stages: Ref | None = None
     notation: Ref | None = None
     reveal_svg: Ref | None = None
+    plan: Ref | None = None
     _cache: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @classmethod
@@ -377,6 +382,16 @@ class Game:
             return None
         out: list[dict[str, Any]] | None = self._hook("stages", self.stages)(self.ruleset(), before, orders, events)
         return out
+
+    def plan_path(self, view: dict[str, Any], payload: Any) -> list[dict[str, Any]]:
+        """Where the seat's (partial) program would take its robot(s) on the current board,
+        other robots ignored (issue 13: the planned path drawn before submitting), computed
+        from the seat's own ``view`` only: ``[{"robot", "register", "from", "to", "facing",
+        "alive"}]`` (squares in the game's notation). Raises :class:`InvalidOrders` for a
+        payload it cannot read, :class:`ConfigError` when the game declares no ``plan``."""
+        if self.plan is None:
+            raise ConfigError(f"{self.id} draws no planned path")
+        return list(self._hook("plan", self.plan)(self.ruleset(), view, payload))
 
     def order_notation(self, before: Any, seat: str, payload: Any) -> str:
         """One seat's recorded orders as move-list text (see ``notation``); the compact JSON of

@@ -50,7 +50,7 @@ import threading
 from collections import OrderedDict
 from typing import Any, Optional
 
-from fastapi import FastAPI, Query, Request
+from fastapi import Body, FastAPI, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, PackageLoader, select_autoescape
@@ -384,6 +384,27 @@ def install_web(app: FastAPI) -> None:
         except AgentFailure as exc:
             raise ApiError(422, "bot_failed", f"bot {bot} failed: {exc}") from None
         return JSONResponse({"orders": payload})
+
+    @app.post("/web/matches/{match_id}/plan", include_in_schema=False)
+    def plan(match_id: str, payload: dict[str, Any] = Body(...),
+             token: str = Query(..., max_length=200)) -> JSONResponse:
+        """Issue 13: where the seat's (partial) program would take its robot(s) on the current
+        board, other robots ignored (the game's ``plan`` hook, from the seat's own view)."""
+        from botwars.engine.errors import InvalidOrders
+        sess = manager.get(match_id)
+        seat = manager.authenticate(sess, token)
+        game = get_game(sess.rs.id)
+        if game.plan is None:
+            raise ApiError(404, "not_found", f"{sess.rs.id} draws no planned path")
+        with sess.lock:
+            view = sess.rs.view(sess.state, seat)
+        try:
+            steps = game.plan_path(view, payload)
+        except InvalidOrders as exc:
+            raise ApiError(422, "invalid_plan", exc.message) from None
+        except (ValueError, KeyError, IndexError, TypeError) as exc:  # a position the plan cannot read
+            raise ApiError(422, "no_plan", f"no plan for this position: {type(exc).__name__}: {exc}") from None
+        return JSONResponse({"steps": steps}, headers={"Cache-Control": "no-store"})
 
     @app.get("/web/matches/{match_id}/replay.json", include_in_schema=False)
     def replay_json(match_id: str) -> JSONResponse:

@@ -35,6 +35,28 @@
     });
     return out;
   }
+  // The rules' own path (walls, conveyors, pushers, pits...) from the server, other robots ignored
+  // (POST /web/matches/ID/plan, the game's plan hook on the seat's own view); the quick path above
+  // is drawn first and replaced when the answer comes. A seat only (spectators have no program).
+  let planSeq = 0;
+  function serverPlan(body, draw) {
+    const page = document.getElementById("page");
+    if (!page || !page.dataset.token) return;
+    const my = ++planSeq;
+    fetch(`/web/matches/${page.dataset.match}/plan?token=${encodeURIComponent(page.dataset.token)}`,
+      {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)})
+      .then(r => r.ok ? r.json() : null)
+      .then(j => { if (j && my === planSeq) draw(j.steps || []); })
+      .catch(() => {});
+  }
+  function drawSteps(ui, steps, who) {
+    steps.forEach(s => {
+      const name = `${who(s)}register ${s.register}`;
+      if (s.from && s.to && s.from !== s.to) ui.board.arrow(s.from, s.to, "move", `${name} (on this board)`);
+      else if (s.to) ui.board.mark(s.to, "plan", `${name}: turns, facing ${s.facing}`, String(s.register));
+      else if (s.from) ui.board.mark(s.from, "plan", `${name}: the robot would be destroyed`, "✕");
+    });
+  }
   function seatsOf(view) {
     const out = {};
     (view.players || []).forEach((p, i) => { out[p.name] = {name: p.colour ? p.colour[0].toUpperCase() + p.colour.slice(1) : p.name,
@@ -137,7 +159,7 @@
       ["dots on an edge", "purple: pusher; red: laser turret; orange: blaser; green: eye (device states in the tooltip)"],
       ["thick black / dashed orange edge", "wall / fence"],
       ["dotted line", "where each robot went during the last turn"],
-      ["green dashed arrows", "your planned program (ignores walls, the floor and other robots)"],
+      ["green dashed arrows", "your planned program on this board: walls, conveyors, pushers and pits included, other robots ignored"],
       ["Cards", "FWDn forward n, RVSn back n, RT90/LF90 turn right/left, UTRN U-turn, SLF1/SRT1 slide; the number is the priority (higher moves first)"],
     ],
     entry(box, view, h, ui) {
@@ -162,6 +184,12 @@
           });
         }
         ui.board.draw();
+        if (r.square && prog.length) serverPlan({cards: prog.slice()}, steps => {
+          ui.board.clear();
+          ui.board.mark(r.square, "sel", "your robot");
+          drawSteps(ui, steps, () => "");
+          ui.board.draw();
+        });
         if (push) ui.setOrders({type: "program", cards: prog.map(cardId), reboot: reboot.checked});
       }
       reboot.addEventListener("change", () => redraw());

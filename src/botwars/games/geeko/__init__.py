@@ -24,6 +24,7 @@ GAME = Game(
     svg=_RULES + ".svg",
     report=_RULES + ".report",
     web_entry="botwars.games.geeko:entry.js",
+    plan="botwars.games.factory.plan:geeko_plan",
     rl="botwars.games.geeko.rlspec:make",
     stages="botwars.games.factory.stages:turn_stages",
     notation="botwars.games.factory.stages:notation",

@@ -299,7 +299,7 @@
     box.hidden = false;
     box.innerHTML = "";
     let head, cls;
-    // joint winners (geeko G-9.3: the finished players of rank 1 all win): the game's kit says who
+    // joint winners (a game where several players of rank 1 all win): the game's kit says who
     const first = KIT.winners ? KIT.winners(o) : [];
     const shared = !o.winner && first.length > 1;
     if (shared) {
