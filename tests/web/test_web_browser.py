@@ -411,3 +411,36 @@ def test_G_9_3_geeko_kit_names_joint_winners_for_the_banner(browser, live):
     assert winners == [["p1", "p2"], [], ["p2"]]
     assert page.errors == [], page.errors
     page.context.close()
+
+
+def test_issue13_the_page_reconnects_after_the_connection_drops(browser, live):
+    """Issue 13 item 6: the live connection drops (the test closes the page's WebSocket from the
+    network side); the page says so, reconnects with back-off and follows the match again."""
+    import re as _re
+    m = live.create("arena", ["remote", "remote"], seed=4)
+    tokens = [s["token"] for s in m["seats"]]
+    sockets = []
+
+    def through(ws):  # every WebSocket the page opens goes to the real server through here
+        ws.connect_to_server()
+        sockets.append(ws)
+
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.route_web_socket(_re.compile(r".*/api/matches/.*/ws.*"), through)
+    page.goto(f"{live.url}/play/{m['match']}?token={tokens[0]}")
+    wait_ready(page)
+    assert len(sockets) == 1
+    sockets[0].close()
+    page.wait_for_function("document.getElementById('conn').textContent.includes('Connection lost')", timeout=WAIT_MS)
+    page.wait_for_function("document.getElementById('conn').textContent === ''", timeout=WAIT_MS)
+    assert len(sockets) == 2  # a new connection
+    for tok in tokens:  # both seats order through the API: the page hears of it over the new socket
+        r = httpx.post(f"{live.url}/api/matches/{m['match']}/orders", headers={"Authorization": f"Bearer {tok}"},
+                       json={"decision": 1, "orders": {"orders": []}}, timeout=30)
+        assert r.status_code == 200, r.text
+    page.wait_for_function("document.getElementById('page').dataset.decision === '2'", timeout=WAIT_MS)
+    assert errors == [], errors
+    ctx.close()
