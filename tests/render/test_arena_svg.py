@@ -45,3 +45,16 @@ def test_replay_svg_command_writes_a_file(tmp_path):
     res = runner.invoke(app, ["replay", str(rec), "--turn", "99", "--svg", str(out)])
     assert res.exit_code == 2
     assert "no turn 99" in res.output
+
+
+def test_spawn_points_name_their_owner_by_number_not_colour_alone():
+    """Issue 13 item 8 (letters or shapes as well as colours): every spawn point (R19) carries
+    its player's number."""
+    rs = get_ruleset("arena")
+    st = rs.setup(rs.validate_config({}), ["p1", "p2"], 1)
+    root = ET.fromstring(render_svg(rs, st, None))
+    ns = "{http://www.w3.org/2000/svg}"
+    owners = [t.text for t in root.iter(f"{ns}text") if t.get("class") == "spawn-owner"]
+    expected = st.amap.spawn_owner()
+    assert len(owners) == len(expected) > 0
+    assert sorted(owners) == sorted(str(p) for p in expected.values())

@@ -35,6 +35,10 @@ def arena_svg(state: Any, seat: str | None = None, events: list[Event] | None = 
                 px, py = svg.xy(c, r)
                 svg.add(f'<rect x="{px + 3}" y="{py + 3}" width="{svg.cell - 6}" height="{svg.cell - 6}" '
                         f'fill="none" stroke="{colour}" stroke-width="2" stroke-dasharray="3 2"/>')
+                # the owner as a number too, not by colour alone (issue 13 item 8)
+                svg.add(f'<text class="spawn-owner" x="{px + svg.cell - 5:g}" y="{py + 7:g}" font-size="7" '
+                        f'fill="#333" text-anchor="end" dominant-baseline="central" '
+                        f'font-family="sans-serif">{owner[(x, y)]}</text>')
             else:
                 svg.rect(c, r, "#fbfbfb", title=f"{x}:{y}")
     svg.labels([str(x) for x in range(1, w + 1)], [str(y) for y in range(h, 0, -1)])

@@ -213,4 +213,6 @@ def _flags(svg: Svg, st: Any, cr: Any) -> None:
         off = 5 + 7 * i
         svg.add(f'<g class="next-flag" data-owner="{escape(pl.name)}"><title>next flag of {escape(pl.name)}: '
                 f'F{nxt}</title><circle cx="{x + off:g}" cy="{y + 5:g}" r="3.5" fill="{colour}" stroke="#000" '
-                f'stroke-width="0.8"/></g>')
+                f'stroke-width="0.8"/><text x="{x + off:g}" y="{y + 5:g}" font-size="5" fill="#fff" '
+                f'text-anchor="middle" dominant-baseline="central" font-family="sans-serif" '
+                f'font-weight="bold">{i + 1}</text></g>')  # the seat number, not the colour alone
