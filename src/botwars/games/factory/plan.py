@@ -3,8 +3,8 @@
 From the seat's own view only (no hidden fact): the board and devices as they stand, the
 seat's robot, its fused registers. The chosen cards run stage by stage through the rules' own
 stage resolution (F-6: cards, then the board elements of each stage), with every other robot
-taken off the board, exactly as the built-in bots' search does. Factory (F-5, F-6) and geeko
-(G-5, G-6, each of the seat's robots alone).
+taken off the board, exactly as the built-in bots' search does. Geeko's plan
+(:mod:`botwars.games.geeko.plan`) reuses the card reading here.
 """
 
 from __future__ import annotations
@@ -20,7 +20,9 @@ from botwars.games.factory.cards import parse_card
 MAX_CARDS = 9
 
 
-def _cards(raw: Any, part: str) -> list[int]:
+def read_cards(raw: Any, part: str) -> list[int]:
+    """The cards of a plan payload (priorities or ``TYPE priority``), at most :data:`MAX_CARDS`.
+    Raises :class:`InvalidOrders` naming ``part``."""
     if not isinstance(raw, list) or len(raw) > MAX_CARDS:
         raise InvalidOrders(f"'{part}' must be a list of at most {MAX_CARDS} cards", code=RefusalCode.MALFORMED,
                             part=part)
@@ -36,7 +38,8 @@ def _cards(raw: Any, part: str) -> list[int]:
     return out
 
 
-def _where(bot: Any) -> tuple[str | None, str | None]:
+def where(bot: Any) -> tuple[str | None, str | None]:
+    """``(square, facing)`` of a robot on the board, ``(None, None)`` once destroyed."""
     return (sq_str(bot.sq) if bot.alive and bot.sq is not None else None,
             DIRS[bot.facing] if bot.alive and bot.sq is not None else None)
 
@@ -50,7 +53,7 @@ def factory_plan(rs: Any, view: dict[str, Any], payload: Any) -> list[dict[str, 
     from botwars.games.factory.rules import Ctx
     if not isinstance(payload, dict):
         raise InvalidOrders("the plan needs an object with 'cards'", code=RefusalCode.MALFORMED)
-    cards = _cards(payload.get("cards", []), "cards")
+    cards = read_cards(payload.get("cards", []), "cards")
     st, me = state_from_view(rs, view)
     if me < 0:
         raise InvalidOrders("only a seat has a program to plan", code=RefusalCode.MALFORMED)
@@ -69,42 +72,12 @@ def factory_plan(rs: Any, view: dict[str, Any], payload: Any) -> list[dict[str, 
             if r >= len(cards):
                 break
             bot.regs[r] = cards[r]
-        before = _where(bot)
+        before = where(bot)
         rs.stage(ctx, s)
         bot = st.bots[me]
-        after = _where(bot)
+        after = where(bot)
         steps.append({"robot": None, "register": s, "from": before[0], "to": after[0], "facing": after[1],
                       "alive": after[0] is not None})
         if after[0] is None or getattr(st, "over", False):
             break
-    return steps
-
-
-def geeko_plan(rs: Any, view: dict[str, Any], payload: Any) -> list[dict[str, Any]]:
-    """``payload``: ``{"A": [...], "B": [...]}`` (each robot's cards so far). Each robot's
-    cards run alone in the seat's room (the other robot taken off), stage by stage with the
-    rules' own ``simulate_run``. Steps carry ``"robot": "A"`` or ``"B"``."""
-    from botwars.games.geeko.bots import room_from_view
-    from botwars.games.geeko.state import LETTERS
-    if not isinstance(payload, dict):
-        raise InvalidOrders("the plan needs an object with 'A' and/or 'B'", code=RefusalCode.MALFORMED)
-    run = room_from_view(rs, view)
-    steps: list[dict[str, Any]] = []
-    for i, letter in enumerate(LETTERS[:len(run.bots)]):
-        cards = _cards(payload.get(letter, []), letter)
-        if not cards or not run.bots[i].alive:
-            continue
-        alone = run.copy()
-        for j, b in enumerate(alone.bots):
-            if j != i:
-                b.sq, b.alive = None, False
-        prev = _where(alone.bots[i])
-        for s in range(1, len(cards) + 1):
-            sim = rs.simulate_run(alone, {i: cards}, len(cards), stages=s)
-            now = _where(sim.bots[i])
-            steps.append({"robot": letter, "register": s, "from": prev[0], "to": now[0], "facing": now[1],
-                          "alive": now[0] is not None})
-            if now[0] is None:
-                break
-            prev = now
     return steps
