@@ -444,3 +444,18 @@ def test_issue13_the_page_reconnects_after_the_connection_drops(browser, live):
     page.wait_for_function("document.getElementById('page').dataset.decision === '2'", timeout=WAIT_MS)
     assert errors == [], errors
     ctx.close()
+
+
+def test_issue13_factory_planned_path_comes_from_the_rules_on_this_board(browser, live):
+    """Issue 13 item 2: after a card is chosen, the page draws the path the rules give on the
+    current board (POST /web/matches/ID/plan), not only its straight-line sketch."""
+    m = live.create("factory", ["remote", "builtin:pathfinder"], seed=3)
+    page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_my_move(page, ".registers")
+    with page.expect_response(lambda r: "/plan" in r.url and r.request.method == "POST") as resp:
+        page.locator(".cards .cardbtn").first.click()
+    assert resp.value.status == 200
+    page.wait_for_function("[...document.querySelectorAll('#board svg title')].some(t => "
+                           "/register 1(: turns|: the robot would be destroyed| \\(on this board\\))/.test(t.textContent))", timeout=WAIT_MS)
+    assert page.errors == [], page.errors
+    page.context.close()

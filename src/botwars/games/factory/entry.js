@@ -35,28 +35,6 @@
     });
     return out;
   }
-  // The rules' own path (walls, conveyors, pushers, pits...) from the server, other robots ignored
-  // (POST /web/matches/ID/plan, the game's plan hook on the seat's own view); the quick path above
-  // is drawn first and replaced when the answer comes. A seat only (spectators have no program).
-  let planSeq = 0;
-  function serverPlan(body, draw) {
-    const page = document.getElementById("page");
-    if (!page || !page.dataset.token) return;
-    const my = ++planSeq;
-    fetch(`/web/matches/${page.dataset.match}/plan?token=${encodeURIComponent(page.dataset.token)}`,
-      {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)})
-      .then(r => r.ok ? r.json() : null)
-      .then(j => { if (j && my === planSeq) draw(j.steps || []); })
-      .catch(() => {});
-  }
-  function drawSteps(ui, steps, who) {
-    steps.forEach(s => {
-      const name = `${who(s)}register ${s.register}`;
-      if (s.from && s.to && s.from !== s.to) ui.board.arrow(s.from, s.to, "move", `${name} (on this board)`);
-      else if (s.to) ui.board.mark(s.to, "plan", `${name}: turns, facing ${s.facing}`, String(s.register));
-      else if (s.from) ui.board.mark(s.from, "plan", `${name}: the robot would be destroyed`, "✕");
-    });
-  }
   function seatsOf(view) {
     const out = {};
     (view.players || []).forEach((p, i) => { out[p.name] = {name: p.colour ? p.colour[0].toUpperCase() + p.colour.slice(1) : p.name,
@@ -184,10 +162,10 @@
           });
         }
         ui.board.draw();
-        if (r.square && prog.length) serverPlan({cards: prog.slice()}, steps => {
+        if (r.square && prog.length) ui.plan({cards: prog.slice()}, steps => {
           ui.board.clear();
           ui.board.mark(r.square, "sel", "your robot");
-          drawSteps(ui, steps, () => "");
+          ui.drawPlan(steps);
           ui.board.draw();
         });
         if (push) ui.setOrders({type: "program", cards: prog.map(cardId), reboot: reboot.checked});

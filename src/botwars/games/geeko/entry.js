@@ -11,28 +11,6 @@
   const cardId = c => { const p = String(c).split(" "); return Number(p[p.length - 1]); };
   const cardText = c => { const [t, n] = String(c).split(" "); return `${CARD[t] || t} (priority ${n})`; };
   const parseSq = s => { const m = /^r(\d+)c(\d+)$/.exec(s || ""); return m ? [Number(m[1]), Number(m[2])] : null; };
-  // The rules' own path (walls, conveyors, pushers, pits...) from the server, other robots ignored
-  // (POST /web/matches/ID/plan, the game's plan hook on the seat's own view); the quick path above
-  // is drawn first and replaced when the answer comes. A seat only (spectators have no program).
-  let planSeq = 0;
-  function serverPlan(body, draw) {
-    const page = document.getElementById("page");
-    if (!page || !page.dataset.token) return;
-    const my = ++planSeq;
-    fetch(`/web/matches/${page.dataset.match}/plan?token=${encodeURIComponent(page.dataset.token)}`,
-      {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)})
-      .then(r => r.ok ? r.json() : null)
-      .then(j => { if (j && my === planSeq) draw(j.steps || []); })
-      .catch(() => {});
-  }
-  function drawSteps(ui, steps, who) {
-    steps.forEach(s => {
-      const name = `${who(s)}register ${s.register}`;
-      if (s.from && s.to && s.from !== s.to) ui.board.arrow(s.from, s.to, "move", `${name} (on this board)`);
-      else if (s.to) ui.board.mark(s.to, "plan", `${name}: turns, facing ${s.facing}`, String(s.register));
-      else if (s.from) ui.board.mark(s.from, "plan", `${name}: the robot would be destroyed`, "✕");
-    });
-  }
   function path(square, facing, cards) {  // ignoring walls, the floor and the other robot (a plan)
     let sq = parseSq(square), f = FACING[facing];
     const out = [];
@@ -180,10 +158,10 @@
         if (robots.some(r => prog[r].length)) {
           const body = {};
           robots.forEach(r => { body[r] = prog[r].slice(); });
-          serverPlan(body, steps => {
+          ui.plan(body, steps => {
             ui.board.clear();
             robots.forEach(r => { if (r === cur) ui.board.mark(all[r].square, "sel", `robot ${r} (chosen)`); });
-            drawSteps(ui, steps, s => `robot ${s.robot}, `);
+            ui.drawPlan(steps, s => `robot ${s.robot}, `);
             ui.board.draw();
           });
         }

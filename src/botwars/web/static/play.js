@@ -16,7 +16,7 @@
 //                                                      //   would tell the sides apart)
 // }. Every member is optional; without a kit the JSON box is the order entry.
 // ui = {el, setOrders, board: {onClick(fn), mark(name, cls, text), arrow(a, b, cls), clear()},
-//       seatName(seat), say(text, bad)}.
+//       seatName(seat), say(text, bad), plan(body, redraw(steps)), drawPlan(steps, who)}.
 "use strict";
 (function () {
   const page = document.getElementById("page");
@@ -420,7 +420,28 @@
     box.append(dl);
   }
 
-  const ui = {el, setOrders, board, seatName, seatInfo, swatch, say: (t, bad) => say(t, bad), get snap() { return snap; }, seat: SEAT};
+  // The rules' own path of a (partial) program on the current board, other robots ignored
+  // (POST /web/matches/ID/plan, the game's plan hook on this seat's view): calls
+  // redraw(steps) when the answer is still current; a kit draws a quick sketch first.
+  let planSeq = 0;
+  function plan(body, redraw) {
+    if (!TOKEN) return;
+    const my = ++planSeq;
+    fetch(`/web/matches/${M}/plan${q}`, {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)})
+      .then(r => r.ok ? r.json() : null)
+      .then(j => { if (j && my === planSeq) redraw(j.steps || []); })
+      .catch(() => {});
+  }
+  function drawPlan(steps, who) {  // steps of the plan hook, as arrows and register numbers
+    steps.forEach(s => {
+      const name = `${who ? who(s) : ""}register ${s.register}`;
+      if (s.from && s.to && s.from !== s.to) board.arrow(s.from, s.to, "move", `${name} (on this board)`);
+      else if (s.to) board.mark(s.to, "plan", `${name}: turns, facing ${s.facing}`, String(s.register));
+      else if (s.from) board.mark(s.from, "plan", `${name}: the robot would be destroyed`, "✕");
+    });
+  }
+  const ui = {el, setOrders, board, seatName, seatInfo, swatch, say: (t, bad) => say(t, bad), get snap() { return snap; }, seat: SEAT,
+              plan, drawPlan};
 
   function apply(s) {
     if (snap && s.decision < snap.decision && s.status === snap.status) return;  // an old push
