@@ -118,27 +118,33 @@ def find_bot(module) -> Any:
     raise LookupError("no bot found: define a class Bot with an act(self, view) method")
 
 
+def answer(proto, line: bytes, handle) -> bool:
+    """Answer one view line with ``handle(view)`` as one JSON line (an error object for a line
+    that is not JSON or a reply that is not JSON); False when the engine closed the pipe."""
+    try:
+        view = json.loads(line)
+    except ValueError:
+        reply: Any = {"botwars_error": "the engine sent a line that is not JSON", "code": FailureCode.CRASH}
+    else:
+        reply = handle(view)
+    try:
+        data = json.dumps(reply, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        data = json.dumps({"botwars_error": f"act returned a value that is not JSON: {exc}",
+                           "code": FailureCode.MALFORMED})
+    try:
+        proto.write(data.encode("utf-8", "replace") + b"\n")
+    except BrokenPipeError:
+        return False
+    return True
+
+
 def serve(proto, handle) -> None:
     """Read views from stdin line by line; write ``handle(view)`` as one JSON line each."""
     stdin = sys.stdin.buffer
     while True:
         line = stdin.readline()
-        if not line:
-            return
-        try:
-            view = json.loads(line)
-        except ValueError:
-            reply: Any = {"botwars_error": "the engine sent a line that is not JSON", "code": FailureCode.CRASH}
-        else:
-            reply = handle(view)
-        try:
-            data = json.dumps(reply, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-        except (TypeError, ValueError) as exc:
-            data = json.dumps({"botwars_error": f"act returned a value that is not JSON: {exc}",
-                               "code": FailureCode.MALFORMED})
-        try:
-            proto.write(data.encode("utf-8", "replace") + b"\n")
-        except BrokenPipeError:
+        if not line or not answer(proto, line, handle):
             return
 
 
@@ -199,20 +205,7 @@ def serve_match(proto, reader: LineReader, handle) -> bool:
             if end:
                 proto.write(b'{"botwars_control":"done"}\n')
                 return True
-        try:
-            view = json.loads(line)
-        except ValueError:
-            reply: Any = {"botwars_error": "the engine sent a line that is not JSON", "code": FailureCode.CRASH}
-        else:
-            reply = handle(view)
-        try:
-            data = json.dumps(reply, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-        except (TypeError, ValueError) as exc:
-            data = json.dumps({"botwars_error": f"act returned a value that is not JSON: {exc}",
-                               "code": FailureCode.MALFORMED})
-        try:
-            proto.write(data.encode("utf-8", "replace") + b"\n")
-        except BrokenPipeError:
+        if not answer(proto, line, handle):
             return False
 
 

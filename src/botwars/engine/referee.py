@@ -384,7 +384,12 @@ class Referee:
             orders = rs.parse_orders(self.state, seat, payload)
         except InvalidOrders as exc:
             return self._refuse(seat, payload, exc, t)
-        warn = rs.order_warnings(orders)
+        return self._accept(seat, payload, orders, t)
+
+    def _accept(self, seat: str, payload: Any, orders: Any, t: float) -> Ticket:
+        """Settle ``seat`` with accepted ``orders`` (recorded as ``payload``) at ``t`` seconds,
+        their ignored parts (:meth:`Ruleset.order_warnings`) kept with its errors."""
+        warn = self.ruleset.order_warnings(orders)
         replaced = seat in self._settled
         self._settled[seat] = Settled(payload, orders, self._refusal_errors.get(seat, []) + warn, t)
         return Ticket(Receipt.REPLACED if replaced else Receipt.ACCEPTED, warnings=warn)
@@ -436,13 +441,8 @@ class Referee:
         if self._late(seat, t):
             self.expire(seat, t)
             return Ticket(Receipt.TOO_LATE, awaited=False)
-        rs = self.ruleset
-        warn = rs.order_warnings(orders)
         # without history no record line is written: the orders themselves stand in for the payload
-        payload = rs.orders_json(orders) if self.history else orders
-        replaced = seat in self._settled
-        self._settled[seat] = Settled(payload, orders, self._refusal_errors.get(seat, []) + warn, t)
-        return Ticket(Receipt.REPLACED if replaced else Receipt.ACCEPTED, warnings=warn)
+        return self._accept(seat, self.ruleset.orders_json(orders) if self.history else orders, orders, t)
 
     def native_view(self, seat: str) -> Any:
         """:meth:`Ruleset.native_view` of the current state for ``seat`` (rule sets with

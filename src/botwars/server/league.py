@@ -157,7 +157,7 @@ class League:
 
     ``workers``: matches at once (a process pool of that size per scheduler step); ``seed``:
     the league seed (pairings and match seeds derive from it); ``config``: per game parameter
-    overrides for league matches (``{"arena": {"max_turns": 20}}``); ``house``: per game the
+    overrides for league matches (game id → ``{"max_turns": 20, ...}``); ``house``: per game the
     built-in bots that sit on the ladder (default: all of the game's); ``check_decisions``:
     decision points per seat of an upload's check; ``enabled``: whether :meth:`start` runs the
     scheduler thread (default: ``BOTWARS_LEAGUE`` is not ``off``); ``idle_s``: the thread's
