@@ -316,9 +316,11 @@ def test_issue13_spectator_page_names_and_contrast(browser, live):  # noqa: F811
     assert re.search(r"bot [A-D] of (blue|orange) on [A-H]\d", page.locator("#board-text").text_content())  # pieces in words
     rows = check_contrast(page, "dadoed spectator")
     # the measurement sees what a reader sees: faded muted text is caught
-    page.evaluate("document.getElementById('events').append(Object.assign(document.createElement('p'), "
-                  "{className: 'hint', id: 'faded', textContent: 'faded text', style: 'opacity: .6'}))")
-    faded = page.evaluate(CONTRAST_JS, ["#faded"])
+    # (appended and measured in one script turn, on <main>, which live updates never replace:
+    # the events panel is re-rendered on each decision point and could drop the probe between calls)
+    faded = page.evaluate("(sel) => { (document.querySelector('main') || document.body).append(Object.assign("
+                          "document.createElement('p'), {className: 'hint', id: 'faded', textContent: 'faded text', "
+                          f"style: 'opacity: .6'}})); return ({CONTRAST_JS})(sel); }}", ["#faded"])
     assert len(faded) == 1 and faded[0]["ratio"] < 4.5
     assert page.errors == [], page.errors
     page.context.close()
