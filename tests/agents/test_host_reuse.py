@@ -71,3 +71,26 @@ def test_a_host_that_failed_is_never_kept(tmp_path):
         m2, res2, _ = play(tmp_path, f"rgkit:{bot('rg_slow.py')}", "builtin:defender", 2, "b", max_turns=2)
     assert not m2.agents["p1"].kept
     assert pool.reused == 0
+
+
+def test_the_template_preloads_only_standard_library_imports_of_the_bot():
+    """Issue 15 item 5: a kept host's template imports the standard-library modules the bot
+    file names (parsed, never run), so a match's child does not import them again; the bot's
+    own modules, relative imports and modules with import-time side effects are left out."""
+    from botwars.agents.pyhost import stdlib_imports
+    source = ("import heapq, mybot_helpers\nfrom collections.abc import Mapping\nfrom . import sibling\n"
+              "import this\ndef f():\n    import math as m\n    from numpy import array\n")
+    assert stdlib_imports(source) == ["collections", "collections.abc", "heapq", "math"]
+    assert stdlib_imports("def broken(:\n") == []
+
+
+@pytest.mark.slow
+def test_a_preloaded_module_changed_by_one_match_is_fresh_in_the_next(tmp_path):
+    """The template imported ``collections`` before forking; the first match's bot marks it;
+    the second match's bot (a new child of the same template) finds no mark."""
+    with reuse_hosts() as pool:
+        runs = [play(tmp_path, bot("stdlib_marker.py"), "builtin:defender", s, f"m{s}") for s in (1, 2)]
+    assert runs[1][0].agents["p1"].kept and pool.reused == 1
+    for m, res, lines in runs:
+        assert res.errors == []
+        assert user_data(lines, "p1") == "earlier=None loaded=True"

@@ -48,6 +48,7 @@ from typing import Any
 from botwars.agents.base import Agent, AgentFailure
 from botwars.agents import hostpool, sandbox
 from botwars.engine.codes import FailureCode
+from botwars.agents.botenv import read_config_from_env
 
 ENV_LIMIT = 64 * 1024
 STDERR_TAIL = 8192
@@ -445,15 +446,6 @@ def _write_all(fd: int, data: bytes, end: float) -> None:
 
 def _clip(text: str, n: int = 80) -> str:
     return repr(text if len(text) <= n else text[:n] + "...")
-
-
-def read_config_from_env() -> dict[str, Any]:
-    """For bot programs and hosts: the match configuration the engine passed (``{}`` if none)."""
-    raw = os.environ.get("BOTWARS_CONFIG")
-    if raw is None and os.environ.get("BOTWARS_CONFIG_FILE"):
-        with open(os.environ["BOTWARS_CONFIG_FILE"], encoding="utf-8") as f:
-            raw = f.read()
-    return json.loads(raw) if raw else {}
 
 
 __all__ = ["JsonLinesAgent", "read_config_from_env"]

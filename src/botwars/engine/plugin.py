@@ -27,12 +27,10 @@ failure.
 from __future__ import annotations
 
 import importlib
-import importlib.resources
 import logging
 import threading
 from dataclasses import dataclass, field
 from enum import Enum
-from importlib.metadata import entry_points
 from typing import Any, Callable, Mapping
 
 from botwars.engine.agent import Agent, AgentTools
@@ -425,6 +423,7 @@ class Game:
         if text is None:
             package, _, name = self.web_entry.partition(":")
             try:
+                import importlib.resources  # here, not at the top: bot hosts import this module
                 text = importlib.resources.files(package).joinpath(name).read_text(encoding="utf-8")
             except (ImportError, OSError) as exc:
                 raise RulesetError(f"game {self.id!r}: web_entry {self.web_entry!r} cannot be read: {exc}") from None
@@ -461,6 +460,7 @@ def _discover() -> dict[str, Game]:
             return _installed
         found: dict[str, Game] = {}
         _broken.clear()
+        from importlib.metadata import entry_points  # here: slow to import, and bot hosts never scan
         for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: (e.name, e.value)):
             where = f"entry point {ep.name} = {ep.value}"
             if ep.name in found:

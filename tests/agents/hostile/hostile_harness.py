@@ -131,7 +131,18 @@ def _package_files() -> list[str]:
     return [os.path.abspath(rules.__file__), os.path.abspath(pyhost.__file__)]
 
 
-def _leftovers(markers: list[str]) -> list[psutil.Process]:
+def _children() -> set[int]:
+    """The pids of this process's live descendants (e.g. a multiprocessing forkserver that an
+    earlier test in the same pytest worker left running, which no bot started)."""
+    try:
+        return {c.pid for c in psutil.Process(os.getpid()).children(recursive=True)}
+    except psutil.Error:
+        return set()
+
+
+def _leftovers(markers: list[str], before: frozenset[int] = frozenset()) -> list[psutil.Process]:
+    """Processes of the case still running: any whose command line names a bot's folder, and
+    any descendant of this process that was not there before the case (``before``)."""
     found = []
     me = os.getpid()
     for p in psutil.process_iter(["pid", "cmdline", "status"]):
@@ -145,7 +156,7 @@ def _leftovers(markers: list[str]) -> list[psutil.Process]:
             continue
     try:
         for child in psutil.Process(me).children(recursive=True):
-            if child.status() != psutil.STATUS_ZOMBIE and child not in found:
+            if child.pid not in before and child.status() != psutil.STATUS_ZOMBIE and child not in found:
                 found.append(child)
     except psutil.Error:
         pass
@@ -215,6 +226,7 @@ def run_case(game: str, kind: str, attack: str, folder: str, py: str | None = No
     import sys
     py = py or sys.executable
     verdict = Verdict(game, kind, attack)
+    children_before = frozenset(_children())
     t0 = time.monotonic()
     token = secrets.token_hex(6)
     secret = f"fake-secret-{token}"
@@ -299,10 +311,10 @@ def run_case(game: str, kind: str, attack: str, folder: str, py: str | None = No
     # processes: give the kernel a moment to reap, then look
     markers = [hostile_dir, opponent_dir]
     end = time.monotonic() + GRACE_S
-    left = _leftovers(markers)
+    left = _leftovers(markers, children_before)
     while left and time.monotonic() < end:
         time.sleep(0.1)
-        left = _leftovers(markers)
+        left = _leftovers(markers, children_before)
     if left:
         names = []
         for p in left:

@@ -54,6 +54,7 @@ from typing import Any
 from botwars.engine.agent import BotHost
 from botwars.engine.codes import FailureCode
 from botwars.games.arena import rgcompat
+from botwars.games.arena.board import load_map  # at the top: a kept host imports it once, not per match
 from botwars.games.arena.rgcompat import AttrDict
 
 DIRS = {"N": (0, 1), "E": (1, 0), "S": (0, -1), "W": (-1, 0)}
@@ -339,7 +340,6 @@ def _clip(text: str) -> str:
 def load_bot(path: str, host: BotHost) -> RgkitHost:
     """The pyhost adapter: configure ``rg`` for the match's map and parameters, load the file's
     ``Robot`` class and wrap one instance (raises when the file has no class ``Robot``)."""
-    from botwars.games.arena.board import load_map
     amap = load_map(host.config.get("map", "default"))
     rgcompat.configure(amap, host.config)
     install_rg_modules()
