@@ -8,33 +8,10 @@
   const CARD = {FWD1: "move 1 forward", FWD2: "move 2 forward", FWD3: "move 3 forward", RVS1: "back up 1",
                 RVS2: "back up 2", RVS3: "back up 3", RT90: "turn right", LF90: "turn left", UTRN: "U-turn",
                 SLF1: "slide 1 left", SRT1: "slide 1 right", IDLE: "do nothing"};
-  // MOVE: [relative direction (0 ahead, 1 right, 2 back, 3 left), squares]; TURN: quarter turns right
-  const MOVE = {FWD1: [0, 1], FWD2: [0, 2], FWD3: [0, 3], RVS1: [2, 1], RVS2: [2, 2], RVS3: [2, 3], SLF1: [3, 1], SRT1: [1, 1]};
-  const TURN = {LF90: 3, RT90: 1, UTRN: 2};
-  const FACING = {N: 0, E: 1, S: 2, W: 3}, STEP = [[1, 0], [0, 1], [-1, 0], [0, -1]];  // [drow, dcol]
   const cardId = c => { const p = String(c).split(" "); return Number(p[p.length - 1]); };
   const cardText = c => { const [t, n] = String(c).split(" "); return `${CARD[t] || t} (priority ${n})`; };
   const parseSq = s => { const m = /^r(\d+)c(\d+)$/.exec(s || ""); return m ? [Number(m[1]), Number(m[2])] : null; };
 
-  // The squares a program visits from `square` facing `facing`, ignoring walls, the floor and
-  // other robots (a plan, not a forecast): [[register, from, to]].
-  function path(square, facing, cards) {
-    let sq = parseSq(square), f = FACING[facing];
-    const out = [];
-    if (!sq || f === undefined) return out;
-    cards.forEach((c, i) => {
-      const t = String(c).split(" ")[0];
-      if (TURN[t] !== undefined) { f = (f + TURN[t]) % 4; out.push([i + 1, `r${sq[0]}c${sq[1]}`, null, t]); return; }
-      if (!MOVE[t]) return;
-      const d = (f + MOVE[t][0]) % 4;
-      for (let k = 0; k < MOVE[t][1]; k++) {
-        const nx = [sq[0] + STEP[d][0], sq[1] + STEP[d][1]];
-        out.push([i + 1, `r${sq[0]}c${sq[1]}`, `r${nx[0]}c${nx[1]}`, t]);
-        sq = nx;
-      }
-    });
-    return out;
-  }
   function seatsOf(view) {
     const out = {};
     (view.players || []).forEach((p, i) => { out[p.name] = {name: p.colour ? p.colour[0].toUpperCase() + p.colour.slice(1) : p.name,
@@ -49,25 +26,6 @@
         .map(r => `${r[0].toLowerCase()} ${r[i + 1]}`);
       return `${n}: ${bits.join("; ") || "nothing"}`;
     });
-  }
-  // a register's card: take it back (Enter, Delete), move it earlier / later (the small buttons,
-  // or Shift+Left / Shift+Right on the card)
-  function regCard(prog, i, redraw, ui, who) {
-    const el = ui.el, c = prog[i], id = cardId(c);
-    const swap = j => { if (j < 0 || j >= prog.length) return; [prog[i], prog[j]] = [prog[j], prog[i]]; redraw(); };
-    return [el("button", {type: "button", class: "cardbtn in", dataset: {reg: id}, title: `${cardText(c)} — click to take it back`,
-      "aria-label": `${who ? who + ", " : ""}register ${i + 1}: ${c}, ${cardText(c)}. Press to take it back; Shift+arrow keys move it`,
-      "aria-keyshortcuts": "Delete Shift+ArrowLeft Shift+ArrowRight",
-      onclick: () => { prog.splice(i, 1); redraw(); },
-      onkeydown: ev => {
-        if (ev.key === "Delete" || ev.key === "Backspace") { ev.preventDefault(); prog.splice(i, 1); redraw(); }
-        else if (ev.shiftKey && (ev.key === "ArrowLeft" || ev.key === "ArrowUp")) { ev.preventDefault(); swap(i - 1); }
-        else if (ev.shiftKey && (ev.key === "ArrowRight" || ev.key === "ArrowDown")) { ev.preventDefault(); swap(i + 1); }
-      }}, c),
-      el("button", {type: "button", class: "mini", dataset: {earlier: id}, disabled: i === 0 ? "disabled" : null,
-        "aria-label": `move ${c} earlier`, title: "run it one register earlier", onclick: () => swap(i - 1)}, "◀"),
-      el("button", {type: "button", class: "mini", dataset: {later: id}, disabled: i >= prog.length - 1 ? "disabled" : null,
-        "aria-label": `move ${c} later`, title: "run it one register later", onclick: () => swap(i + 1)}, "▶")];
   }
   const kit = {
     keys: "Hand: Enter puts the card in the next free register. Registers: Enter or Delete takes a card back, Shift+Left / Shift+Right (or ◀ ▶) move it earlier or later. Reboot: Space on the checkbox.",
@@ -151,17 +109,12 @@
         hand.forEach(c => { if (!prog.includes(c)) handBox.append(el("button", {type: "button", class: "cardbtn", dataset: {card: cardId(c)},
           title: cardText(c), "aria-label": `${c}: ${cardText(c)}`,
           onclick: () => { if (prog.length < k) { prog.push(c); redraw(); } else ui.say(`All ${k} registers are full: click a register card to take it back.`, true); }}, c)); });
-        for (let i = 0; i < k; i++) regs.append(el("li", {}, ...(prog[i] ? regCard(prog, i, redraw, ui) : [el("span", {class: "empty"}, "empty")])));
+        for (let i = 0; i < k; i++) regs.append(el("li", {}, ...(prog[i] ? ui.registerCard(prog, i, redraw, {id: cardId, describe: cardText}) : [el("span", {class: "empty"}, "empty")])));
         ui.board.clear();
         const r = me.robot || {};
-        if (r.square) {
-          ui.board.mark(r.square, "sel", "your robot");
-          path(r.square, r.facing, prog).forEach(([reg, a, b, t]) => {
-            if (b) ui.board.arrow(a, b, "move", `register ${reg}: ${CARD[t]}`);
-            else ui.board.mark(a, "plan", `register ${reg}: ${CARD[t]}`, String(reg));
-          });
-        }
+        if (r.square) ui.board.mark(r.square, "sel", "your robot");
         ui.board.draw();
+        // the program's path on this board comes from the rules (the plan hook, F-6)
         if (r.square && prog.length) ui.plan({cards: prog.slice()}, steps => {
           ui.board.clear();
           ui.board.mark(r.square, "sel", "your robot");

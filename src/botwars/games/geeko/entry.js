@@ -5,49 +5,10 @@
   const CARD = {FWD1: "move 1 forward", FWD2: "move 2 forward", FWD3: "move 3 forward", RVS1: "back up 1",
                 RVS2: "back up 2", RVS3: "back up 3", RT90: "turn right", LF90: "turn left", UTRN: "U-turn",
                 SLF1: "slide 1 left", SRT1: "slide 1 right", IDLE: "do nothing"};
-  const MOVE = {FWD1: [0, 1], FWD2: [0, 2], FWD3: [0, 3], RVS1: [2, 1], RVS2: [2, 2], RVS3: [2, 3], SLF1: [3, 1], SRT1: [1, 1]};
-  const TURN = {LF90: 3, RT90: 1, UTRN: 2};
-  const FACING = {N: 0, E: 1, S: 2, W: 3}, STEP = [[1, 0], [0, 1], [-1, 0], [0, -1]];
   const cardId = c => { const p = String(c).split(" "); return Number(p[p.length - 1]); };
   const cardText = c => { const [t, n] = String(c).split(" "); return `${CARD[t] || t} (priority ${n})`; };
   const parseSq = s => { const m = /^r(\d+)c(\d+)$/.exec(s || ""); return m ? [Number(m[1]), Number(m[2])] : null; };
-  function path(square, facing, cards) {  // ignoring walls, the floor and the other robot (a plan)
-    let sq = parseSq(square), f = FACING[facing];
-    const out = [];
-    if (!sq || f === undefined) return out;
-    cards.forEach((c, i) => {
-      const t = String(c).split(" ")[0];
-      if (TURN[t] !== undefined) { f = (f + TURN[t]) % 4; out.push([i + 1, `r${sq[0]}c${sq[1]}`, null, t]); return; }
-      if (!MOVE[t]) return;
-      const d = (f + MOVE[t][0]) % 4;
-      for (let k = 0; k < MOVE[t][1]; k++) {
-        const nx = [sq[0] + STEP[d][0], sq[1] + STEP[d][1]];
-        out.push([i + 1, `r${sq[0]}c${sq[1]}`, `r${nx[0]}c${nx[1]}`, t]);
-        sq = nx;
-      }
-    });
-    return out;
-  }
   const seatName = n => `p${n}`;
-  // a register's card: take it back (Enter, Delete), move it earlier / later (the small buttons,
-  // or Shift+Left / Shift+Right on the card)
-  function regCard(prog, i, redraw, ui, who) {
-    const el = ui.el, c = prog[i], id = cardId(c);
-    const swap = j => { if (j < 0 || j >= prog.length) return; [prog[i], prog[j]] = [prog[j], prog[i]]; redraw(); };
-    return [el("button", {type: "button", class: "cardbtn in", dataset: {reg: id}, title: `${cardText(c)} — click to take it back`,
-      "aria-label": `${who}, register ${i + 1}: ${c}, ${cardText(c)}. Press to take it back; Shift+arrow keys move it`,
-      "aria-keyshortcuts": "Delete Shift+ArrowLeft Shift+ArrowRight",
-      onclick: () => { prog.splice(i, 1); redraw(); },
-      onkeydown: ev => {
-        if (ev.key === "Delete" || ev.key === "Backspace") { ev.preventDefault(); prog.splice(i, 1); redraw(); }
-        else if (ev.shiftKey && (ev.key === "ArrowLeft" || ev.key === "ArrowUp")) { ev.preventDefault(); swap(i - 1); }
-        else if (ev.shiftKey && (ev.key === "ArrowRight" || ev.key === "ArrowDown")) { ev.preventDefault(); swap(i + 1); }
-      }}, c),
-      el("button", {type: "button", class: "mini", dataset: {earlier: id}, disabled: i === 0 ? "disabled" : null,
-        "aria-label": `move ${c} earlier`, title: "run it one register earlier", onclick: () => swap(i - 1)}, "◀"),
-      el("button", {type: "button", class: "mini", dataset: {later: id}, disabled: i >= prog.length - 1 ? "disabled" : null,
-        "aria-label": `move ${c} later`, title: "run it one register later", onclick: () => swap(i + 1)}, "▶")];
-  }
   const kit = {
     keys: "Robot A / B: Enter on its button chooses it. Hand: Enter puts the card in the chosen robot's next register. Registers: Enter or Delete takes a card back, Shift+Left / Shift+Right (or ◀ ▶) move it. Reboot: the drop-down (arrow keys).",
     seats: {p1: {name: "Red", colour: "#d62728", letter: "1"}, p2: {name: "Blue", colour: "#1f77b4", letter: "2"},
@@ -140,21 +101,16 @@
           const row = el("div", {class: "regrow" + (r === cur ? " sel" : ""), role: "group", "aria-label": `robot ${r} registers`},
             el("button", {type: "button", class: "robot" + (r === cur ? " sel" : ""), dataset: {robot: r}, "aria-pressed": String(r === cur),
               onclick: () => { cur = r; redraw(); }}, `Robot ${r} (${all[r].square}, ${all[r].free} free)`));
-          prog[r].forEach((c, i) => row.append(...regCard(prog[r], i, redraw, ui, `robot ${r}`)));
+          prog[r].forEach((c, i) => row.append(...ui.registerCard(prog[r], i, redraw, {id: cardId, describe: cardText, who: `robot ${r}`})));
           regs.append(row);
         });
         const L = robots.length ? Math.min(...robots.map(r => prog[r].length)) : 0;
         const longer = robots.filter(r => prog[r].length > L);
         note.textContent = longer.length ? `Only the first ${L} card(s) of robot ${longer.join(", ")} count: every robot runs the same number of registers.` : "";
         ui.board.clear();
-        robots.forEach(r => {
-          if (r === cur) ui.board.mark(all[r].square, "sel", `robot ${r} (chosen)`);
-          path(all[r].square, all[r].facing, prog[r]).forEach(([reg, a, b, t]) => {
-            if (b) ui.board.arrow(a, b, "move", `robot ${r}, register ${reg}: ${CARD[t]}`);
-            else ui.board.mark(a, "plan", `robot ${r}, register ${reg}: ${CARD[t]}`, String(reg));
-          });
-        });
+        robots.forEach(r => { if (r === cur) ui.board.mark(all[r].square, "sel", `robot ${r} (chosen)`); });
         ui.board.draw();
+        // the programs' paths on this room come from the rules (the plan hook), each robot alone
         if (robots.some(r => prog[r].length)) {
           const body = {};
           robots.forEach(r => { body[r] = prog[r].slice(); });

@@ -16,7 +16,8 @@
 //                                                      //   would tell the sides apart)
 // }. Every member is optional; without a kit the JSON box is the order entry.
 // ui = {el, setOrders, board: {onClick(fn), mark(name, cls, text), arrow(a, b, cls), clear()},
-//       seatName(seat), say(text, bad), plan(body, redraw(steps)), drawPlan(steps, who)}.
+//       seatName(seat), say(text, bad), plan(body, redraw(steps)), drawPlan(steps, who),
+//       registerCard(program, i, redraw, {id, describe, who})}.
 "use strict";
 (function () {
   const page = document.getElementById("page");
@@ -422,7 +423,7 @@
 
   // The rules' own path of a (partial) program on the current board, other robots ignored
   // (POST /web/matches/ID/plan, the game's plan hook on this seat's view): calls
-  // redraw(steps) when the answer is still current; a kit draws a quick sketch first.
+  // redraw(steps) when the answer is still current.
   let planSeq = 0;
   function plan(body, redraw) {
     if (!TOKEN) return;
@@ -440,8 +441,30 @@
       else if (s.from) board.mark(s.from, "plan", `${name}: the robot would be destroyed`, "✕");
     });
   }
+  // One filled register of a program (program cards in registers): the card as a button that
+  // takes it back (click, Enter, Delete), Shift+Left / Shift+Right on it or the two small
+  // buttons move it one register earlier / later. program: the cards in register order (changed
+  // in place, then redraw()); opts.id(card) -> its data id, opts.describe(card) -> what it does,
+  // opts.who: whose registers (spoken first, for a seat with several robots).
+  function registerCard(program, i, redraw, opts) {
+    const c = program[i], id = opts.id(c), text = opts.describe(c), who = opts.who ? `${opts.who}, ` : "";
+    const swap = j => { if (j < 0 || j >= program.length) return; [program[i], program[j]] = [program[j], program[i]]; redraw(); };
+    return [el("button", {type: "button", class: "cardbtn in", dataset: {reg: id}, title: `${text} — click to take it back`,
+      "aria-label": `${who}register ${i + 1}: ${c}, ${text}. Press to take it back; Shift+arrow keys move it`,
+      "aria-keyshortcuts": "Delete Shift+ArrowLeft Shift+ArrowRight",
+      onclick: () => { program.splice(i, 1); redraw(); },
+      onkeydown: ev => {
+        if (ev.key === "Delete" || ev.key === "Backspace") { ev.preventDefault(); program.splice(i, 1); redraw(); }
+        else if (ev.shiftKey && (ev.key === "ArrowLeft" || ev.key === "ArrowUp")) { ev.preventDefault(); swap(i - 1); }
+        else if (ev.shiftKey && (ev.key === "ArrowRight" || ev.key === "ArrowDown")) { ev.preventDefault(); swap(i + 1); }
+      }}, c),
+      el("button", {type: "button", class: "mini", dataset: {earlier: id}, disabled: i === 0 ? "disabled" : null,
+        "aria-label": `move ${c} earlier`, title: "run it one register earlier", onclick: () => swap(i - 1)}, "◀"),
+      el("button", {type: "button", class: "mini", dataset: {later: id}, disabled: i >= program.length - 1 ? "disabled" : null,
+        "aria-label": `move ${c} later`, title: "run it one register later", onclick: () => swap(i + 1)}, "▶")];
+  }
   const ui = {el, setOrders, board, seatName, seatInfo, swatch, say: (t, bad) => say(t, bad), get snap() { return snap; }, seat: SEAT,
-              plan, drawPlan};
+              plan, drawPlan, registerCard};
 
   function apply(s) {
     if (snap && s.decision < snap.decision && s.status === snap.status) return;  // an old push
