@@ -86,11 +86,15 @@ def test_the_template_preloads_only_standard_library_imports_of_the_bot():
 
 @pytest.mark.slow
 def test_a_preloaded_module_changed_by_one_match_is_fresh_in_the_next(tmp_path):
-    """The template imported ``collections`` before forking; the first match's bot marks it;
-    the second match's bot (a new child of the same template) finds no mark."""
+    """The template imported ``collections`` and ``fractions`` before forking (the bot finds
+    ``fractions`` loaded before its own import, which a fresh host never has); the first
+    match's bot marks ``collections``; the second match's bot (a new child of the same template)
+    finds no mark."""
+    fresh = play(tmp_path, bot("stdlib_marker.py"), "builtin:defender", 0, "fresh")
+    assert user_data(fresh[2], "p1") == "earlier=None preloaded=False"
     with reuse_hosts() as pool:
         runs = [play(tmp_path, bot("stdlib_marker.py"), "builtin:defender", s, f"m{s}") for s in (1, 2)]
     assert runs[1][0].agents["p1"].kept and pool.reused == 1
     for m, res, lines in runs:
         assert res.errors == []
-        assert user_data(lines, "p1") == "earlier=None loaded=True"
+        assert user_data(lines, "p1") == "earlier=None preloaded=True"
