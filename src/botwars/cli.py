@@ -557,7 +557,8 @@ def bot_check(
     if as_json:
         print(json.dumps(report.to_json()))
     else:
-        console.print(f"bot check: {spec} in {game} against {report.opponent}", highlight=False, markup=False)
+        console.print(f"bot check: {spec} in {game} against {report.opponent}", highlight=False, markup=False,
+                      soft_wrap=True)
         for mt in report.matches:
             console.print(f"  as seat {mt['seat']} (seed {mt['seed']}): {mt['decisions']} decisions, "
                           f"{mt['faults']} fault{'s' if mt['faults'] != 1 else ''}", highlight=False, markup=False)
