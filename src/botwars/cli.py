@@ -643,6 +643,7 @@ def tournament(
 
 
 def _print_standings(game: str, rows: list[dict[str, Any]]) -> None:
+    from rich.text import Text  # agent specs are printed verbatim, never read as console markup
     t = Table(title=f"{game} standings")
     for col, just in (("#", "right"), ("agent", "left"), ("games", "right"), ("W", "right"), ("D", "right"),
                       ("L", "right"), ("score", "right"), ("rating", "right"), ("mu ± sigma", "right")):
@@ -652,8 +653,9 @@ def _print_standings(game: str, rows: list[dict[str, Any]]) -> None:
         t.add_column("Elo", justify="right", no_wrap=True)
     t.add_column("errors", justify="right", no_wrap=True)
     for r in rows:
-        cells = [str(r["rank"]), r["agent"], str(r["games"]), str(r["wins"]), str(r["draws"]), str(r["losses"]),
-                 f"{r['score']:g}", f"{r['rating']:.2f}", f"{r['mu']:.2f} ± {r['sigma']:.2f}"]
+        cells: list[Any] = [str(r["rank"]), Text(r["agent"]), str(r["games"]), str(r["wins"]), str(r["draws"]),
+                            str(r["losses"]), f"{r['score']:g}", f"{r['rating']:.2f}",
+                            f"{r['mu']:.2f} ± {r['sigma']:.2f}"]
         if has_elo:
             cells.append(f"{r['elo']:.1f}")
         cells.append(str(r["errors"] + r["failed"]))
@@ -665,7 +667,7 @@ def _print_standings(game: str, rows: list[dict[str, Any]]) -> None:
     for r in rows:
         x.add_column(str(r["rank"]), justify="right", no_wrap=True)
     for r in rows:
-        x.add_row(f"{r['rank']}. {r['agent']}", *["-" if c["agent"] == r["agent"] else
+        x.add_row(Text(f"{r['rank']}. {r['agent']}"), *["-" if c["agent"] == r["agent"] else
                                                     "{wins}-{draws}-{losses}".format(**r["cross"][c["agent"]])
                                                     for c in rows])
     out.print(x)

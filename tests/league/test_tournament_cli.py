@@ -268,3 +268,17 @@ def test_a_tournament_too_big_to_schedule_is_refused_at_once(tmp_path, args, nee
     assert needle in msg and "at most" in msg
     assert time.monotonic() - t0 < 30
     assert not (tmp_path / "x").exists()
+
+
+def test_agent_specs_with_brackets_are_printed_as_they_are(tmp_path):
+    """Issue 15 item 1 (audit): the standings and cross tables print agent specs verbatim; a spec
+    with square brackets (``[/]``, ``[red]``: extra arguments of a ``cmd:`` bot) is neither
+    taken as console markup (a MarkupError traceback after the whole tournament had played)
+    nor swallowed."""
+    bot = os.path.join(ROOT, "examples", "starters", "python", "bot.py")
+    a, b = f"cmd:python3 {bot} [/]", f"cmd:python3 {bot} [red]x"
+    r = botwars("tournament", "arena", a, b, "--set", "max_turns=3", "--no-clock", "--out", str(tmp_path / "t"))
+    assert r.returncode == 0, r.stderr
+    assert "Traceback" not in r.stderr
+    assert a in r.stdout and b in r.stdout
+    assert {row["agent"] for row in standings(str(tmp_path / "t"))} == {a, b}
