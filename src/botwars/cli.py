@@ -557,7 +557,8 @@ def bot_check(
     if as_json:
         print(json.dumps(report.to_json()))
     else:
-        console.print(f"bot check: {spec} in {game} against {report.opponent}", highlight=False, markup=False)
+        console.print(f"bot check: {spec} in {game} against {report.opponent}", highlight=False, markup=False,
+                      soft_wrap=True)
         for mt in report.matches:
             console.print(f"  as seat {mt['seat']} (seed {mt['seed']}): {mt['decisions']} decisions, "
                           f"{mt['faults']} fault{'s' if mt['faults'] != 1 else ''}", highlight=False, markup=False)
@@ -642,6 +643,7 @@ def tournament(
 
 
 def _print_standings(game: str, rows: list[dict[str, Any]]) -> None:
+    from rich.text import Text  # agent specs are printed verbatim, never read as console markup
     t = Table(title=f"{game} standings")
     for col, just in (("#", "right"), ("agent", "left"), ("games", "right"), ("W", "right"), ("D", "right"),
                       ("L", "right"), ("score", "right"), ("rating", "right"), ("mu ± sigma", "right")):
@@ -651,8 +653,9 @@ def _print_standings(game: str, rows: list[dict[str, Any]]) -> None:
         t.add_column("Elo", justify="right", no_wrap=True)
     t.add_column("errors", justify="right", no_wrap=True)
     for r in rows:
-        cells = [str(r["rank"]), r["agent"], str(r["games"]), str(r["wins"]), str(r["draws"]), str(r["losses"]),
-                 f"{r['score']:g}", f"{r['rating']:.2f}", f"{r['mu']:.2f} ± {r['sigma']:.2f}"]
+        cells: list[Any] = [str(r["rank"]), Text(r["agent"]), str(r["games"]), str(r["wins"]), str(r["draws"]),
+                            str(r["losses"]), f"{r['score']:g}", f"{r['rating']:.2f}",
+                            f"{r['mu']:.2f} ± {r['sigma']:.2f}"]
         if has_elo:
             cells.append(f"{r['elo']:.1f}")
         cells.append(str(r["errors"] + r["failed"]))
@@ -664,7 +667,7 @@ def _print_standings(game: str, rows: list[dict[str, Any]]) -> None:
     for r in rows:
         x.add_column(str(r["rank"]), justify="right", no_wrap=True)
     for r in rows:
-        x.add_row(f"{r['rank']}. {r['agent']}", *["-" if c["agent"] == r["agent"] else
+        x.add_row(Text(f"{r['rank']}. {r['agent']}"), *["-" if c["agent"] == r["agent"] else
                                                     "{wins}-{draws}-{losses}".format(**r["cross"][c["agent"]])
                                                     for c in rows])
     out.print(x)

@@ -79,3 +79,13 @@ def test_bad_spec_is_one_line_exit_2():
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
     r = botwars("bot", "check", "cmd:python3 x.py", "--game", "nosuchgame")
     assert r.returncode == 2 and "Traceback" not in r.stderr
+
+
+def test_report_header_is_one_line_whatever_the_width():
+    """Issue 15 item 7 (audit): printed to a pipe or file, the report's first line names the bot,
+    the game and the opponent on one line (it was cut at 80 columns, so a long path put the
+    opponent on a line of its own)."""
+    spec = "cmd:python3 " + os.path.join(STARTERS, "python", "bot.py") + " --" + "x" * 40
+    r = botwars("bot", "check", spec, "--game", "arena", "--opponent", "builtin:hunter", "--decisions", "2")
+    first = r.stdout.splitlines()[0]
+    assert first == f"bot check: {spec} in arena against builtin:hunter", r.stdout

@@ -238,3 +238,47 @@ def test_a_corrupt_database_is_named(tmp_path):
 def test_bad_input_is_one_line(tmp_path, args, needle):
     msg = one_error_line(botwars("tournament", *args, "--out", str(tmp_path / "x")))
     assert needle in msg
+
+
+# ---- audit of issue 15 item 1 (bad input): an --out that cannot be made, a tournament too big ----
+def test_an_out_folder_that_cannot_be_made_is_one_line(tmp_path):
+    """Issue 15 item 1 / "Bad input": --out under a plain file (or anywhere the folder cannot be
+    created) is one line naming --out and the folder, exit 2, never a traceback."""
+    f = tmp_path / "afile"
+    f.write_text("x")
+    msg = one_error_line(botwars("tournament", "arena", "builtin:random", "builtin:hunter",
+                                 "--out", str(f / "sub")))
+    assert msg.startswith("--out:") and str(f / "sub") in msg
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["arena", "builtin:random", "builtin:hunter", "--games-per-pair", "1000000000"], "2000000000 matches"),
+    (["arena", "builtin:random", "builtin:hunter", "--games-per-pair", "99999999999999999999"], "matches"),
+    (["arena", "builtin:random", "builtin:hunter", "--format", "swiss", "--rounds", "10000000"], "20000000 matches"),
+    # 30 agents, every set of 8 in every seat rotation: C(30, 8) * 8 = 46,823,400 matches
+    (["factory", *["builtin:random"] * 30, "--players", "8"], "46823400 matches"),
+], ids=["games-per-pair", "games-per-pair-bignum", "swiss-rounds", "free-for-all-sets"])
+def test_a_tournament_too_big_to_schedule_is_refused_at_once(tmp_path, args, needle):
+    """Issue 15 item 1: a huge --games-per-pair (or --rounds, or a free-for-all over many agents)
+    is refused in one line saying how many matches it would be, instead of building the
+    schedule for minutes and running out of memory (the limit is checked before any list of
+    fixtures is made)."""
+    t0 = time.monotonic()
+    msg = one_error_line(botwars("tournament", *args, "--out", str(tmp_path / "x"), timeout=60))
+    assert needle in msg and "at most" in msg
+    assert time.monotonic() - t0 < 30
+    assert not (tmp_path / "x").exists()
+
+
+def test_agent_specs_with_brackets_are_printed_as_they_are(tmp_path):
+    """Issue 15 item 1 (audit): the standings and cross tables print agent specs verbatim; a spec
+    with square brackets (``[/]``, ``[red]``: extra arguments of a ``cmd:`` bot) is neither
+    taken as console markup (a MarkupError traceback after the whole tournament had played)
+    nor swallowed."""
+    bot = os.path.join(ROOT, "examples", "starters", "python", "bot.py")
+    a, b = f"cmd:python3 {bot} [/]", f"cmd:python3 {bot} [red]x"
+    r = botwars("tournament", "arena", a, b, "--set", "max_turns=3", "--no-clock", "--out", str(tmp_path / "t"))
+    assert r.returncode == 0, r.stderr
+    assert "Traceback" not in r.stderr
+    assert a in r.stdout and b in r.stdout
+    assert {row["agent"] for row in standings(str(tmp_path / "t"))} == {a, b}

@@ -10,6 +10,7 @@ folder continues where it stopped.
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -23,6 +24,9 @@ from botwars.league.ratings import ELO_DEFAULT_INITIAL
 from botwars.league.results import ResultStore, check_manifest, default_db_url
 from botwars.league.runner import MatchJob, MatchReport
 from botwars.league.standings import standings, write_standings
+
+MAX_MATCHES = 1_000_000
+"""Most matches one tournament schedules (a larger one is refused before its schedule is built)."""
 
 
 @dataclass
@@ -60,8 +64,8 @@ class Tournament:
     ``sqlite:///OUT/tournament.db``).
 
     Raises :class:`ConfigError` (one line, naming what is wrong) for an unknown game, a bad
-    agent spec, a seat count the game does not allow, a folder holding
-    another tournament, or an unusable database."""
+    agent spec, a seat count the game does not allow, more than :data:`MAX_MATCHES` matches,
+    a folder that cannot be made or holds another tournament, or an unusable database."""
 
     def __init__(self, s: TournamentSettings, out_dir: str, db_url: str | None = None, check_agents: bool = True):
         rs = get_ruleset(s.game)
@@ -91,11 +95,21 @@ class Tournament:
             raise ConfigError("only for --format swiss", source="--rounds")
         else:
             rounds = 1
+        k, g = len(s.agents), s.games_per_pair
+        if s.format == "swiss":
+            n = rounds * (k // 2) * g * 2
+        else:
+            n = math.comb(k if s.format == "round-robin" else k - 1, players - (s.format != "round-robin")) * g * players
+        if n > MAX_MATCHES:
+            raise ConfigError(f"{n} matches ({s.format}, {k} agents, {players} players, {g} game(s) per pairing"
+                              f"{f', {rounds} rounds' if s.format == 'swiss' else ''}) is too many: at most "
+                              f"{MAX_MATCHES} in one tournament")
         self.config = rs.validate_config(s.overrides)
         if check_agents:
             for a in dict.fromkeys(s.agents):  # a bad spec is named before anything is played
                 make_agent(a, s.game).close()
         self.s = s
+        self._total = n
         self.players = players
         self.rounds = rounds
         self.settings = {"game": s.game, "agents": list(s.agents), "format": s.format,
@@ -106,7 +120,11 @@ class Tournament:
         self.out_dir = out_dir
         if os.path.exists(out_dir) and not os.path.isdir(out_dir):
             raise ConfigError(f"{out_dir} is not a folder", source="--out")
-        check_manifest(out_dir, self.settings)
+        try:
+            check_manifest(out_dir, self.settings)
+        except OSError as exc:
+            raise ConfigError(f"cannot make the tournament folder {out_dir}: {exc.strerror or exc}",
+                              source="--out") from None
         self.db = ResultStore(db_url or default_db_url(out_dir))
         self.db.ensure_tournament(self.id, s.game, self.settings)
         self.elo_initial: float | None = None
@@ -116,10 +134,7 @@ class Tournament:
     # ---- schedule ---------------------------------------------------------------------------
     def total(self) -> int:
         """The number of matches the whole tournament plays."""
-        k, g, p = len(self.s.agents), self.s.games_per_pair, self.players
-        if self.s.format == "swiss":
-            return self.rounds * (k // 2) * g * 2
-        return len(schedule.groups_for(self.s.format, k, p)) * g * p
+        return self._total
 
     def _job(self, f: schedule.Fixture) -> MatchJob:
         return MatchJob(f.match_id, self.s.game, self.config, tuple(self.s.agents[i] for i in f.agents), f.seed,

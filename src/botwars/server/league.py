@@ -88,6 +88,17 @@ text-protocol script in Python (arena), a JSON-lines program in Python or JavaSc
 
 Kind = Literal["py", "rgkit", "botwars-io", "jsonl-py", "jsonl-js"]
 
+_KEY_RE = re.compile(r"[0-9A-Za-z]+")
+
+
+def _key(value: Any, max_len: int) -> Optional[str]:
+    """``value`` when it can be a bot or match id (letters and digits, at most ``max_len``);
+    else ``None``, an unknown id, so that no other text (a NUL character, which PostgreSQL text
+    cannot hold) reaches a database look-up."""
+    if isinstance(value, str) and len(value) <= max_len and _KEY_RE.fullmatch(value):
+        return value
+    return None
+
 RECENT_FORM = 5
 """Results shown as recent form on the ladder (W, D or L, newest first)."""
 
@@ -294,7 +305,7 @@ class League:
 
     def _owned(self, bot_id: str, token: Optional[str]) -> LeagueBotRow:
         with self.store.read() as s:
-            row = s.get(LeagueBotRow, bot_id) if isinstance(bot_id, str) and len(bot_id) <= 16 else None
+            row = s.get(LeagueBotRow, bot_id) if _key(bot_id, 16) else None
         if row is None:
             raise ApiError(404, "unknown_bot", "no league bot with that id")
         if not token:
@@ -337,13 +348,15 @@ class League:
     def bot(self, bot_id: str) -> dict[str, Any]:
         """A bot's public facts (never its source or token); 404 if unknown."""
         with self.store.read() as s:
-            row = s.get(LeagueBotRow, bot_id) if isinstance(bot_id, str) and len(bot_id) <= 16 else None
+            row = s.get(LeagueBotRow, bot_id) if _key(bot_id, 16) else None
         if row is None:
             raise ApiError(404, "unknown_bot", "no league bot with that id")
         return _public(row)
 
     def bots(self, game: Optional[str] = None, active: bool = True) -> list[dict[str, Any]]:
-        """Public facts of the bots (of ``game``), by id."""
+        """Public facts of the bots (of ``game``; none for a game that does not exist), by id."""
+        if game and game not in all_games():
+            return []
         with self.store.read() as s:
             q = select(LeagueBotRow).order_by(LeagueBotRow.id)
             if game:
@@ -434,7 +447,7 @@ class League:
 
     def _match_row(self, match_id: str) -> LeagueMatchRow:
         with self.store.read() as s:
-            r = s.get(LeagueMatchRow, match_id) if isinstance(match_id, str) and len(match_id) <= 32 else None
+            r = s.get(LeagueMatchRow, match_id) if _key(match_id, 32) else None
         if r is None:
             raise ApiError(404, "unknown_match", "no league match with that id")
         return r
@@ -650,6 +663,9 @@ def _check_source(source: str) -> None:
         raise ApiError(422, "source_too_large", f"source: {size} bytes, over the limit of {MAX_SOURCE_BYTES}")
     if not source.strip():
         raise ApiError(422, "empty_source", "source: empty program")
+    if "\x00" in source:
+        line = source.count("\n", 0, source.index("\x00")) + 1
+        raise ApiError(422, "nul_in_source", f"source: a NUL character on line {line} (a program is text)")
 
 
 def _hide_paths(text: str, data_dir: str) -> str:
