@@ -34,6 +34,7 @@ import copy
 import hashlib
 import hmac
 import json
+import re
 import logging
 import queue
 import secrets
@@ -79,6 +80,10 @@ class ApiError(Exception):
         self.message = message
         self.extra = extra
         super().__init__(message)
+
+
+#: what a match id can be (ours are 12 hexadecimal digits; older stores may hold other short ids)
+_MATCH_ID = re.compile(r"[0-9A-Za-z_-]{1,32}")
 
 
 def token_hash(token: str) -> str:
@@ -380,11 +385,14 @@ class MatchManager:
         return sess, tokens
 
     def get(self, match_id: str) -> MatchSession:
-        """The session of a match (finished matches are loaded on demand); 404 if unknown."""
+        """The session of a match (finished matches are loaded on demand); 404 if unknown
+        (anything but 1-32 letters, digits, ``-`` or ``_`` is unknown without a look-up)."""
         sess = self.sessions.get(match_id)
         if sess is not None:
             return sess
-        if not isinstance(match_id, str) or len(match_id) > 32:  # not echoed: it may be a pasted token
+        if not isinstance(match_id, str) or not _MATCH_ID.fullmatch(match_id):
+            # not echoed: it may be a pasted token; and no other text (a NUL character, which
+            # PostgreSQL text cannot hold) reaches a database look-up
             raise ApiError(404, "unknown_match", "no match with that id (match ids are 12 characters)")
         with self._lock:
             sess = self.sessions.get(match_id)
