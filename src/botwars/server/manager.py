@@ -123,6 +123,9 @@ class MatchSession:
     heavy: bool = False
     """Its decision points take long to resolve (over :data:`~botwars.server.rulespool.HEAVY_S`):
     they are resolved in the rules pool and its orders are taken off the event loop."""
+    stays_here: bool = False
+    """The rules pool could not take it (its game is not loaded there, its state cannot be
+    pickled): it is resolved in this process."""
 
     # the referee's facts, under the names the pages use
     @property
@@ -143,7 +146,9 @@ class MatchSession:
 
     @property
     def state(self) -> Any:
-        return self.ref.state
+        """The rule set's state (a heavy match's is fetched from its rules-pool worker)."""
+        s = self.ref.state
+        return self.ref.ruleset.local(s) if isinstance(s, rulespool.StateRef) else s
 
     @property
     def n(self) -> int:
@@ -533,8 +538,12 @@ class MatchManager:
                 sess.heavy = True
                 log.info("match %s is heavy: its decision points are resolved in the rules pool", sess.id)
             pool = self.rules_pool
-            if sess.heavy and pool is not None and pool.running and ref.resolver != pool.resolve:
-                ref.resolver = pool.resolve
+            if (sess.heavy and not sess.stays_here and pool is not None and pool.running
+                    and not isinstance(ref.state, rulespool.StateRef)):
+                if pool.adopt(sess.id, ref):
+                    log.info("match %s now lives in the rules pool", sess.id)
+                else:
+                    sess.stays_here = True
 
     # ---- committing what the referee did ------------------------------------------------------
     def _commit(self, sess: MatchSession, cp: Any, *, now: float, orders: list[dict[str, Any]] = (),
@@ -665,7 +674,7 @@ class MatchManager:
             except ValueError as exc:
                 raise ApiError(422, "bad_failure", str(exc)) from None
             failure = {"code": code.value, "detail": str(failure.get("detail", ""))[:500]}
-        counted = sess.rs.refusal_limit(ref.state, seat) is not None
+        counted = ref.ruleset.refusal_limit(ref.state, seat) is not None
         now = self.now()
         elapsed = max(0.0, now - sess.opened_at)
         tk = self._settle(sess, seat, key, now, elapsed, payload, failure)
@@ -816,7 +825,7 @@ class MatchManager:
                 failure = {"code": FailureCode.CRASH.value, "detail": str(failure.get("detail", ""))[:500]}
         tk = self._settle(sess, seat, canonical_json([payload, failure]), now, spent, payload, failure)
         if (tk.receipt == Receipt.REFUSED and not ref.over and seat in ref.awaited()
-                and sess.rs.refusal_limit(ref.state, seat) is None):
+                and ref.ruleset.refusal_limit(ref.state, seat) is None):
             err = tk.error
             assert err is not None
             self._settle(sess, seat, canonical_json([payload, {"code": err.code}]), now, spent, None,
@@ -845,9 +854,15 @@ class MatchManager:
             }
 
     @staticmethod
-    def _seat_view(sess: MatchSession, seat: str | None) -> dict[str, Any]:
-        """The seat's observation with the live clock (:meth:`Referee.view`)."""
-        return sess.ref.view(seat)
+    def _seat_view(sess: MatchSession, seat: str | None) -> Any:
+        """The seat's observation with the live clock (:meth:`Referee.view`) for a built-in
+        bot; a heavy match's is built in its rules-pool worker and comes packed
+        (:class:`~botwars.server.botpool.PackedView`), unpacked only in the bot's worker."""
+        ref = sess.ref
+        if isinstance(ref.state, rulespool.StateRef):
+            from botwars.server.botpool import PackedView
+            return PackedView(ref.ruleset.packed_view(ref.state, seat, dict(ref.bank) if ref.clock_enabled else None))
+        return ref.view(seat)
 
     def summary(self, sess: MatchSession) -> dict[str, Any]:
         """Public facts about a match (no view)."""
