@@ -6,7 +6,9 @@ arena map a request may give: every square a spawn point, ``spawn_interval=1``, 
 seconds, the server process's user + system CPU (``/proc/PID/stat``, all its threads; the bot
 and rules workers are other processes) is read over ``--seconds`` together with the decision
 points the match advanced: the ratio is the GIL time one decision point of that match costs
-every other match on the server. Insensitive to the machine's load (CPU time, not wall time).
+every other match on the server (also given above the CPU of the idle server over the same
+window before the match is made: clock and heartbeat threads). Insensitive to the machine's
+load (CPU time, not wall time).
 
     PYTHONPATH=src python benchmarks/server_hostile_cpu.py --seconds 30
 """
@@ -37,8 +39,10 @@ def main() -> None:
         port = free_port()
         env = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "src")}
         log = open(os.path.join(tmp, "server.log"), "w")
-        proc = subprocess.Popen([sys.executable, "-m", "botwars.cli", "serve", "--db", f"sqlite:///{tmp}/h.db",
-                                 "--port", str(port)], stdout=log, stderr=log, env=env)
+        cmd = [sys.executable, "-m", "botwars.cli", "serve", "--db", f"sqlite:///{tmp}/h.db", "--port", str(port)]
+        if os.environ.get("BENCH_SERVER"):  # a profiling wrapper, as in server_spectators.py ({db}, {port})
+            cmd = os.environ["BENCH_SERVER"].format(db=f"sqlite:///{tmp}/h.db", port=port).split()
+        proc = subprocess.Popen(cmd, stdout=log, stderr=log, env=env)
         url = f"http://127.0.0.1:{port}"
         try:
             for _ in range(600):
@@ -47,6 +51,9 @@ def main() -> None:
                         break
                 except httpx.HTTPError:
                     time.sleep(0.1)
+            i0 = cpu_s(proc.pid)
+            time.sleep(args.seconds)
+            idle = cpu_s(proc.pid) - i0  # the same window with no match: clock and heartbeat
             r = httpx.post(url + "/api/matches", timeout=60,
                            json={"game": "arena", "seats": ["builtin:swarm", "builtin:swarm"],
                                  "config": {"map": hostile_map(MAX_BOARD_CHARS), "spawn_interval": 1,
@@ -62,8 +69,9 @@ def main() -> None:
             proc.send_signal(signal.SIGINT)
             proc.wait(timeout=30)
     pts = d1 - d0
-    print(f"decision points {d0} -> {d1} ({pts}) in {args.seconds:g} s; server CPU {c1 - c0:.2f} s; "
-          f"{(c1 - c0) / max(pts, 1) * 1000:.1f} ms per decision point")
+    print(f"decision points {d0} -> {d1} ({pts}) in {args.seconds:g} s; server CPU {c1 - c0:.2f} s "
+          f"(idle server, same window: {idle:.2f} s); {(c1 - c0) / max(pts, 1) * 1000:.1f} ms per decision point, "
+          f"{(c1 - c0 - idle) / max(pts, 1) * 1000:.1f} ms above idle")
 
 
 if __name__ == "__main__":

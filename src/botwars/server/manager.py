@@ -245,6 +245,8 @@ class MatchManager:
         self._bot_queue: queue.Queue[str | None] = queue.Queue()
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
+        self._heavy_ex: Any = None
+        self._heavy_busy: set[Any] = set()
         self.started = False
 
     # ---- life cycle ---------------------------------------------------------------------
@@ -277,6 +279,10 @@ class MatchManager:
                 self.bot_pool.start()
             if self.rules_pool is not None:
                 self.rules_pool.start()
+            from concurrent.futures import ThreadPoolExecutor
+            # one thread, in order: a heavy match's expiries, bot views and bot answers wait for
+            # its rules-pool worker here, never in the clock or bot thread (issue 12)
+            self._heavy_ex = ThreadPoolExecutor(max_workers=1, thread_name_prefix="botwars-heavy")
             for target, name in ((self._clock_loop, "botwars-clock"), (self._bot_loop, "botwars-bots")):
                 t = threading.Thread(target=target, name=name, daemon=True)
                 t.start()
@@ -289,6 +295,9 @@ class MatchManager:
         for t in self._threads:
             t.join(timeout=5)
         self._threads.clear()
+        ex, self._heavy_ex = self._heavy_ex, None
+        if ex is not None:
+            ex.shutdown(wait=True, cancel_futures=True)
         if self.bot_pool is not None:
             self.bot_pool.stop()
         if self.rules_pool is not None:
@@ -314,23 +323,30 @@ class MatchManager:
             if item is None:
                 return
             try:
+                sess = self.sessions[item if isinstance(item, str) else item[0]]
                 if isinstance(item, str):
-                    self._play_bots(self.sessions[item])
-                    continue
-                mid, seat, n, res = item
-                sess = self.sessions[mid]
-                try:
-                    with sess.lock:
-                        if res.agent is not None:
-                            sess.bots[seat].bot = res.agent.bot  # its memory after the decision
-                        if sess.ended or sess.n != n or seat not in sess.awaited():
-                            continue  # the clock expired it meanwhile, or the match ended
-                        self._apply_bot(sess, seat, res.payload, res.failure, res.spent)
-                finally:
-                    self.bot_pool.release((mid, seat))
-                self._after_change(sess)
+                    if not self._heavy_work(sess, None, self._play_bots, sess):
+                        self._play_bots(sess)
+                elif not self._heavy_work(sess, None, self._apply_answer, item):
+                    self._apply_answer(item)
             except Exception:  # pragma: no cover
                 log.exception("bot thread, %s", item if isinstance(item, str) else item[:3])
+
+    def _apply_answer(self, item: tuple[str, str, int, Any]) -> None:
+        """Apply what the bot pool answered for one decision (``(match id, seat, decision,
+        BotResult)``)."""
+        mid, seat, n, res = item
+        sess = self.sessions[mid]
+        try:
+            with sess.lock:
+                if res.agent is not None:
+                    sess.bots[seat].bot = res.agent.bot  # its memory after the decision
+                if sess.ended or sess.n != n or seat not in sess.awaited():
+                    return  # the clock expired it meanwhile, or the match ended
+                self._apply_bot(sess, seat, res.payload, res.failure, res.spent)
+        finally:
+            self.bot_pool.release((mid, seat))
+        self._after_change(sess)
 
     # ---- creating and finding matches -----------------------------------------------------
     def create(self, game: str, seats: list[str] | None, config: dict[str, Any] | None, seed: int,
@@ -738,23 +754,59 @@ class MatchManager:
 
     # ---- clocks and bots ----------------------------------------------------------------------
     def tick(self) -> None:
-        """Apply every deadline that has passed (default orders, or loss on time)."""
+        """Apply every deadline that has passed (default orders, or loss on time). In
+        background mode a heavy match's expiries are applied in the heavy-match thread
+        (:meth:`_heavy_work`), so the clock never waits for a heavy point to resolve."""
         now = self.now()
         for sess in list(self.sessions.values()):
             nd = sess.next_deadline
             if nd is None or nd > now:
                 continue
-            changed = False
-            with sess.lock:
-                for seat in sess.awaited():
-                    dl = sess.deadline(seat)
-                    if dl is not None and now > dl and not sess.ended:
-                        self._expire(sess, seat, now)
-                        changed = True
-            if changed:
-                self._after_change(sess)
-            else:
-                self._update_deadline(sess)
+            if not self._heavy_work(sess, ("tick", sess.id), self._tick_one, sess, now):
+                self._tick_one(sess, now)
+
+    def _tick_one(self, sess: MatchSession, now: float) -> None:
+        """Apply ``sess``'s deadlines that passed by ``now``."""
+        changed = False
+        with sess.lock:
+            for seat in sess.awaited():
+                dl = sess.deadline(seat)
+                if dl is not None and now > dl and not sess.ended:
+                    self._expire(sess, seat, now)
+                    changed = True
+        if changed:
+            self._after_change(sess)
+        else:
+            self._update_deadline(sess)
+
+    def _heavy_work(self, sess: MatchSession, key: Any, fn: Callable[..., None], *args: Any) -> bool:
+        """Background mode, heavy ``sess`` (its points are resolved in the rules pool): run
+        ``fn(*args)`` in the heavy-match thread instead of the calling (clock or bot) thread,
+        in order, at most one at a time per ``key`` (``None``: no such limit). Returns ``False``
+        (the caller does it itself) otherwise."""
+        ex = self._heavy_ex
+        if ex is None or not sess.heavy:
+            return False
+        if key is not None:
+            with self._lock:
+                if key in self._heavy_busy:
+                    return True
+                self._heavy_busy.add(key)
+
+        def run() -> None:
+            try:
+                fn(*args)
+            except Exception:  # pragma: no cover - keep the thread alive, log the bug
+                log.exception("heavy-match thread, %s", key)
+            finally:
+                with self._lock:
+                    self._heavy_busy.discard(key)
+        try:
+            ex.submit(run)
+        except RuntimeError:  # stopping
+            with self._lock:
+                self._heavy_busy.discard(key)
+        return True
 
     def _update_deadline(self, sess: MatchSession) -> None:
         dls = [d for d in (sess.deadline(s) for s in sess.awaited()) if d is not None]
