@@ -595,10 +595,23 @@ class MatchManager:
     def _settle(self, sess: MatchSession, seat: str, key: str, now: float, elapsed: float, payload: Any,
                 failure: dict[str, str] | None) -> Ticket:
         """Hand one submission (or an agent failure) to the referee, resolve when the point is
-        complete, and commit it all; returns the referee's ticket."""
+        complete, and commit it all; returns the referee's ticket. Whatever fails on the way
+        leaves the referee as it was; a heavy match whose state is lost with its worker and
+        cannot be rebuilt is a 503 ``rules_unavailable`` (nothing was accepted)."""
+        cp = sess.ref.checkpoint()
+        try:
+            return self._settle_from(sess, cp, seat, key, now, elapsed, payload, failure)
+        except rulespool.RulesUnavailable as exc:
+            sess.ref.rollback(cp)
+            raise ApiError(503, "rules_unavailable", str(exc)) from None
+        except BaseException:
+            sess.ref.rollback(cp)
+            raise
+
+    def _settle_from(self, sess: MatchSession, cp: Any, seat: str, key: str, now: float, elapsed: float,
+                     payload: Any, failure: dict[str, str] | None) -> Ticket:
         ref = sess.ref
         n = ref.n + 1
-        cp = ref.checkpoint()
         had = ref.settled(seat) is not None
         before = ref.refusals(seat)
         try:
@@ -735,7 +748,11 @@ class MatchManager:
                "errors": canonical_json(errors), "time_used": t,
                "clock_status": ClockStatus.EXPIRED.value if expired else "", "received_at": now,
                "request_key": canonical_json([None, {"code": FailureCode.TIMEOUT}])}
-        self._resolve_ready(sess)
+        try:
+            self._resolve_ready(sess)
+        except BaseException:
+            ref.rollback(cp)
+            raise
         self._commit(sess, cp, now=now, orders=[row])
 
     def resign(self, match_id: str, seat: str) -> dict[str, Any]:
