@@ -258,3 +258,21 @@ def test_a_lost_worker_with_a_record_that_does_not_replay_is_a_named_503(sqlite_
         assert r.status_code == 503 and r.json()["error"] == "rules_unavailable", r.text
         assert "diverges at decision point 1" in r.json()["message"]
         assert (ref.n, dict(ref.bank), ref.state) == before and ref.settled("p1") is None
+
+
+def test_a_match_with_a_big_config_lives_in_the_pool_from_its_first_point(sqlite_url, tmp_path, monkeypatch):
+    """A configuration over BIG_CONFIG_CHARS (a map text in the request) makes a match heavy
+    before any of its points is timed in the server's process: every point is resolved in the
+    worker, with the in-process result."""
+    base = _play(f"sqlite:///{tmp_path}/base.db", None, tmp_path, "local")
+    monkeypatch.setattr(rulespool, "BIG_CONFIG_CHARS", 100)  # the arena configuration: 327 characters
+    assert rulespool.big_config({"map": "x" * 101}) and not rulespool.big_config({"map": "x" * 80})
+    pool = RulesPool(1)
+    pool.start()
+    try:
+        heavy = _play(sqlite_url, pool, tmp_path, "big")
+    finally:
+        pool.stop()
+    assert heavy[3].heavy and pool.remote == 6 and heavy[3].resolved_here == 6
+    assert _timeless(heavy[0]) == _timeless(base[0])
+    assert heavy[2] == base[2]

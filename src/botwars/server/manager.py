@@ -121,8 +121,9 @@ class MatchSession:
     resolved_here: int = 0
     """Decision points this process resolved for it since it was loaded (not replayed ones)."""
     heavy: bool = False
-    """Its decision points take long to resolve (over :data:`~botwars.server.rulespool.HEAVY_S`):
-    they are resolved in the rules pool and its orders are taken off the event loop."""
+    """Its decision points take long to resolve (over :data:`~botwars.server.rulespool.HEAVY_S`),
+    or its configuration is big (:func:`~botwars.server.rulespool.big_config`): it lives in the
+    rules pool and its orders are taken off the event loop."""
     stays_here: bool = False
     """The rules pool could not take it (its game is not loaded there, its state cannot be
     pickled): it is resolved in this process."""
@@ -384,7 +385,8 @@ class MatchManager:
         ref = Referee(rs, cfg, names, seed, clock=clock, state=state, agents=dict(zip(names, specs)),
                       keep_free_refusals=False)
         sess = MatchSession(id=secrets.token_hex(6), rs=rs, ref=ref,
-                            token_hashes={s: token_hash(t) for s, t in tokens.items()}, created_at=now, opened_at=now)
+                            token_hashes={s: token_hash(t) for s, t in tokens.items()}, created_at=now, opened_at=now,
+                            heavy=rulespool.big_config(cfg))
         self._make_bots(sess)
         with self.store.write() as s:
             s.add(MatchRow(id=sess.id, ruleset=rs.id, rules_version=rs.rules_version, config=canonical_json(cfg),
@@ -397,6 +399,9 @@ class MatchManager:
                 s.add(SeatRow(match_id=sess.id, seat=name, idx=i, agent=specs[i], token_hash=sess.token_hashes[name]))
         with self._lock:
             self.sessions[sess.id] = sess
+        if sess.heavy:
+            with sess.lock:
+                self._adopt(sess)
         self._after_change(sess)
         return sess, tokens
 
@@ -481,7 +486,7 @@ class MatchManager:
         ref = Referee(rs, config, seats, row.seed, clock=row.clock_enabled,
                       agents={r.seat: r.agent for r in seat_rows}, keep_free_refusals=False)
         sess = MatchSession(id=row.id, rs=rs, ref=ref, token_hashes={r.seat: r.token_hash for r in seat_rows},
-                            created_at=row.created_at, opened_at=row.opened_at)
+                            created_at=row.created_at, opened_at=row.opened_at, heavy=rulespool.big_config(config))
         if not row.outcome:
             self._make_bots(sess)
         try:
@@ -543,6 +548,7 @@ class MatchManager:
         outside this process's GIL; issue 12)."""
         ref = sess.ref
         while ref.ready():
+            self._adopt(sess)
             # CPU time, so that a busy machine does not make a match heavy; only now and then,
             # as reading a thread's CPU clock is a system call (perf_counter is not)
             k = sess.resolved_here
@@ -553,13 +559,18 @@ class MatchManager:
             if probe and time.thread_time() - c0 > rulespool.HEAVY_S:
                 sess.heavy = True
                 log.info("match %s is heavy: its decision points are resolved in the rules pool", sess.id)
-            pool = self.rules_pool
-            if (sess.heavy and not sess.stays_here and pool is not None and pool.running
-                    and not isinstance(ref.state, rulespool.StateRef)):
-                if pool.adopt(sess.id, ref):
-                    log.info("match %s now lives in the rules pool", sess.id)
-                else:
-                    sess.stays_here = True
+            self._adopt(sess)
+
+    def _adopt(self, sess: MatchSession) -> None:
+        """Move a heavy match into the rules pool when it is not there (under ``sess.lock``):
+        its state then lives in one worker process (:meth:`RulesPool.adopt`)."""
+        pool = self.rules_pool
+        if (sess.heavy and not sess.stays_here and pool is not None and pool.running
+                and not isinstance(sess.ref.state, rulespool.StateRef)):
+            if pool.adopt(sess.id, sess.ref):
+                log.info("match %s now lives in the rules pool", sess.id)
+            else:
+                sess.stays_here = True
 
     # ---- committing what the referee did ------------------------------------------------------
     def _commit(self, sess: MatchSession, cp: Any, *, now: float, orders: list[dict[str, Any]] = (),
@@ -847,6 +858,7 @@ class MatchManager:
         pool = self.bot_pool
         if pool is not None and pool.running and self.background:
             with sess.lock:
+                self._adopt(sess)  # a heavy match's bots get views built in its worker
                 n = sess.n
                 for seat in [s for s in sess.awaited() if s in sess.bots]:
                     if pool.busy((sess.id, seat)):

@@ -5,7 +5,8 @@ GIL. A match on the largest map a request may give (90 × 90 squares, 8,100 robo
 70 ms of pure Python per decision point in :meth:`Ruleset.resolve` and its state digest, and
 7–10 ms per view its built-in bots are sent; while it does, every other match's
 acknowledgements wait for the GIL. So a match whose resolution took more than :data:`HEAVY_S`
-of CPU time is *heavy*, and is moved into one worker process of the :class:`RulesPool` (a
+of CPU time, or whose configuration is big (:func:`big_config`: a map text given in the
+request), is *heavy*, and is moved into one worker process of the :class:`RulesPool` (a
 ``multiprocessing`` manager process, :class:`MatchHost`; the same worker for every later point
 of that match, so its state never travels again):
 
@@ -68,12 +69,24 @@ start, so a heavy match is found again at once after a restart)."""
 PROBE_EVERY = 16
 """After those, every this many-th point is timed (a match may grow heavy as it goes)."""
 
+BIG_CONFIG_CHARS = 2048
+"""A match whose configuration (canonical JSON) is longer than this many characters (a map,
+board, rooms or pool text given in the request) is heavy from its start, before any point is
+timed: timing its first point in the server's process would cost every other match that
+point (about 0.1 s for the largest arena map; ordinary configurations are under 200)."""
+
 DEFAULT_WORKERS = 2
 """Worker processes of the rules pool; heavy matches are spread over them (fewest first)."""
 
 KEEP = 4
 """States of a match a worker keeps (the newest ones), so that a referee rolled back to an
 earlier reference still finds its state."""
+
+
+def big_config(config: dict[str, Any]) -> bool:
+    """Whether ``config`` makes a match heavy from its start (:data:`BIG_CONFIG_CHARS`)."""
+    from botwars.engine.ruleset import canonical_json
+    return len(canonical_json(config)) > BIG_CONFIG_CHARS
 
 
 class RulesUnavailable(BotwarsError):
