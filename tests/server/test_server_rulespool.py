@@ -246,15 +246,16 @@ def test_a_lost_worker_with_a_record_that_does_not_replay_is_a_named_503(sqlite_
         d = api.post("/api/matches", json={"game": "arena", "seats": ["remote", "remote"],
                                            "config": {"max_turns": 4}, "seed": 9}).json()
         mid, toks = d["match"], [s["token"] for s in d["seats"]]
-        for tok in toks:
-            assert api.post(f"/api/matches/{mid}/orders", headers=H(tok), json={"decision": 1, "orders": ""}
-                            ).status_code == 200
+        for n in (1, 2):  # the first in-process (it makes the match heavy), the second in the worker
+            for tok in toks:
+                assert api.post(f"/api/matches/{mid}/orders", headers=H(tok), json={"decision": n, "orders": ""}
+                                ).status_code == 200
         ref = m.sessions[mid].ref
-        assert isinstance(ref.state, StateRef)
+        assert isinstance(ref.state, StateRef) and pool.remote == 1
         ref.lines[0]["digest"] = "0" * 16
         pool.stop()
         before = (ref.n, dict(ref.bank), ref.state)
-        r = api.post(f"/api/matches/{mid}/orders", headers=H(toks[0]), json={"decision": 2, "orders": ORDERS})
+        r = api.post(f"/api/matches/{mid}/orders", headers=H(toks[0]), json={"decision": 3, "orders": ORDERS})
         assert r.status_code == 503 and r.json()["error"] == "rules_unavailable", r.text
         assert "diverges at decision point 1" in r.json()["message"]
         assert (ref.n, dict(ref.bank), ref.state) == before and ref.settled("p1") is None

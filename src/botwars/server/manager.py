@@ -567,7 +567,7 @@ class MatchManager:
         pool = self.rules_pool
         if (sess.heavy and not sess.stays_here and pool is not None and pool.running
                 and not isinstance(sess.ref.state, rulespool.StateRef)):
-            if pool.adopt(sess.id, sess.ref):
+            if pool.adopt(sess.id, sess.ref, sess.lock):
                 log.info("match %s now lives in the rules pool", sess.id)
             else:
                 sess.stays_here = True

@@ -179,7 +179,7 @@ class MatchHost:
         self._keep(key, rs, v, state)
         return _facts(rs, state)
 
-    def resolve(self, key: str, v: int, nv: int, orders: dict[str, Any], history: bool) -> Any:
+    def resolve_at(self, key: str, v: int, nv: int, orders: dict[str, Any], history: bool) -> Any:
         """:func:`resolve_local` of version ``v`` (markers replaced by the default orders); the
         new state kept as ``nv``. Returns ``("ok", facts, packed events, digest)`` or an error."""
         rs, state = self._get(key, v)
@@ -271,8 +271,12 @@ class RemoteRules:
     Not a :class:`Ruleset` subclass: anything not named here is the real rule set's, called
     with the state fetched from the worker (:meth:`local`)."""
 
-    def __init__(self, pool: "RulesPool", slot: int, key: str, rules: Ruleset, ref: Referee):
+    def __init__(self, pool: "RulesPool", slot: int, key: str, rules: Ruleset, ref: Referee,
+                 lock: Any = None):
         self.pool, self.slot, self.key, self.rules, self.ref = pool, slot, key, rules, ref
+        self.lock = lock if lock is not None else threading.RLock()
+        """The match's lock (re-entrant): taken when a lost state is rebuilt, since a page may
+        ask for the state without holding it."""
 
     # the facts every point reads: no round trip
     def pending(self, state: Any) -> list[str]:
@@ -325,7 +329,7 @@ class RemoteRules:
         if isinstance(state, StateRef):
             nv = self.pool.next_version()
             try:
-                reply = self._host().resolve(self.key, state.v, nv, orders, history)
+                reply = self._host().resolve_at(self.key, state.v, nv, orders, history)
             except _LOST as exc:
                 state = self._lost(state, exc)
             else:
@@ -349,6 +353,8 @@ class RemoteRules:
         return state._local
 
     def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") or name == "rules":  # copy/pickle probes, a half-built object
+            raise AttributeError(name)
         attr = getattr(self.rules, name)
         if not callable(attr):
             return attr
@@ -379,22 +385,27 @@ class RemoteRules:
         holds the local state from then on (this object answers for a local state with the real
         rule set) and the match goes on in-process. Returns the local state.
         Raises :class:`RulesUnavailable` when the lines do not re-simulate."""
+        with self.lock:
+            return self._rebuild(state, exc)
+
+    def _rebuild(self, state: StateRef, exc: BaseException) -> Any:
         ref = self.ref
-        log.warning("rules pool: match %s lost in its worker (%s); re-simulating it here", self.key,
-                    type(exc).__name__)
-        rebuilt = Referee(self.rules, ref.config, ref.seats, ref.seed, clock=ref.clock_enabled,
-                          agents=ref.agents, keep_free_refusals=ref.keep_free_refusals)
-        try:
-            for line in ref.lines[:state.lines]:
-                rebuilt.replay(line)
-        except BotwarsError as err:
-            raise RulesUnavailable(f"match {self.key}: its worker is lost and its record does not "
-                                   f"re-simulate ({err})") from None
-        local = rebuilt.state
-        state._local = local
+        local = state._local  # known already (the adopted state, or one a page fetched)
+        if local is None:
+            log.warning("rules pool: match %s lost in its worker (%s); re-simulating it here", self.key,
+                        type(exc).__name__)
+            rebuilt = Referee(self.rules, ref.config, ref.seats, ref.seed, clock=ref.clock_enabled,
+                              agents=ref.agents, keep_free_refusals=ref.keep_free_refusals)
+            try:
+                for line in ref.lines[:state.lines]:
+                    rebuilt.replay(line)
+            except BotwarsError as err:
+                raise RulesUnavailable(f"match {self.key}: its worker is lost and its record does not "
+                                       f"re-simulate ({err})") from None
+            local = state._local = rebuilt.state
+            self.pool.lost += 1
         if ref.state is state:  # this rule set answers for a local state with the real one
             ref.state = local
-        self.pool.lost += 1
         return local
 
 
@@ -480,12 +491,13 @@ class RulesPool:
         """Process ids of the workers (for tests)."""
         return [m._process.pid for m in self._managers]
 
-    def adopt(self, key: str, ref: Referee) -> bool:
+    def adopt(self, key: str, ref: Referee, lock: Any = None) -> bool:
         """Move match ``key`` (its referee ``ref``, holding a state of this process) into the
         worker with the fewest matches: the state travels once; from then on ``ref.state`` is a
         :class:`StateRef`, ``ref.ruleset`` a :class:`RemoteRules` and ``ref.resolver``
         :func:`remote_resolver`. Returns ``False`` (and changes nothing) when no worker can take
-        it (the pool is stopped, the game is not loaded there, a state that cannot be pickled)."""
+        it (the pool is stopped, the game is not loaded there, a state that cannot be pickled).
+        ``lock``: the match's re-entrant lock (see :attr:`RemoteRules.lock`)."""
         rules = ref.ruleset
         if isinstance(ref.state, StateRef) or not self._hosts:
             return False
@@ -514,7 +526,7 @@ class RulesPool:
                 self._load[slot] += 1
         sref = StateRef(v, len(ref.lines), facts)
         sref._local = ref.state
-        ref.ruleset = RemoteRules(self, slot, key, rules, ref)  # type: ignore[assignment]
+        ref.ruleset = RemoteRules(self, slot, key, rules, ref, lock)  # type: ignore[assignment]
         ref.state = sref
         ref.resolver = remote_resolver
         return True
