@@ -241,14 +241,33 @@ class _HostManager(BaseManager):
 _HostManager.register("MatchHost", callable=_the_host)
 
 
-def _init_worker() -> None:
+WATCH_S = 1.0
+"""How often a worker checks that the server's process is still there (it ends itself when
+not: a server killed with SIGKILL leaves no rules worker behind)."""
+
+
+def _watch(server_pid: int) -> None:
+    import time
+    while True:
+        time.sleep(WATCH_S)
+        try:
+            os.kill(server_pid, 0)
+        except ProcessLookupError:
+            os._exit(0)
+        except PermissionError:  # pragma: no cover - a process of another user took the id
+            os._exit(0)
+
+
+def _init_worker(server_pid: int) -> None:
     """Worker start-up: nothing of the server's environment, a lower CPU priority than the
-    server's own process (which answers the requests)."""
+    server's own process (which answers the requests), and a thread that ends the worker
+    when the server's process ``server_pid`` is gone."""
     os.environ.clear()
     try:
         os.nice(19)
     except OSError:  # pragma: no cover
         pass
+    threading.Thread(target=_watch, args=(server_pid,), name="botwars-rules-watch", daemon=True).start()
 
 
 # ---- in the server ------------------------------------------------------------------------------
@@ -460,7 +479,7 @@ class RulesPool:
 
     def _spawn(self) -> tuple[Any, Any]:
         m = _HostManager(ctx=self._ctx)
-        m.start(_init_worker)
+        m.start(_init_worker, (os.getpid(),))
         return m, m.MatchHost()
 
     def stop(self) -> None:
