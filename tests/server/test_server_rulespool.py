@@ -277,3 +277,35 @@ def test_a_match_with_a_big_config_lives_in_the_pool_from_its_first_point(sqlite
     assert heavy[3].heavy and pool.remote == 6 and heavy[3].resolved_here == 6
     assert _timeless(heavy[0]) == _timeless(base[0])
     assert heavy[2] == base[2]
+
+
+@pytest.mark.slow
+def test_rules_workers_end_when_the_server_process_is_killed(tmp_path):
+    """A server killed with SIGKILL cannot stop its pool: each worker notices within
+    WATCH_S that the server's process is gone and ends itself."""
+    import subprocess
+    import sys
+    script = ("import sys, time\n"
+              "from botwars.server.rulespool import RulesPool\n"
+              "p = RulesPool(2); p.start()\n"
+              "print(' '.join(map(str, p.pids())), flush=True)\n"
+              "time.sleep(60)\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, env=env)
+    try:
+        pids = [int(x) for x in proc.stdout.readline().split()]
+        assert len(pids) == 2 and all(os.path.exists(f"/proc/{p}") for p in pids)
+    finally:
+        proc.kill()
+        proc.wait()
+
+    def alive(pid):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+        except OSError:
+            return False
+    deadline = time.monotonic() + 10 * rulespool.WATCH_S + 5
+    while any(alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(alive(p) for p in pids)
