@@ -309,3 +309,38 @@ def test_rules_workers_end_when_the_server_process_is_killed(tmp_path):
     while any(alive(p) for p in pids) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not any(alive(p) for p in pids)
+
+
+@pytest.mark.slow
+def test_a_big_match_is_re_simulated_in_its_worker_at_a_restart(tmp_path, monkeypatch):
+    """With the pool running when the server starts, an unfinished match with a big
+    configuration is moved into a worker before its lines are replayed: every replayed point
+    is resolved there (digests checked), and the match goes on with the in-process result."""
+    from fastapi.testclient import TestClient
+    from botwars.server.app import create_app
+    base = _play(f"sqlite:///{tmp_path}/base.db", None, tmp_path, "local")
+    monkeypatch.setattr(rulespool, "BIG_CONFIG_CHARS", 100)
+    url = f"sqlite:///{tmp_path}/big.db"
+    with make_client(url, FakeClock()) as api:  # three points, no pool: in-process
+        r = api.post("/api/matches", json={"game": "arena", "seats": ["remote", "builtin:swarm"],
+                                           "config": {"max_turns": 6}, "seed": 5})
+        mid, tok = r.json()["match"], r.json()["seats"][0]["token"]
+        for n in range(1, 4):
+            assert api.post(f"/api/matches/{mid}/orders", headers=H(tok),
+                            json={"decision": n, "orders": ORDERS}).json()["resolved"]
+    pool = RulesPool(1)
+    pool.start()
+    try:
+        app = create_app(url, background=False, now=FakeClock())
+        app.state.manager.rules_pool = pool
+        with TestClient(app) as api:  # the restart: the match is loaded with the pool running
+            sess = app.state.manager.sessions[mid]
+            assert isinstance(sess.ref.state, StateRef) and pool.remote == 3 and sess.n == 3
+            for n in range(4, 7):
+                a = api.post(f"/api/matches/{mid}/orders", headers=H(tok), json={"decision": n, "orders": ORDERS})
+                assert a.status_code == 200 and a.json()["resolved"], a.text
+            assert pool.remote == 6 and pool.lost == 0
+            full = api.get(f"/api/matches/{mid}/record").text
+    finally:
+        pool.stop()
+    assert _timeless(full) == _timeless(base[0])

@@ -264,6 +264,8 @@ class MatchManager:
         self.store.heartbeat(now)
         with self.store.read() as s:
             ids = list(s.scalars(select(MatchRow.id).where(MatchRow.status == "running").order_by(MatchRow.id)))
+        if self.background and self.rules_pool is not None:
+            self.rules_pool.start()  # before loading: a big match is re-simulated in its worker
         for mid in ids:
             try:
                 sess = self._load(mid)
@@ -278,8 +280,6 @@ class MatchManager:
         if self.background:
             if self.bot_pool is not None:
                 self.bot_pool.start()
-            if self.rules_pool is not None:
-                self.rules_pool.start()
             from concurrent.futures import ThreadPoolExecutor
             # one thread, in order: a heavy match's expiries, bot views and bot answers wait for
             # its rules-pool worker here, never in the clock or bot thread (issue 12)
@@ -463,7 +463,9 @@ class MatchManager:
     # ---- loading ----------------------------------------------------------------------------
     def _load(self, match_id: str) -> MatchSession:
         """Rebuild a match from the store by replaying its record lines through the referee
-        (digests checked), then its open decision point's stored refusals and orders."""
+        (digests checked), then its open decision point's stored refusals and orders. An
+        unfinished match with a big configuration is moved into the rules pool first (when it
+        runs), so its lines are re-simulated in its worker, not in this process."""
         with self.store.read() as s:
             row = s.get(MatchRow, match_id)
             if row is None:
@@ -489,6 +491,9 @@ class MatchManager:
                             created_at=row.created_at, opened_at=row.opened_at, heavy=rulespool.big_config(config))
         if not row.outcome:
             self._make_bots(sess)
+            if sess.heavy:  # a big configuration: re-simulated where it will live (in its worker)
+                with sess.lock:
+                    self._adopt(sess)
         try:
             for line in lines:
                 before = ref.state
@@ -534,7 +539,7 @@ class MatchManager:
         for seat, agent in sess.bots.items():
             if seat in seats:
                 try:
-                    agent.act(sess.rs.view(state, seat), None)
+                    agent.act(sess.ref.ruleset.view(state, seat), None)
                 except AgentFailure:
                     pass
 
