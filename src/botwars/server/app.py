@@ -43,7 +43,7 @@ from botwars.server.botpool import BotPool, DEFAULT_TIME_CAP_S
 from botwars.server.hub import Hub, HubFull
 from botwars.server.manager import ApiError, MatchManager
 from botwars.server.notices import install_notices
-from botwars.server.rulespool import RulesPool
+from botwars.server.rulespool import RulesPool, RulesUnavailable
 from botwars.store import Store
 
 log = logging.getLogger("botwars.server")
@@ -417,6 +417,11 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, backgro
     async def _api_error(request: Request, exc: ApiError):
         extra = {k: _printable(v) if isinstance(v, str) else v for k, v in exc.extra.items()}
         return JSONResponse({"error": exc.code, "message": _printable(exc.message), **extra}, status_code=exc.status)
+
+    @app.exception_handler(RulesUnavailable)
+    async def _rules_unavailable(request: Request, exc: RulesUnavailable):
+        # a heavy match's worker died and its record did not re-simulate (issue 12): named, never a 500
+        return JSONResponse({"error": "rules_unavailable", "message": _printable(str(exc))}, status_code=503)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError):

@@ -96,10 +96,30 @@ def _warm_up() -> int:
     return os.getpid()
 
 
-def _decide(blob: bytes, view: dict[str, Any], limit_s: float | None) -> tuple[bytes | None, Any, dict | None, float]:
-    """In a worker: play one decision of the pickled agent; returns ``(agent after, payload,
-    failure, seconds)``."""
+class PackedView:
+    """A view kept pickled (``blob``) until the bot's worker reads it: a heavy match's view is
+    built in its rules-pool worker, and the server's process only forwards the bytes (issue 12)."""
+
+    __slots__ = ("blob",)
+
+    def __init__(self, blob: bytes):
+        self.blob = blob
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (PackedView, (self.blob,))
+
+    def load(self) -> dict[str, Any]:
+        """The view itself."""
+        return pickle.loads(self.blob)
+
+
+def _decide(blob: bytes, view: dict[str, Any] | PackedView, limit_s: float | None
+            ) -> tuple[bytes | None, Any, dict | None, float]:
+    """In a worker: play one decision of the pickled agent on ``view`` (unpacked here when
+    packed); returns ``(agent after, payload, failure, seconds)``."""
     agent = pickle.loads(blob)
+    if isinstance(view, PackedView):
+        view = view.load()
     t0 = time.perf_counter()
     try:
         payload = agent.act(view, limit_s)
@@ -180,10 +200,11 @@ class BotPool:
         with self._lock:
             self._busy.discard(key)
 
-    def submit(self, key: Hashable, agent: Any, view: dict[str, Any], limit_s: float | None,
+    def submit(self, key: Hashable, agent: Any, view: dict[str, Any] | PackedView, limit_s: float | None,
                done: Callable[[BotResult], None]) -> bool:
         """Play one decision of ``agent`` (a picklable agent, e.g. a
-        :class:`~botwars.agents.base.CallableAgent`) on ``view`` within ``limit(limit_s)``
+        :class:`~botwars.agents.base.CallableAgent`) on ``view`` (a dict, or a
+        :class:`PackedView` unpacked in the worker) within ``limit(limit_s)``
         seconds; ``done(result)`` is called from a pool thread when it is over (keep it short).
         Returns ``False`` (and does nothing) while an earlier decision under ``key`` is busy.
         Raises ``RuntimeError`` when the pool is not started."""

@@ -126,8 +126,12 @@ class MatchSession:
     resolved_here: int = 0
     """Decision points this process resolved for it since it was loaded (not replayed ones)."""
     heavy: bool = False
-    """Its decision points take long to resolve (over :data:`~botwars.server.rulespool.HEAVY_S`):
-    they are resolved in the rules pool and its orders are taken off the event loop."""
+    """Its decision points take long to resolve (over :data:`~botwars.server.rulespool.HEAVY_S`),
+    or its configuration is big (:func:`~botwars.server.rulespool.big_config`): it lives in the
+    rules pool and its orders are taken off the event loop."""
+    stays_here: bool = False
+    """The rules pool could not take it (its game is not loaded there, its state cannot be
+    pickled): it is resolved in this process."""
 
     # the referee's facts, under the names the pages use
     @property
@@ -148,7 +152,9 @@ class MatchSession:
 
     @property
     def state(self) -> Any:
-        return self.ref.state
+        """The rule set's state (a heavy match's is fetched from its rules-pool worker)."""
+        s = self.ref.state
+        return self.ref.ruleset.local(s) if isinstance(s, rulespool.StateRef) else s
 
     @property
     def n(self) -> int:
@@ -245,6 +251,8 @@ class MatchManager:
         self._bot_queue: queue.Queue[str | None] = queue.Queue()
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
+        self._heavy_ex: Any = None
+        self._heavy_busy: set[Any] = set()
         self.started = False
 
     # ---- life cycle ---------------------------------------------------------------------
@@ -261,6 +269,8 @@ class MatchManager:
         self.store.heartbeat(now)
         with self.store.read() as s:
             ids = list(s.scalars(select(MatchRow.id).where(MatchRow.status == "running").order_by(MatchRow.id)))
+        if self.background and self.rules_pool is not None:
+            self.rules_pool.start()  # before loading: a big match is re-simulated in its worker
         for mid in ids:
             try:
                 sess = self._load(mid)
@@ -275,8 +285,10 @@ class MatchManager:
         if self.background:
             if self.bot_pool is not None:
                 self.bot_pool.start()
-            if self.rules_pool is not None:
-                self.rules_pool.start()
+            from concurrent.futures import ThreadPoolExecutor
+            # one thread, in order: a heavy match's expiries, bot views and bot answers wait for
+            # its rules-pool worker here, never in the clock or bot thread (issue 12)
+            self._heavy_ex = ThreadPoolExecutor(max_workers=1, thread_name_prefix="botwars-heavy")
             for target, name in ((self._clock_loop, "botwars-clock"), (self._bot_loop, "botwars-bots")):
                 t = threading.Thread(target=target, name=name, daemon=True)
                 t.start()
@@ -289,6 +301,9 @@ class MatchManager:
         for t in self._threads:
             t.join(timeout=5)
         self._threads.clear()
+        ex, self._heavy_ex = self._heavy_ex, None
+        if ex is not None:
+            ex.shutdown(wait=True, cancel_futures=True)
         if self.bot_pool is not None:
             self.bot_pool.stop()
         if self.rules_pool is not None:
@@ -314,23 +329,30 @@ class MatchManager:
             if item is None:
                 return
             try:
+                sess = self.sessions[item if isinstance(item, str) else item[0]]
                 if isinstance(item, str):
-                    self._play_bots(self.sessions[item])
-                    continue
-                mid, seat, n, res = item
-                sess = self.sessions[mid]
-                try:
-                    with sess.lock:
-                        if res.agent is not None:
-                            sess.bots[seat].bot = res.agent.bot  # its memory after the decision
-                        if sess.ended or sess.n != n or seat not in sess.awaited():
-                            continue  # the clock expired it meanwhile, or the match ended
-                        self._apply_bot(sess, seat, res.payload, res.failure, res.spent)
-                finally:
-                    self.bot_pool.release((mid, seat))
-                self._after_change(sess)
+                    if not self._heavy_work(sess, None, self._play_bots, sess):
+                        self._play_bots(sess)
+                elif not self._heavy_work(sess, None, self._apply_answer, item):
+                    self._apply_answer(item)
             except Exception:  # pragma: no cover
                 log.exception("bot thread, %s", item if isinstance(item, str) else item[:3])
+
+    def _apply_answer(self, item: tuple[str, str, int, Any]) -> None:
+        """Apply what the bot pool answered for one decision (``(match id, seat, decision,
+        BotResult)``)."""
+        mid, seat, n, res = item
+        sess = self.sessions[mid]
+        try:
+            with sess.lock:
+                if res.agent is not None:
+                    sess.bots[seat].bot = res.agent.bot  # its memory after the decision
+                if sess.ended or sess.n != n or seat not in sess.awaited():
+                    return  # the clock expired it meanwhile, or the match ended
+                self._apply_bot(sess, seat, res.payload, res.failure, res.spent)
+        finally:
+            self.bot_pool.release((mid, seat))
+        self._after_change(sess)
 
     # ---- creating and finding matches -----------------------------------------------------
     def create(self, game: str, seats: list[str] | None, config: dict[str, Any] | None, seed: int,
@@ -368,7 +390,8 @@ class MatchManager:
         ref = Referee(rs, cfg, names, seed, clock=clock, state=state, agents=dict(zip(names, specs)),
                       keep_free_refusals=False)
         sess = MatchSession(id=secrets.token_hex(6), rs=rs, ref=ref,
-                            token_hashes={s: token_hash(t) for s, t in tokens.items()}, created_at=now, opened_at=now)
+                            token_hashes={s: token_hash(t) for s, t in tokens.items()}, created_at=now, opened_at=now,
+                            heavy=rulespool.big_config(cfg))
         self._make_bots(sess)
         with self.store.write() as s:
             s.add(MatchRow(id=sess.id, ruleset=rs.id, rules_version=rs.rules_version, config=canonical_json(cfg),
@@ -381,6 +404,9 @@ class MatchManager:
                 s.add(SeatRow(match_id=sess.id, seat=name, idx=i, agent=specs[i], token_hash=sess.token_hashes[name]))
         with self._lock:
             self.sessions[sess.id] = sess
+        if sess.heavy:
+            with sess.lock:
+                self._adopt(sess)
         self._after_change(sess)
         return sess, tokens
 
@@ -445,7 +471,9 @@ class MatchManager:
     # ---- loading ----------------------------------------------------------------------------
     def _load(self, match_id: str) -> MatchSession:
         """Rebuild a match from the store by replaying its record lines through the referee
-        (digests checked), then its open decision point's stored refusals and orders."""
+        (digests checked), then its open decision point's stored refusals and orders. An
+        unfinished match with a big configuration is moved into the rules pool first (when it
+        runs), so its lines are re-simulated in its worker, not in this process."""
         with self.store.read() as s:
             row = s.get(MatchRow, match_id)
             if row is None:
@@ -468,9 +496,12 @@ class MatchManager:
         ref = Referee(rs, config, seats, row.seed, clock=row.clock_enabled,
                       agents={r.seat: r.agent for r in seat_rows}, keep_free_refusals=False)
         sess = MatchSession(id=row.id, rs=rs, ref=ref, token_hashes={r.seat: r.token_hash for r in seat_rows},
-                            created_at=row.created_at, opened_at=row.opened_at)
+                            created_at=row.created_at, opened_at=row.opened_at, heavy=rulespool.big_config(config))
         if not row.outcome:
             self._make_bots(sess)
+            if sess.heavy:  # a big configuration: re-simulated where it will live (in its worker)
+                with sess.lock:
+                    self._adopt(sess)
         try:
             for line in lines:
                 before = ref.state
@@ -516,7 +547,7 @@ class MatchManager:
         for seat, agent in sess.bots.items():
             if seat in seats:
                 try:
-                    agent.act(sess.rs.view(state, seat), None)
+                    agent.act(sess.ref.ruleset.view(state, seat), None)
                 except AgentFailure:
                     pass
 
@@ -530,6 +561,7 @@ class MatchManager:
         outside this process's GIL; issue 12)."""
         ref = sess.ref
         while ref.ready():
+            self._adopt(sess)
             # CPU time, so that a busy machine does not make a match heavy; only now and then,
             # as reading a thread's CPU clock is a system call (perf_counter is not)
             k = sess.resolved_here
@@ -540,9 +572,18 @@ class MatchManager:
             if probe and time.thread_time() - c0 > rulespool.HEAVY_S:
                 sess.heavy = True
                 log.info("match %s is heavy: its decision points are resolved in the rules pool", sess.id)
-            pool = self.rules_pool
-            if sess.heavy and pool is not None and pool.running and ref.resolver != pool.resolve:
-                ref.resolver = pool.resolve
+            self._adopt(sess)
+
+    def _adopt(self, sess: MatchSession) -> None:
+        """Move a heavy match into the rules pool when it is not there (under ``sess.lock``):
+        its state then lives in one worker process (:meth:`RulesPool.adopt`)."""
+        pool = self.rules_pool
+        if (sess.heavy and not sess.stays_here and pool is not None and pool.running
+                and not isinstance(sess.ref.state, rulespool.StateRef)):
+            if pool.adopt(sess.id, sess.ref, sess.lock):
+                log.info("match %s now lives in the rules pool", sess.id)
+            else:
+                sess.stays_here = True
 
     # ---- committing what the referee did ------------------------------------------------------
     def _commit(self, sess: MatchSession, cp: Any, *, now: float, orders: list[dict[str, Any]] = (),
@@ -578,10 +619,23 @@ class MatchManager:
     def _settle(self, sess: MatchSession, seat: str, key: str, now: float, elapsed: float, payload: Any,
                 failure: dict[str, str] | None) -> Ticket:
         """Hand one submission (or an agent failure) to the referee, resolve when the point is
-        complete, and commit it all; returns the referee's ticket."""
+        complete, and commit it all; returns the referee's ticket. Whatever fails on the way
+        leaves the referee as it was; a heavy match whose state is lost with its worker and
+        cannot be rebuilt is a 503 ``rules_unavailable`` (nothing was accepted)."""
+        cp = sess.ref.checkpoint()
+        try:
+            return self._settle_from(sess, cp, seat, key, now, elapsed, payload, failure)
+        except rulespool.RulesUnavailable as exc:
+            sess.ref.rollback(cp)
+            raise ApiError(503, "rules_unavailable", str(exc)) from None
+        except BaseException:
+            sess.ref.rollback(cp)
+            raise
+
+    def _settle_from(self, sess: MatchSession, cp: Any, seat: str, key: str, now: float, elapsed: float,
+                     payload: Any, failure: dict[str, str] | None) -> Ticket:
         ref = sess.ref
         n = ref.n + 1
-        cp = ref.checkpoint()
         had = ref.settled(seat) is not None
         before = ref.refusals(seat)
         try:
@@ -673,7 +727,7 @@ class MatchManager:
             except ValueError as exc:
                 raise ApiError(422, "bad_failure", str(exc)) from None
             failure = {"code": code.value, "detail": str(failure.get("detail", ""))[:500]}
-        counted = sess.rs.refusal_limit(ref.state, seat) is not None
+        counted = ref.ruleset.refusal_limit(ref.state, seat) is not None
         now = self.now()
         elapsed = max(0.0, now - sess.opened_at)
         tk = self._settle(sess, seat, key, now, elapsed, payload, failure)
@@ -718,7 +772,11 @@ class MatchManager:
                "errors": canonical_json(errors), "time_used": t,
                "clock_status": ClockStatus.EXPIRED.value if expired else "", "received_at": now,
                "request_key": canonical_json([None, {"code": FailureCode.TIMEOUT}])}
-        self._resolve_ready(sess)
+        try:
+            self._resolve_ready(sess)
+        except BaseException:
+            ref.rollback(cp)
+            raise
         self._commit(sess, cp, now=now, orders=[row])
 
     def resign(self, match_id: str, seat: str) -> dict[str, Any]:
@@ -737,23 +795,59 @@ class MatchManager:
 
     # ---- clocks and bots ----------------------------------------------------------------------
     def tick(self) -> None:
-        """Apply every deadline that has passed (default orders, or loss on time)."""
+        """Apply every deadline that has passed (default orders, or loss on time). In
+        background mode a heavy match's expiries are applied in the heavy-match thread
+        (:meth:`_heavy_work`), so the clock never waits for a heavy point to resolve."""
         now = self.now()
         for sess in list(self.sessions.values()):
             nd = sess.next_deadline
             if nd is None or nd > now:
                 continue
-            changed = False
-            with sess.lock:
-                for seat in sess.awaited():
-                    dl = sess.deadline(seat)
-                    if dl is not None and now > dl and not sess.ended:
-                        self._expire(sess, seat, now)
-                        changed = True
-            if changed:
-                self._after_change(sess)
-            else:
-                self._update_deadline(sess)
+            if not self._heavy_work(sess, ("tick", sess.id), self._tick_one, sess, now):
+                self._tick_one(sess, now)
+
+    def _tick_one(self, sess: MatchSession, now: float) -> None:
+        """Apply ``sess``'s deadlines that passed by ``now``."""
+        changed = False
+        with sess.lock:
+            for seat in sess.awaited():
+                dl = sess.deadline(seat)
+                if dl is not None and now > dl and not sess.ended:
+                    self._expire(sess, seat, now)
+                    changed = True
+        if changed:
+            self._after_change(sess)
+        else:
+            self._update_deadline(sess)
+
+    def _heavy_work(self, sess: MatchSession, key: Any, fn: Callable[..., None], *args: Any) -> bool:
+        """Background mode, heavy ``sess`` (its points are resolved in the rules pool): run
+        ``fn(*args)`` in the heavy-match thread instead of the calling (clock or bot) thread,
+        in order, at most one at a time per ``key`` (``None``: no such limit). Returns ``False``
+        (the caller does it itself) otherwise."""
+        ex = self._heavy_ex
+        if ex is None or not sess.heavy:
+            return False
+        if key is not None:
+            with self._lock:
+                if key in self._heavy_busy:
+                    return True
+                self._heavy_busy.add(key)
+
+        def run() -> None:
+            try:
+                fn(*args)
+            except Exception:  # pragma: no cover - keep the thread alive, log the bug
+                log.exception("heavy-match thread, %s", key)
+            finally:
+                with self._lock:
+                    self._heavy_busy.discard(key)
+        try:
+            ex.submit(run)
+        except RuntimeError:  # stopping
+            with self._lock:
+                self._heavy_busy.discard(key)
+        return True
 
     def _update_deadline(self, sess: MatchSession) -> None:
         dls = [d for d in (sess.deadline(s) for s in sess.awaited()) if d is not None]
@@ -777,6 +871,7 @@ class MatchManager:
         pool = self.bot_pool
         if pool is not None and pool.running and self.background:
             with sess.lock:
+                self._adopt(sess)  # a heavy match's bots get views built in its worker
                 n = sess.n
                 for seat in [s for s in sess.awaited() if s in sess.bots]:
                     if pool.busy((sess.id, seat)):
@@ -824,7 +919,7 @@ class MatchManager:
                 failure = {"code": FailureCode.CRASH.value, "detail": str(failure.get("detail", ""))[:500]}
         tk = self._settle(sess, seat, canonical_json([payload, failure]), now, spent, payload, failure)
         if (tk.receipt == Receipt.REFUSED and not ref.over and seat in ref.awaited()
-                and sess.rs.refusal_limit(ref.state, seat) is None):
+                and ref.ruleset.refusal_limit(ref.state, seat) is None):
             err = tk.error
             assert err is not None
             self._settle(sess, seat, canonical_json([payload, {"code": err.code}]), now, spent, None,
@@ -853,9 +948,15 @@ class MatchManager:
             }
 
     @staticmethod
-    def _seat_view(sess: MatchSession, seat: str | None) -> dict[str, Any]:
-        """The seat's observation with the live clock (:meth:`Referee.view`)."""
-        return sess.ref.view(seat)
+    def _seat_view(sess: MatchSession, seat: str | None) -> Any:
+        """The seat's observation with the live clock (:meth:`Referee.view`) for a built-in
+        bot; a heavy match's is built in its rules-pool worker and comes packed
+        (:class:`~botwars.server.botpool.PackedView`), unpacked only in the bot's worker."""
+        ref = sess.ref
+        if isinstance(ref.state, rulespool.StateRef):
+            from botwars.server.botpool import PackedView
+            return PackedView(ref.ruleset.packed_view(ref.state, seat, dict(ref.bank) if ref.clock_enabled else None))
+        return ref.view(seat)
 
     def summary(self, sess: MatchSession) -> dict[str, Any]:
         """Public facts about a match (no view)."""
