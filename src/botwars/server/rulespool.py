@@ -57,6 +57,13 @@ from botwars.engine.ruleset import Ruleset
 
 log = logging.getLogger("botwars.server")
 
+REMOTE_CALLS: dict[str, Any] = {
+    "parse_orders": lambda rs, state, seat, payload: rs.parse_orders(state, seat, payload),
+    "refusal_limit": lambda rs, state, seat: rs.refusal_limit(state, seat),
+}
+"""The rule-set methods on a state that the server's process may ask a worker for (by name):
+nothing else can be called there."""
+
 HEAVY_S = 0.01
 """A match whose decision point took more than this many seconds of CPU time to resolve in the
 server's process is moved to the rules pool (an ordinary match takes about 1 ms; the largest
@@ -193,10 +200,11 @@ class MatchHost:
         return ("ok", _facts(rs, new), PackedEvents.pack(events), dig)
 
     def call(self, key: str, v: int, name: str, args: tuple[Any, ...]) -> Any:
-        """``ruleset.<name>(state, *args)``: ``("ok", result)`` or an error."""
+        """``ruleset.<name>(state, *args)`` for a name of :data:`REMOTE_CALLS`: ``("ok",
+        result)`` or an error."""
         rs, state = self._get(key, v)
         try:
-            return ("ok", getattr(rs, name)(state, *args))
+            return ("ok", REMOTE_CALLS[name](rs, state, *args))
         except Exception as exc:
             return _error(exc)
 
@@ -396,7 +404,7 @@ class RemoteRules:
                 if reply[0] != "ok":
                     _raise(reply)
                 return reply[1]
-        return getattr(self.rules, name)(state, *args)
+        return REMOTE_CALLS[name](self.rules, state, *args)
 
     def _lost(self, state: StateRef, exc: BaseException) -> Any:
         """The worker cannot serve ``state``: rebuild it in this process from the referee's
