@@ -268,12 +268,17 @@ def _watch(server_pid: int) -> None:
 
 def _init_worker(server_pid: int) -> None:
     """Worker start-up: nothing of the server's environment, a lower CPU priority than the
-    server's own process (which answers the requests), and a thread that ends the worker
+    server's own process (which answers the requests): nice 19 and, on Linux, the ``SCHED_IDLE``
+    policy, and a thread that ends the worker
     when the server's process ``server_pid`` is gone."""
     os.environ.clear()
     try:
         os.nice(19)
     except OSError:  # pragma: no cover
+        pass
+    try:  # Linux: run only on CPU time nothing else wants (the server preempts it at once)
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
         pass
     threading.Thread(target=_watch, args=(server_pid,), name="botwars-rules-watch", daemon=True).start()
 
