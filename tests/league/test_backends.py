@@ -124,3 +124,40 @@ def test_a_ray_worker_that_dies_mid_match_is_retried_and_counted_once(tmp_path, 
     assert len(ids) == len(set(ids)) == TOTAL
     assert table(t) == reference
     t.close()
+
+
+class WorkerPid:
+    """A backend task: :func:`play_match`, with the worker's process id in the report's row."""
+
+    def __call__(self, job: MatchJob):
+        report = play_match(job)
+        report.row["worker_pid"] = os.getpid()
+        return report
+
+
+def test_a_kept_local_pool_plays_later_batches_in_the_same_workers():
+    """Issue 15 item 5 (the league's scheduler runs one batch per step): with ``keep_pool`` the
+    worker processes, and so the sandboxed hosts they keep, serve every batch until ``close``;
+    without it each batch gets new workers."""
+    from botwars.engine import get_ruleset
+    config = get_ruleset("arena").validate_config({"max_turns": 3})
+
+    def jobs(k):
+        return [MatchJob(match_id=f"m{k}-{i}", game="arena", specs=("builtin:random", "builtin:hunter"), seed=i,
+                         config=config) for i in range(2)]
+
+    def pids(backend, k):
+        got = []
+        backend.run(jobs(k), lambda rep: got.append(rep.row["worker_pid"]))
+        assert len(got) == 2
+        return set(got)
+
+    kept = LocalBackend(1, task=WorkerPid(), keep_pool=True)
+    try:
+        first, second = pids(kept, 1), pids(kept, 2)
+        assert first == second and os.getpid() not in first
+    finally:
+        kept.close()
+    assert kept._pool is None
+    fresh = LocalBackend(1, task=WorkerPid())
+    assert pids(fresh, 3) != pids(fresh, 4)

@@ -69,24 +69,52 @@ def _play_in_worker(task: Task, job: MatchJob) -> MatchReport:
 
 class LocalBackend:
     """``workers`` processes (a :class:`pebble.ProcessPool`) play the matches; a worker that
-    dies mid-match is replaced and its match started again (at most :data:`RETRIES` times)."""
+    dies mid-match is replaced and its match started again (at most :data:`RETRIES` times).
+
+    ``keep_pool=True`` (the league's scheduler, which calls :meth:`run` once per batch): the
+    pool and its worker processes, and so the sandboxed hosts they keep (issue 15 item 5), stay
+    from one :meth:`run` to the next until :meth:`close`; a worker is replaced after
+    :data:`MAX_TASKS` matches, so that nothing a long-lived worker gathers grows without bound.
+    Raises :class:`ConfigError` for ``workers`` < 1."""
 
     name = "local"
 
-    def __init__(self, workers: int = 1, task: Task = play_match):
+    #: matches a kept pool's worker plays before it is replaced (its kept hosts end with it)
+    MAX_TASKS = 500
+
+    def __init__(self, workers: int = 1, task: Task = play_match, keep_pool: bool = False):
         if workers < 1:
             raise ConfigError("must be at least 1", source="--workers")
         self.workers = workers
         self.task = task
+        self.keep_pool = keep_pool
+        self._pool: Any = None
+
+    def _get_pool(self, jobs: int) -> Any:
+        from pebble import ProcessPool
+        if self.keep_pool:
+            if self._pool is None or not self._pool.active:
+                self._pool = ProcessPool(max_workers=self.workers, max_tasks=self.MAX_TASKS,
+                                         initializer=_ignore_sigint)
+            return self._pool
+        return ProcessPool(max_workers=min(self.workers, jobs), initializer=_ignore_sigint)
+
+    def close(self) -> None:
+        """Stop a kept pool (its workers and their kept hosts end); nothing without one."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.stop()
+            pool.join(timeout=10)
 
     def run(self, jobs: Sequence[MatchJob], on_done: OnDone) -> None:
         """Play ``jobs``; returns when all are reported. ``KeyboardInterrupt`` stops the pool
         (the matches under way are dropped, to be played on the next run) and is re-raised."""
         if not jobs:
             return
-        from pebble import ProcessExpired, ProcessPool
+        from pebble import ProcessExpired
 
-        pool = ProcessPool(max_workers=min(self.workers, len(jobs)), initializer=_ignore_sigint)
+        pool = self._get_pool(len(jobs))
+        finished = False
         try:
             tries: dict[str, int] = {}
             pending = {pool.schedule(_play_in_worker, args=(self.task, j)): j for j in jobs}
@@ -105,10 +133,15 @@ class LocalBackend:
                     except Exception as exc:  # the task itself raised: a bug, reported in the row
                         report = lost_report(job, f"{type(exc).__name__}: {exc}")
                     on_done(report)
-            pool.close()
+            finished = True
         finally:
-            pool.stop()
-            pool.join(timeout=10)
+            if not self.keep_pool:
+                if finished:
+                    pool.close()
+                pool.stop()
+                pool.join(timeout=10)
+            elif not finished:  # interrupted or failed: the matches under way are dropped
+                self.close()
 
 
 class RayBackend:

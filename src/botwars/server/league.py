@@ -166,7 +166,8 @@ def check_upload(spec: str, game: str, overrides: dict[str, Any], decisions: int
 class League:
     """The server's league over ``store``; bot programs are materialised under ``data_dir``.
 
-    ``workers``: matches at once (a process pool of that size per scheduler step); ``seed``:
+    ``workers``: matches at once (one process pool of that size, kept from one scheduler step
+    to the next with the sandboxed hosts its workers keep, issue 15 item 5); ``seed``:
     the league seed (pairings and match seeds derive from it); ``config``: per game parameter
     overrides for league matches (game id → ``{"max_turns": 20, ...}``); ``house``: per game the
     built-in bots that sit on the ladder (default: all of the game's); ``check_decisions``:
@@ -193,6 +194,7 @@ class League:
         self._wake = threading.Event()
         self._thread: threading.Thread | None = None
         self._turn = 0
+        self._backend: Any = None  # the kept LocalBackend (made at the first batch)
 
     # ---- life cycle ----------------------------------------------------------------------
     def start(self) -> None:
@@ -210,6 +212,10 @@ class League:
         if self._thread is not None:
             self._thread.join(timeout=30)
             self._thread = None
+        with self._step_lock:
+            if self._backend is not None:
+                self._backend.close()
+                self._backend = None
 
     def _loop(self) -> None:
         while not self._stop.is_set():
@@ -602,7 +608,9 @@ class League:
             if not jobs:
                 return 0
             from botwars.league.backends import LocalBackend
-            LocalBackend(min(self.workers, len(jobs))).run(jobs, lambda rep: self._commit(rep, kind, game))
+            if self._backend is None:
+                self._backend = LocalBackend(self.workers, keep_pool=True)
+            self._backend.run(jobs, lambda rep: self._commit(rep, kind, game))
             return len(jobs)
 
     def _commit(self, report: MatchReport, kind: str, game: str = "") -> bool:
