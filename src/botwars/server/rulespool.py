@@ -342,14 +342,9 @@ class RemoteRules:
         """``seat``'s view (:meth:`Ruleset.view`, then :meth:`Ruleset.clock_view` with ``bank``
         when given), pickled, built where the state is."""
         if isinstance(state, StateRef):
-            try:
-                reply = self._host().view(self.key, state.v, seat, bank)
-            except _LOST as exc:
-                state = self._lost(state, exc)
-            else:
-                if reply[0] != "ok":
-                    _raise(reply)
-                return reply[1]
+            done, state = self._ask(state, lambda host, v: host.view(self.key, v, seat, bank))
+            if done:
+                return state
         view = self.rules.view(state, seat)
         if bank is not None:
             view = self.rules.clock_view(view, bank)
@@ -399,16 +394,23 @@ class RemoteRules:
     def _host(self) -> Any:
         return self.pool.host(self.slot)
 
+    def _ask(self, state: StateRef, ask: Any) -> tuple[bool, Any]:
+        """``ask(worker, state version)`` in this match's worker: ``(True, its result)``; the
+        worker's error raised here; ``(False, the local state)`` when the worker cannot serve
+        it (:meth:`_lost`)."""
+        try:
+            reply = ask(self._host(), state.v)
+        except _LOST as exc:
+            return False, self._lost(state, exc)
+        if reply[0] != "ok":
+            _raise(reply)
+        return True, reply[1]
+
     def _call(self, state: Any, name: str, *args: Any) -> Any:
         if isinstance(state, StateRef):
-            try:
-                reply = self._host().call(self.key, state.v, name, args)
-            except _LOST as exc:
-                state = self._lost(state, exc)
-            else:
-                if reply[0] != "ok":
-                    _raise(reply)
-                return reply[1]
+            done, state = self._ask(state, lambda host, v: host.call(self.key, v, name, args))
+            if done:
+                return state
         return REMOTE_CALLS[name](self.rules, state, *args)
 
     def _lost(self, state: StateRef, exc: BaseException) -> Any:
