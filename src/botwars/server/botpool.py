@@ -62,9 +62,14 @@ class BotResult:
     agent: Any = None
 
 
-def _init_worker(memory_mib: int) -> None:
-    """Worker start-up: no inherited environment, bounded memory, lower priority."""
+def _init_worker(memory_mib: int, server_pid: int | None = None) -> None:
+    """Worker start-up: no inherited environment, bounded memory, lower priority, and a thread
+    that ends the worker when the server's process ``server_pid`` is gone (a server killed with
+    SIGKILL cannot stop its pool)."""
     os.environ.clear()
+    if server_pid is not None:
+        from botwars.server.rulespool import _watch
+        threading.Thread(target=_watch, args=(server_pid,), name="botwars-bot-watch", daemon=True).start()
     try:
         import resource
         limit = memory_mib * 1024 * 1024
@@ -165,7 +170,7 @@ class BotPool:
         else:  # pragma: no cover - platforms without fork
             ctx = multiprocessing.get_context("spawn")
         self._pool = ProcessPool(max_workers=self.workers, initializer=_init_worker,
-                                 initargs=(self.memory_mib,), context=ctx)
+                                 initargs=(self.memory_mib, os.getpid()), context=ctx)
         # wait until every worker answers, so that no first decision pays for the start-up
         futs = [self._pool.schedule(_warm_up) for _ in range(self.workers)]
         for f in futs:
