@@ -161,6 +161,42 @@ def test_builtin_bot_memory_survives_a_restart(sqlite_url, clock, toy):
         assert s.bots["p2"].bot.asked == 4 and s.n == 8
 
 
+def test_a_restart_restores_bot_memory_without_asking_the_bot_again(db_url, clock, toy):
+    """Issue 12 (one match never stalls another; a restart is part of that): the memory of a
+    built-in bot is stored after each answer, so a restart puts it back instead of asking the
+    bot every view it answered (for a bot that thinks for seconds, a hostile match made the
+    server take minutes to start). On SQLite and PostgreSQL."""
+    from server_toygame import OneBot
+    with make_client(db_url, clock) as api:
+        mid, toks, _ = create(api, game="servertoy", seats=["remote", "builtin:one"], config={"target": 20})
+        for n in (1, 3, 5):
+            order(api, mid, toks[0], n, {"add": 1})
+    calls = OneBot.calls
+    with make_client(db_url, clock) as api:
+        s = api.app.state.manager.get(mid)
+        assert s.bots["p2"].bot.asked == 3 and s.n == 6
+        assert OneBot.calls == calls  # restored, not asked again
+        order(api, mid, toks[0], 7, {"add": 1})
+        assert s.bots["p2"].bot.asked == 4 and s.n == 8
+
+
+def test_a_match_stored_without_bot_memory_replays_its_bots_views(sqlite_url, clock, toy):
+    """A match stored before bot memory was kept (no ``bot_memory`` rows) restarts as before:
+    its bot is asked again the views it answered (answers discarded)."""
+    from botwars.store.models import BotMemoryRow
+    from server_toygame import OneBot
+    with make_client(sqlite_url, clock) as api:
+        mid, toks, _ = create(api, game="servertoy", seats=["remote", "builtin:one"], config={"target": 20})
+        for n in (1, 3, 5):
+            order(api, mid, toks[0], n, {"add": 1})
+        with api.app.state.manager.store.write() as db:
+            db.query(BotMemoryRow).filter(BotMemoryRow.match_id == mid).delete()
+    calls = OneBot.calls
+    with make_client(sqlite_url, clock) as api:
+        s = api.app.state.manager.get(mid)
+        assert s.bots["p2"].bot.asked == 3 and OneBot.calls == calls + 3
+
+
 def test_every_order_and_resolution_is_in_the_database_when_acknowledged(db_url, clock):
     with make_client(db_url, clock) as api:
         mid, toks, _ = create(api, config={"max_turns": 5})
@@ -229,3 +265,36 @@ def test_S_7_10_style_counted_rejections_are_recorded_and_do_not_stop_the_clock(
         assert verify_record(read_record(str(p)))[0]
     finally:
         R.unregister(CountingToy.id)
+
+
+def test_the_bot_pool_stores_each_answers_memory_and_a_restart_replays_nothing(sqlite_url, monkeypatch):
+    """The same with the server's background bot pool (worker processes): the memory the worker
+    sent back with each answer is stored, and a restart restores it without replaying."""
+    import time
+    from fastapi.testclient import TestClient
+    from botwars.server.app import create_app
+    from botwars.server.manager import MatchManager
+    from botwars.store.models import BotMemoryRow
+    with TestClient(create_app(sqlite_url)) as api:
+        mid, toks, _ = create(api, seats=["remote", "builtin:random"], config={"max_turns": 10}, clock=False)
+        for n in (1, 2, 3):
+            assert order(api, mid, toks[0], n, "").status_code == 200
+            end = time.monotonic() + 30
+            while view(api, mid)["decision"] == n and time.monotonic() < end:  # the bot's answer
+                time.sleep(0.02)
+        sess = api.app.state.manager.get(mid)
+        end = time.monotonic() + 30
+        while "p2" not in sess.submitted() and time.monotonic() < end:  # its answer to point 4 as well
+            time.sleep(0.02)
+        with api.app.state.manager.store.read() as db:
+            row = db.get(BotMemoryRow, (mid, "p2"))
+        assert row is not None and row.decision == 4 and sess.n == 3
+        before = view(api, mid)
+    replayed = []
+    real = MatchManager._replay_bots
+    monkeypatch.setattr(MatchManager, "_replay_bots",
+                        lambda self, sess, state, seats: (replayed.append(set(seats)), real(self, sess, state, seats)))
+    with TestClient(create_app(sqlite_url)) as api:
+        after = view(api, mid)
+        assert {k: v for k, v in after.items() if k != "clock"} == {k: v for k, v in before.items() if k != "clock"}
+        assert replayed and all("p2" not in seats for seats in replayed)

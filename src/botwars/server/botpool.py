@@ -54,12 +54,33 @@ class BotResult:
     """What one decision gave: ``payload`` (the orders, or ``None``), ``failure``
     (``{"code", "detail"}`` with code ``timeout``, ``crash`` or ``memory``, or ``None``),
     ``spent`` seconds of thinking, and ``agent`` — the agent after the decision, or ``None``
-    when it failed (the caller keeps its own)."""
+    when it failed (the caller keeps its own); ``memory``: the same agent pickled, as the
+    worker sent it (what the server stores to restore the bot after a restart)."""
 
     payload: Any
     failure: dict[str, str] | None
     spent: float
     agent: Any = None
+    memory: bytes | None = None
+
+
+WATCH_S = 1.0
+"""How often a worker checks that the server's process is still there (it ends itself when
+not: a server killed with SIGKILL leaves no pool worker behind)."""
+
+
+def watch_server(server_pid: int) -> None:
+    """In a pool worker: end this process (exit status 0) within :data:`WATCH_S` seconds of the
+    server's process ``server_pid`` being gone. Runs for ever (a daemon thread's target)."""
+    import time
+    while True:
+        time.sleep(WATCH_S)
+        try:
+            os.kill(server_pid, 0)
+        except ProcessLookupError:
+            os._exit(0)
+        except PermissionError:  # pragma: no cover - a process of another user took the id
+            os._exit(0)
 
 
 def _init_worker(memory_mib: int, server_pid: int | None = None) -> None:
@@ -68,8 +89,7 @@ def _init_worker(memory_mib: int, server_pid: int | None = None) -> None:
     SIGKILL cannot stop its pool)."""
     os.environ.clear()
     if server_pid is not None:
-        from botwars.server.rulespool import _watch
-        threading.Thread(target=_watch, args=(server_pid,), name="botwars-bot-watch", daemon=True).start()
+        threading.Thread(target=watch_server, args=(server_pid,), name="botwars-bot-watch", daemon=True).start()
     try:
         import resource
         limit = memory_mib * 1024 * 1024
@@ -267,4 +287,4 @@ class BotPool:
             detail = f"bot process died ({type(exc).__name__}{f', exit {code}' if code is not None else ''})"
             return BotResult(None, {"code": "crash", "detail": detail}, time.perf_counter() - t0)
         agent = pickle.loads(blob) if blob is not None else None
-        return BotResult(payload, failure, spent, agent)
+        return BotResult(payload, failure, spent, agent, blob)

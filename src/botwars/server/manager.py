@@ -31,6 +31,7 @@ One server process per database: two processes on one database would both drive 
 from __future__ import annotations
 
 import copy
+import pickle
 import hashlib
 import hmac
 import json
@@ -54,7 +55,7 @@ from botwars.engine.ruleset import Ruleset, canonical_json, get_ruleset
 from botwars.engine.timecontrol import TimeControl
 from botwars.server import rulespool
 from botwars.store import Store
-from botwars.store.models import DecisionRow, MatchRow, OrderRow, RefusalRow, SeatRow
+from botwars.store.models import BotMemoryRow, DecisionRow, MatchRow, OrderRow, RefusalRow, SeatRow
 
 log = logging.getLogger("botwars.server")
 
@@ -62,6 +63,9 @@ log = logging.getLogger("botwars.server")
 _INSERT_ORDER = OrderRow.__table__.insert()
 _INSERT_DECISION = DecisionRow.__table__.insert()
 _INSERT_REFUSAL = RefusalRow.__table__.insert()
+_B = BotMemoryRow.__table__
+_DELETE_MEMORY = _B.delete().where(_B.c.match_id == bindparam("mid"), _B.c.seat == bindparam("mseat"))
+_INSERT_MEMORY = _B.insert()
 _O = OrderRow.__table__
 _DELETE_ORDER = _O.delete().where(_O.c.match_id == bindparam("mid"), _O.c.n == bindparam("dn"),
                                   _O.c.seat == bindparam("dseat"))
@@ -347,6 +351,8 @@ class MatchManager:
             with sess.lock:
                 if res.agent is not None:
                     sess.bots[seat].bot = res.agent.bot  # its memory after the decision
+                    if res.memory is not None:  # n: the points resolved when it was asked
+                        self._save_memory(sess, seat, n + 1, res.memory)
                 if sess.ended or sess.n != n or seat not in sess.awaited():
                     return  # the clock expired it meanwhile, or the match ended
                 self._apply_bot(sess, seat, res.payload, res.failure, res.spent)
@@ -402,6 +408,8 @@ class MatchManager:
             s.flush()
             for i, name in enumerate(names):
                 s.add(SeatRow(match_id=sess.id, seat=name, idx=i, agent=specs[i], token_hash=sess.token_hashes[name]))
+        for seat, agent in sess.bots.items():  # as started: a restart before its first answer restores this
+            self._save_memory(sess, seat, 0, pickle.dumps(agent, protocol=pickle.HIGHEST_PROTOCOL))
         with self._lock:
             self.sessions[sess.id] = sess
         if sess.heavy:
@@ -497,8 +505,10 @@ class MatchManager:
                       agents={r.seat: r.agent for r in seat_rows}, keep_free_refusals=False)
         sess = MatchSession(id=row.id, rs=rs, ref=ref, token_hashes={r.seat: r.token_hash for r in seat_rows},
                             created_at=row.created_at, opened_at=row.opened_at, heavy=rulespool.big_config(config))
+        restored: set[str] = set()
         if not row.outcome:
             self._make_bots(sess)
+            restored = self._restore_bots(sess)
             if sess.heavy:  # a big configuration: re-simulated where it will live (in its worker)
                 with sess.lock:
                     self._adopt(sess)
@@ -507,7 +517,7 @@ class MatchManager:
                 before = ref.state
                 pend = set(ref.pending())
                 ref.replay(line)
-                self._replay_bots(sess, before, pend)
+                self._replay_bots(sess, before, pend - restored)
             if row.outcome:
                 return sess
             for r in refusal_rows:
@@ -521,7 +531,7 @@ class MatchManager:
                 sess.keys[o.seat] = o.request_key
         except (RecordError, NotAwaited) as exc:
             raise ApiError(409, "match_unreadable", f"match {match_id} cannot be re-simulated: {exc}") from None
-        self._replay_bots(sess, ref.state, {s for s in ref.pending() if ref.settled(s) is not None})
+        self._replay_bots(sess, ref.state, {s for s in ref.pending() if ref.settled(s) is not None} - restored)
         if ref.ready() or (ref.over and not row.outcome):
             with sess.lock:
                 cp = ref.checkpoint()
@@ -540,6 +550,34 @@ class MatchManager:
                 except AgentFailure as exc:
                     log.warning("match %s: bot %s failed to start: %s", sess.id, spec, exc)
                 sess.bots[seat] = agent
+
+    def _save_memory(self, sess: MatchSession, seat: str, n: int, blob: bytes) -> None:
+        """Store built-in bot ``seat``'s memory (its pickled agent) after decision point ``n``
+        (0: as started), replacing the one stored before."""
+        try:
+            with self.store.write_core() as c:
+                c.execute(_DELETE_MEMORY, {"mid": sess.id, "mseat": seat})
+                c.execute(_INSERT_MEMORY, {"match_id": sess.id, "seat": seat, "decision": n, "state": blob})
+        except Exception:  # the match goes on; a restart would replay this bot's views instead
+            log.exception("match %s: the memory of bot %s was not stored", sess.id, seat)
+
+    def _restore_bots(self, sess: MatchSession) -> set[str]:
+        """Put back the stored memory of the match's built-in bots (:meth:`_save_memory`);
+        returns the seats restored. A match stored before memories were kept has none: its bots
+        are replayed the views they answered instead (:meth:`_replay_bots`)."""
+        with self.store.read() as s:
+            rows = list(s.scalars(select(BotMemoryRow).where(BotMemoryRow.match_id == sess.id)))
+        restored = set()
+        for row in rows:
+            if row.seat in sess.bots:
+                try:
+                    sess.bots[row.seat] = pickle.loads(row.state)  # botwars' own objects, stored by this server
+                except Exception as exc:
+                    log.warning("match %s: the memory of bot %s cannot be restored (%s): its views are replayed",
+                                sess.id, row.seat, type(exc).__name__)
+                    continue
+                restored.add(row.seat)
+        return restored
 
     def _replay_bots(self, sess: MatchSession, state: Any, seats: set[str]) -> None:
         """Feed bots the views they already answered so their memory matches (answers discarded)."""
@@ -900,6 +938,7 @@ class MatchManager:
                 except AgentFailure as exc:
                     failure = {"code": exc.code, "detail": exc.detail}
                 spent = time.perf_counter() - t0
+                self._save_memory(sess, seat, ref.n + 1, pickle.dumps(sess.bots[seat], protocol=pickle.HIGHEST_PROTOCOL))
                 self._apply_bot(sess, seat, payload, failure, spent)
             self._update_deadline(sess)
             self.notify(sess.id)

@@ -54,6 +54,7 @@ from botwars.engine.errors import BotwarsError
 from botwars.engine.events import Event, Outcome
 from botwars.engine.referee import PackedEvents, Referee, resolve_local
 from botwars.engine.ruleset import Ruleset
+from botwars.server.botpool import WATCH_S, watch_server as _watch  # one watcher for both pools
 
 log = logging.getLogger("botwars.server")
 
@@ -247,23 +248,6 @@ class _HostManager(BaseManager):
 
 
 _HostManager.register("MatchHost", callable=_the_host)
-
-
-WATCH_S = 1.0
-"""How often a worker checks that the server's process is still there (it ends itself when
-not: a server killed with SIGKILL leaves no rules worker behind)."""
-
-
-def _watch(server_pid: int) -> None:
-    import time
-    while True:
-        time.sleep(WATCH_S)
-        try:
-            os.kill(server_pid, 0)
-        except ProcessLookupError:
-            os._exit(0)
-        except PermissionError:  # pragma: no cover - a process of another user took the id
-            os._exit(0)
 
 
 def _init_worker(server_pid: int) -> None:

@@ -20,7 +20,7 @@ PostgreSQL hold byte-identical data and digests never depend on the database.
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger, Boolean, Float, ForeignKey, Integer, String, Text
+from sqlalchemy import BigInteger, Boolean, Float, ForeignKey, Integer, LargeBinary, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -83,6 +83,20 @@ class ServerStateRow(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     heartbeat_at: Mapped[float] = mapped_column(Float)
+
+
+class BotMemoryRow(Base):
+    """A built-in bot's memory (its pickled agent, botwars' own objects only: never a stranger's
+    code) after the last decision it answered (``decision``; 0: as started), one row per seat,
+    replaced at each answer. A restart restores it instead of asking the bot again every view
+    it answered (which, for a bot that takes seconds a decision, took minutes)."""
+
+    __tablename__ = "bot_memory"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[str] = mapped_column(String(64), primary_key=True)
+    decision: Mapped[int] = mapped_column(Integer)
+    state: Mapped[bytes] = mapped_column(LargeBinary)
 
 
 class RefusalRow(Base):
