@@ -31,13 +31,13 @@ One server process per database: two processes on one database would both drive 
 from __future__ import annotations
 
 import copy
-import pickle
 import hashlib
 import hmac
 import json
-import re
 import logging
+import pickle
 import queue
+import re
 import secrets
 import threading
 import time
