@@ -580,7 +580,8 @@ def tournament(
                                                              "against the others)."),
     games_per_pair: int = typer.Option(1, "--games-per-pair", help="Games per pairing, each in every seat order."),
     seed: int = typer.Option(0, help="Tournament seed: every match's seed and id derive from it."),
-    workers: int = typer.Option(1, help="Matches played at once (local backend)."),
+    workers: Optional[int] = typer.Option(None, help="Matches played at once (local backend) [default: 1]; "
+                                                      "with --backend ray the cluster's CPUs decide."),
     db: Optional[str] = typer.Option(None, help="Results database URL [default: sqlite:///OUT/tournament.db]."),
     out: Optional[str] = typer.Option(None, help="Tournament folder: replays, database, standings "
                                                  "[default: tournaments/GAME-SEED]. Run again to continue."),
@@ -604,11 +605,14 @@ def tournament(
     from botwars.league.tournament import Tournament, TournamentSettings
 
     out_dir = out or os.path.join("tournaments", f"{game}-{seed}")
+    if workers is not None and backend == "ray":
+        typer.echo("botwars tournament: --workers is not used with --backend ray (Ray runs as many matches at "
+                   "once as the cluster has CPUs)", err=True)
 
     def setup():
         s = TournamentSettings(game, list(agents), fmt, games_per_pair, seed, players, rounds,
                                parse_set_options(set_), not no_clock)
-        be = make_backend(backend, workers, ray_address)
+        be = make_backend(backend, 1 if workers is None else workers, ray_address)
         return Tournament(s, out_dir, db), be
 
     t, be = _guard(setup)

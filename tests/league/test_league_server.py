@@ -234,6 +234,10 @@ def test_owner_token_guards_source_replace_retire_and_challenges(league):
     # retire
     r = c.delete(f"/api/league/bots/{bid}", headers=auth(tok))
     assert r.status_code == 200 and r.json()["status"] == "retired"
+    updated = r.json()["updated_at"]
+    again = c.delete(f"/api/league/bots/{bid}", headers=auth(tok))  # a second retire changes nothing
+    assert again.status_code == 409 and again.json()["error"] == "retired"
+    assert c.get(f"/api/league/bots/{bid}").json()["updated_at"] == updated
     assert bid not in {x["bot"] for x in c.get("/api/league/ladder/arena").json()}
     assert c.put(f"/api/league/bots/{bid}", json={"source": new_src}, headers=auth(tok)).status_code == 409
     assert not os.path.exists(os.path.join(lg.data_dir, "league", "bots", bid, "v2"))

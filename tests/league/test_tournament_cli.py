@@ -282,3 +282,18 @@ def test_agent_specs_with_brackets_are_printed_as_they_are(tmp_path):
     assert "Traceback" not in r.stderr
     assert a in r.stdout and b in r.stdout
     assert {row["agent"] for row in standings(str(tmp_path / "t"))} == {a, b}
+
+
+def test_workers_with_the_ray_backend_is_said_to_be_unused(tmp_path):
+    """Issue 15 items 1 and 3: --workers sizes the local process pool; with --backend ray the
+    cluster decides, and the command says so on stderr instead of ignoring it silently."""
+    r = botwars("tournament", "arena", "builtin:random", "builtin:hunter", "--backend", "ray",
+                "--ray-address", "127.0.0.1:1", "--workers", "3", "--out", str(tmp_path / "x"))
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert lines[0] == ("botwars tournament: --workers is not used with --backend ray (Ray runs as many "
+                        "matches at once as the cluster has CPUs)")
+    assert lines[-1].startswith("error: --ray-address: cannot reach the Ray cluster at 127.0.0.1:1")
+    r = botwars("tournament", "arena", "builtin:random", "builtin:hunter", "--backend", "ray",
+                "--ray-address", "127.0.0.1:1", "--out", str(tmp_path / "y"))
+    assert "--workers" not in r.stderr

@@ -337,8 +337,10 @@ class League:
         return out
 
     def retire(self, bot_id: str, token: Optional[str]) -> dict[str, Any]:
-        """Retire a bot (owner only): it leaves the ladder; its matches stay."""
-        self._owned(bot_id, token)
+        """Retire a bot (owner only): it leaves the ladder; its matches stay. 409 ``retired``
+        when it is retired already (nothing changes)."""
+        if self._owned(bot_id, token).status != "active":
+            raise ApiError(409, "retired", "this bot is retired already")
         with self.store.write() as s:
             r = s.get(LeagueBotRow, bot_id)
             r.status, r.updated_at = "retired", time.time()
@@ -825,9 +827,9 @@ def install_league(app: FastAPI, manager: MatchManager, store: Store) -> League:
         """Replace the program (owner token): a new version, rated afresh."""
         return league.replace(bot_id, token, body.source, body.kind)
 
-    @r.delete("/bots/{bot_id}", responses=_errs(403, 404, 422))
+    @r.delete("/bots/{bot_id}", responses=_errs(403, 404, 409, 422))
     def delete_bot(bot_id: str, token: Optional[str] = Depends(_owner_token)) -> dict[str, Any]:
-        """Retire the bot (owner token)."""
+        """Retire the bot (owner token); 409 when it is retired already."""
         return league.retire(bot_id, token)
 
     @r.get("/ladder/{game}", responses=_errs(404, 422))
