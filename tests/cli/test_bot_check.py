@@ -89,3 +89,15 @@ def test_report_header_is_one_line_whatever_the_width():
     r = botwars("bot", "check", spec, "--game", "arena", "--opponent", "builtin:hunter", "--decisions", "2")
     first = r.stdout.splitlines()[0]
     assert first == f"bot check: {spec} in arena against builtin:hunter", r.stdout
+
+
+def test_a_bot_that_writes_extra_lines_after_its_reply_is_named():
+    """Issue 15 item 7 (audit): a bot that prints more than one line per view passes every
+    decision (the engine discards the extra lines), but a late extra line could be read as the
+    next view's reply, so the check names it and exits 1."""
+    chatty = os.path.join(ROOT, "tests", "agents", "bots", "chatty_jsonl.py")
+    r = botwars("bot", "check", f"cmd:python3 {chatty}", "--game", "arena", "--decisions", "6", "--json")
+    assert r.returncode == 1, r.stdout + r.stderr
+    faults = json.loads(r.stdout)["faults"]
+    assert faults and {f["code"] for f in faults} == {"extra_lines"}
+    assert all("exactly one line" in f["detail"] and int(f["detail"].split()[0]) >= 5 for f in faults)

@@ -40,6 +40,7 @@ WORDS = {
     "duplicate": "order refused by the rules: a second order for the same robot",
     "user_data_truncated": "user data cut to the allowed length",
     "no_exit": "did not exit at the end",
+    "extra_lines": "wrote more than one line per view",
 }
 
 
@@ -126,7 +127,13 @@ def _play(m: Match, seat: str, decisions: int, report: CheckReport, no: int, exi
         while m.outcome() is None and played < decisions:
             m.step()
             played += 1
-        proc = getattr(m.agents[seat], "proc", None)
+        agent = m.agents[seat]
+        count = getattr(agent, "count_extra_lines", None)
+        if callable(count) and count():
+            report.faults.append(Fault(no, seat, -1, "extra_lines", WORDS["extra_lines"],
+                                       f"{agent.extra_lines} line(s) after its replies: answer each view "
+                                       "with exactly one line (print debugging output to stderr)"))
+        proc = getattr(agent, "proc", None)
         if proc is not None and proc.poll() is None:
             try:
                 proc.stdin.close()

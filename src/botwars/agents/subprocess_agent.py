@@ -87,6 +87,9 @@ class JsonLinesAgent(Agent):
         self._err = bytearray()
         self._sel: selectors.BaseSelector | None = None
         self.restarts = 0
+        self.extra_lines = 0
+        """Lines the program wrote after a reply, before the next view (discarded; ``botwars bot
+        check`` reports them: a late one could be read as the next view's reply)."""
         self.max_chars: int | None = None
         self.reusable = reusable
         self._pool: hostpool.HostPool | None = None
@@ -177,6 +180,15 @@ class JsonLinesAgent(Agent):
             self.proc = None
             self.restarts += 1
 
+    def count_extra_lines(self, wait_s: float = 0.2) -> int:
+        """After the last decision: read what the program wrote since its last reply (waiting
+        up to ``wait_s`` seconds), add its lines to :attr:`extra_lines`, return the total."""
+        if self.proc is not None:
+            self._pump(wait_s)
+            self.extra_lines += self._out.count(b"\n")
+            self._out.clear()
+        return self.extra_lines
+
     def close(self) -> None:
         """Close stdin, give the program a moment to exit, then kill its process group (a
         kept host without failures goes back to its pool instead)."""
@@ -256,6 +268,7 @@ class JsonLinesAgent(Agent):
             self._drop()
             raise failure
         self._pump(0)  # discard what it printed since its last reply
+        self.extra_lines += self._out.count(b"\n")
         self._out.clear()
         if self._sel is None or self.proc.stdout not in [k.fileobj for k in self._sel.get_map().values()]:
             try:
