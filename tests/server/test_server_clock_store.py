@@ -298,3 +298,19 @@ def test_the_bot_pool_stores_each_answers_memory_and_a_restart_replays_nothing(s
         after = view(api, mid)
         assert {k: v for k, v in after.items() if k != "clock"} == {k: v for k, v in before.items() if k != "clock"}
         assert replayed and all("p2" not in seats for seats in replayed)
+
+
+def test_an_ended_match_keeps_no_bot_memory(db_url, clock):
+    """Bot memory is only for restarting an unfinished match: the transaction that stores the
+    outcome removes it."""
+    from botwars.store.models import BotMemoryRow
+    with make_client(db_url, clock) as api:
+        mid, toks, _ = create(api, seats=["remote", "builtin:random"], config={"max_turns": 2})
+        store = api.app.state.manager.store
+        with store.read() as db:
+            assert db.query(BotMemoryRow).filter_by(match_id=mid).count() == 1  # as started
+        for n in (1, 2):
+            assert order(api, mid, toks[0], n, EMPTY).status_code == 200
+        assert api.get(f"/api/matches/{mid}").json()["status"] == "ended"
+        with store.read() as db:
+            assert db.query(BotMemoryRow).filter_by(match_id=mid).count() == 0

@@ -66,6 +66,7 @@ _INSERT_REFUSAL = RefusalRow.__table__.insert()
 _B = BotMemoryRow.__table__
 _DELETE_MEMORY = _B.delete().where(_B.c.match_id == bindparam("mid"), _B.c.seat == bindparam("mseat"))
 _INSERT_MEMORY = _B.insert()
+_DELETE_MEMORIES = _B.delete().where(_B.c.match_id == bindparam("mid"))
 _O = OrderRow.__table__
 _DELETE_ORDER = _O.delete().where(_O.c.match_id == bindparam("mid"), _O.c.n == bindparam("dn"),
                                   _O.c.seat == bindparam("dseat"))
@@ -351,7 +352,7 @@ class MatchManager:
             with sess.lock:
                 if res.agent is not None:
                     sess.bots[seat].bot = res.agent.bot  # its memory after the decision
-                    if res.memory is not None:  # n: the points resolved when it was asked
+                    if res.memory is not None and not sess.ended:  # n: points resolved when asked
                         self._save_memory(sess, seat, n + 1, res.memory)
                 if sess.ended or sess.n != n or seat not in sess.awaited():
                     return  # the clock expired it meanwhile, or the match ended
@@ -643,6 +644,8 @@ class MatchManager:
                     c.execute(_INSERT_DECISION, {"match_id": sess.id, "n": line["n"], "line": canonical_json(line)})
                 if new_lines:
                     out = ref.outcome
+                    if out:  # an ended match is never re-simulated with its bots: their memory goes
+                        c.execute(_DELETE_MEMORIES, {"mid": sess.id})
                     c.execute(_UPDATE_MATCH, {"mid": sess.id, "decisions": ref.n, "turns": ref.turn(),
                                               "opened_at": now, "bank_left": canonical_json(ref.bank),
                                               "status": "ended" if out else "running",
