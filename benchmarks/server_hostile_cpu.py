@@ -25,6 +25,8 @@ import time
 
 import httpx
 
+from _serve import wait_until_up  # noqa: E402  (benchmarks/ is on sys.path when run)
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from server_spectators import ROOT, cpu_s, free_port, hostile_map  # noqa: E402
 
@@ -45,12 +47,7 @@ def main() -> None:
         proc = subprocess.Popen(cmd, stdout=log, stderr=log, env=env)
         url = f"http://127.0.0.1:{port}"
         try:
-            for _ in range(600):
-                try:
-                    if httpx.get(url + "/api/games", timeout=2).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    time.sleep(0.1)
+            wait_until_up(url)
             i0 = cpu_s(proc.pid)
             time.sleep(args.seconds)
             idle = cpu_s(proc.pid) - i0  # the same window with no match: clock and heartbeat

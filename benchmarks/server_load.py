@@ -30,6 +30,8 @@ import time
 
 import httpx
 
+from _serve import wait_until_up  # noqa: E402  (benchmarks/ is on sys.path when run)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -142,12 +144,7 @@ def main() -> None:
                                 stdout=log, stderr=log, env=env)
         url = f"http://127.0.0.1:{port}"
         try:
-            for _ in range(600):
-                try:
-                    if httpx.get(url + "/api/games", timeout=2).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    time.sleep(0.1)
+            wait_until_up(url)
             res = asyncio.run(run(url, args.matches, args.turns, args.think_ms / 1000))
         finally:
             proc.terminate()

@@ -35,6 +35,8 @@ import time
 
 import httpx
 
+from _serve import wait_until_up  # noqa: E402  (benchmarks/ is on sys.path when run)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -213,12 +215,7 @@ def main() -> None:
         proc = subprocess.Popen(cmd, stdout=log, stderr=log, env=env)
         url = f"http://127.0.0.1:{port}"
         try:
-            for _ in range(600):
-                try:
-                    if httpx.get(url + "/api/games", timeout=2).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    time.sleep(0.1)
+            wait_until_up(url)
             rows = asyncio.run(run(url, args.spectators, args.turns, args.think_ms / 1000, max_chars,
                                    proc.pid))
         finally:
