@@ -280,21 +280,17 @@ def test_a_match_with_a_big_config_lives_in_the_pool_from_its_first_point(sqlite
 
 
 @pytest.mark.slow
-def test_rules_workers_end_when_the_server_process_is_killed(tmp_path):
-    """A server killed with SIGKILL cannot stop its pool: each worker notices within
-    WATCH_S that the server's process is gone and ends itself."""
+def _workers_end_when_their_server_is_killed(script: str) -> None:
+    """Run ``script`` (a "server": it starts a pool, prints its worker pids on one line, then
+    sleeps), kill it with SIGKILL, and check that every printed worker ends within
+    10 WATCH_S + 5 seconds."""
     import subprocess
     import sys
-    script = ("import sys, time\n"
-              "from botwars.server.rulespool import RulesPool\n"
-              "p = RulesPool(2); p.start()\n"
-              "print(' '.join(map(str, p.pids())), flush=True)\n"
-              "time.sleep(60)\n")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, env=env)
     try:
         pids = [int(x) for x in proc.stdout.readline().split()]
-        assert len(pids) == 2 and all(os.path.exists(f"/proc/{p}") for p in pids)
+        assert pids and proc.pid not in pids and all(os.path.exists(f"/proc/{p}") for p in pids)
     finally:
         proc.kill()
         proc.wait()
@@ -309,6 +305,18 @@ def test_rules_workers_end_when_the_server_process_is_killed(tmp_path):
     while any(alive(p) for p in pids) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not any(alive(p) for p in pids)
+
+
+def test_rules_workers_end_when_the_server_process_is_killed(tmp_path):
+    """A server killed with SIGKILL cannot stop its pool: each worker notices within
+    WATCH_S that the server's process is gone and ends itself."""
+    _workers_end_when_their_server_is_killed(
+        "import sys, time\n"
+        "from botwars.server.rulespool import RulesPool\n"
+        "p = RulesPool(2); p.start()\n"
+        "assert len(p.pids()) == 2\n"
+        "print(' '.join(map(str, p.pids())), flush=True)\n"
+        "time.sleep(60)\n")
 
 
 @pytest.mark.slow
@@ -350,32 +358,12 @@ def test_bot_pool_workers_end_when_the_server_process_is_killed():
     """Like the rules pool's: the bot pool's workers (children of a fork server, so not killed
     with the server), here both busy with a long decision and so not reading their task
     channel, notice within WATCH_S that the server's process is gone and end."""
-    import subprocess
-    import sys
-    script = ("import os, time\n"
-              "from botwars.server.botpool import BotPool\n"
-              "p = BotPool(2); p.start()\n"
-              "pids = {p._pool.schedule(os.getpid).result(timeout=60) for _ in range(8)}\n"
-              "busy = [p._pool.schedule(time.sleep, args=(120,)) for _ in range(2)]\n"
-              "time.sleep(0.5)\n"
-              "print(' '.join(map(str, sorted(pids))), flush=True)\n"
-              "time.sleep(60)\n")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, env=env)
-    try:
-        pids = [int(x) for x in proc.stdout.readline().split()]
-        assert pids and proc.pid not in pids and all(os.path.exists(f"/proc/{p}") for p in pids)
-    finally:
-        proc.kill()
-        proc.wait()
-
-    def alive(pid):
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-        except OSError:
-            return False
-    deadline = time.monotonic() + 10 * rulespool.WATCH_S + 5
-    while any(alive(p) for p in pids) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not any(alive(p) for p in pids)
+    _workers_end_when_their_server_is_killed(
+        "import os, time\n"
+        "from botwars.server.botpool import BotPool\n"
+        "p = BotPool(2); p.start()\n"
+        "pids = {p._pool.schedule(os.getpid).result(timeout=60) for _ in range(8)}\n"
+        "busy = [p._pool.schedule(time.sleep, args=(120,)) for _ in range(2)]\n"
+        "time.sleep(0.5)\n"
+        "print(' '.join(map(str, sorted(pids))), flush=True)\n"
+        "time.sleep(60)\n")

@@ -7,8 +7,9 @@ package and must start without importing the sandbox, the agent kinds or the ker
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from botwars.engine.lazy import lazy_names
 
 if TYPE_CHECKING:
     from botwars.agents.base import Agent, AgentFailure, CallableAgent
@@ -21,12 +22,4 @@ _WHERE = {"Agent": "base", "AgentFailure": "base", "CallableAgent": "base", "reu
 __all__ = ["Agent", "AgentFailure", "CallableAgent", "make_agent", "reuse_hosts"]
 
 
-def __getattr__(name: str) -> Any:
-    """Import the module defining the public ``name`` on first use (raises AttributeError for
-    any other name)."""
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'botwars.agents' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"botwars.agents.{module}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names("botwars.agents", _WHERE, globals())

@@ -15,8 +15,9 @@ pay for the whole kernel at every start.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from botwars.engine.lazy import lazy_names
 
 if TYPE_CHECKING:
     from botwars.engine.errors import BotwarsError, ConfigError, InvalidOrders, RulesetError, RecordError
@@ -44,12 +45,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """Import the module defining the public ``name`` on first use (raises AttributeError for
-    any other name)."""
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'botwars.engine' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"botwars.engine.{module}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names("botwars.engine", _WHERE, globals())
