@@ -99,5 +99,10 @@ def test_a_bot_that_writes_extra_lines_after_its_reply_is_named():
     r = botwars("bot", "check", f"cmd:python3 {chatty}", "--game", "arena", "--decisions", "6", "--json")
     assert r.returncode == 1, r.stdout + r.stderr
     faults = json.loads(r.stdout)["faults"]
-    assert faults and {f["code"] for f in faults} == {"extra_lines"}
-    assert all("exactly one line" in f["detail"] and int(f["detail"].split()[0]) >= 5 for f in faults)
+    extra = [f for f in faults if f["code"] == "extra_lines"]
+    assert len(extra) == 2  # one per match (the bot plays each seat once)
+    assert all("exactly one line" in f["detail"] and int(f["detail"].split()[0]) >= 3 for f in extra)
+    # the hazard itself: on a busy machine a debug line can arrive after the next view was sent
+    # and be read as its reply (an invalid reply that names the line); nothing else may appear
+    others = [f for f in faults if f["code"] != "extra_lines"]
+    assert all(f["code"] == "malformed" and "debug: thinking" in f["detail"] for f in others), others
