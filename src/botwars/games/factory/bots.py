@@ -154,7 +154,10 @@ class PathfinderBot(FactoryBot):
         s += 3.0 * b.hp
         return s
 
-    def act(self, view: dict[str, Any]) -> dict[str, Any]:
+    def position(self, view: dict[str, Any]) -> tuple[Any, FactoryState, int, list[int], int, bool]:
+        """What a decision starts from: ``(rule set, the position rebuilt from the view, own
+        robot's index, hand cards, free registers k, reboot)`` where ``reboot`` declares one for
+        a robot alive, not rebooting and at HP 3 or less."""
         self.ensure()
         from botwars.engine.ruleset import get_ruleset
         rs = get_ruleset("factory")
@@ -162,15 +165,21 @@ class PathfinderBot(FactoryBot):
         hand = [parse_card(c) for c in view.get("hand", [])]
         st, me = state_from_view(rs, view)
         b = st.bots[me]
-        reboot = bool(b.alive and not b.rebooting and b.hp <= 3)
+        return rs, st, me, hand, k, bool(b.alive and not b.rebooting and b.hp <= 3)
+
+    @staticmethod
+    def program(prog: list[int], hand: list[int], k: int) -> list[int]:
+        """A beam program as ``k`` cards: the cards it plays, then unused hand cards for the
+        registers a dead end left empty."""
+        cards = [c for c in prog if c is not None and c != -1]
+        return (cards + [c for c in hand if c not in cards])[:k]
+
+    def act(self, view: dict[str, Any]) -> dict[str, Any]:
+        rs, st, me, hand, k, reboot = self.position(view)
         if k == 0 or not hand:
             return {"type": "program", "cards": [], "reboot": reboot}
         best = self.beam(rs, st, me, hand, k, self.width)[0][2]
-        cards = [c for c in best if c is not None and c != -1]
-        # fill registers a dead end left empty with unused hand cards
-        rest = [c for c in hand if c not in cards]
-        cards = (cards + rest)[:k]
-        return {"type": "program", "cards": cards, "reboot": reboot}
+        return {"type": "program", "cards": self.program(best, hand, k), "reboot": reboot}
 
     def beam(self, rs: Any, st: FactoryState, me: int, hand: list[int], k: int,
              width: int) -> list[tuple[float, FactoryState, list[int]]]:

@@ -33,8 +33,7 @@ import time
 from typing import Any
 
 from botwars.games.factory import bots as _bots
-from botwars.games.factory.bots import PathfinderBot, state_from_view
-from botwars.games.factory.cards import parse_card
+from botwars.games.factory.bots import PathfinderBot
 from botwars.games.factory.state import FactoryState
 
 
@@ -113,22 +112,14 @@ class PlannerBot(PathfinderBot):
         return val
 
     def act(self, view: dict[str, Any]) -> dict[str, Any]:
-        self.ensure()
-        from botwars.engine.ruleset import get_ruleset
-        rs = get_ruleset("factory")
-        k = view.get("free_registers", 0)
-        hand = [parse_card(c) for c in view.get("hand", [])]
-        st, me = state_from_view(rs, view)
-        b = st.bots[me]
-        reboot = bool(b.alive and not b.rebooting and b.hp <= 3)
+        rs, st, me, hand, k, reboot = self.position(view)
         if k == 0 or not hand:
             return {"type": "program", "cards": [], "reboot": reboot}
         rng = _random.Random(f"{getattr(self, 'seed_text', 'x')}:{view['turn']}")
         self.rng = rng  # the beam's tie-breaking noise
         cands: list[list[int]] = []
         for _, _, prog in self.beam(rs, st, me, hand, k, self.cand_width):
-            cards = [c for c in prog if c is not None and c != -1]
-            cards = (cards + [c for c in hand if c not in cards])[:k]
+            cards = self.program(prog, hand, k)
             if cards not in cands:
                 cands.append(cards)
         if len(cands) == 1:

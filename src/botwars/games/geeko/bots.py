@@ -254,19 +254,44 @@ class PathfinderBot(GeekoBotBase):
 
     width = 4
 
-    def act(self, view: dict[str, Any]) -> dict[str, Any]:
+    #: the answer when there is nothing to program: no robot awaits cards, or G-4.5 allows no length
+    NOTHING: dict[str, Any] = {"type": "program", "length": 0, "reboot": None}
+
+    def position(self, view: dict[str, Any]) -> tuple[Any, RoomState, list[int], int] | None:
+        """What a decision starts from: ``(rule set, the room rebuilt from the view, indexes of
+        the robots awaiting cards, longest valid program length L)``; ``None`` when there is
+        nothing to program (no robot awaits cards, or G-4.5: no program with L >= 1 is valid)."""
         self.ensure()
         from botwars.engine.ruleset import get_ruleset
         rs = get_ruleset("geeko")
         need = needs(view)
         if not need:
-            return {"type": "program", "length": 0, "reboot": None}
+            return None
         run = room_from_view(rs, view)
-        slots = [LETTERS.index(k) for k in need]
-        hand = run.hand
         L = rs.longest_program(run)
-        if L == 0:  # G-4.5: no program with L >= 1 is valid
-            return {"type": "program", "length": 0, "reboot": None}
+        return (rs, run, [LETTERS.index(k) for k in need], L) if L else None
+
+    @staticmethod
+    def answer(run: RoomState, slots: list[int], L: int, progs: dict[int, list[int]]) -> dict[str, Any]:
+        """The orders for ``progs`` (cards by robot index) of length ``L``, declaring a reboot for
+        the first robot at HP 3 or less whose partner is alive above HP 3."""
+        reboot = None
+        for i in slots:
+            other = run.bots[1 - i]
+            if run.bots[i].hp <= 3 and other.alive and other.hp > 3:
+                reboot = LETTERS[i]
+                break
+        out: dict[str, Any] = {"type": "program", "length": L, "reboot": reboot}
+        for i, p in progs.items():
+            out[LETTERS[i]] = list(p)
+        return out
+
+    def act(self, view: dict[str, Any]) -> dict[str, Any]:
+        pos = self.position(view)
+        if pos is None:
+            return dict(self.NOTHING)
+        rs, run, slots, L = pos
+        hand = run.hand
         beam = self.beam(rs, run, slots, L, self.width)
         best = None
         for _, progs, _st in beam:
@@ -282,18 +307,7 @@ class PathfinderBot(GeekoBotBase):
             fill = joint_fill(hand, [run.bots[i].sets for i in slots], L)
             assert fill is not None  # longest_program found one
             best = (0.0, dict(zip(slots, fill)))
-        progs = best[1]
-        reboot = None
-        for i in slots:
-            b = run.bots[i]
-            other = 1 - i
-            if b.hp <= 3 and run.bots[other].alive and run.bots[other].hp > 3:
-                reboot = LETTERS[i]
-                break
-        out: dict[str, Any] = {"type": "program", "length": L, "reboot": reboot}
-        for i, p in progs.items():
-            out[LETTERS[i]] = list(p)
-        return out
+        return self.answer(run, slots, L, best[1])
 
     @staticmethod
     def beam(rs: Any, run: RoomState, slots: list[int], L: int, width: int

@@ -27,13 +27,7 @@ import time
 from typing import Any
 
 from botwars.games.geeko import bots as _bots
-from botwars.games.geeko.bots import (
-    LETTERS,
-    PathfinderBot,
-    needs,
-    room_from_view,
-    score,
-)
+from botwars.games.geeko.bots import PathfinderBot, score
 from botwars.games.geeko.state import RoomState
 
 
@@ -51,17 +45,10 @@ class PlannerBot(PathfinderBot):
         self.seconds = seconds
 
     def act(self, view: dict[str, Any]) -> dict[str, Any]:
-        self.ensure()
-        from botwars.engine.ruleset import get_ruleset
-        rs = get_ruleset("geeko")
-        need = needs(view)
-        if not need:
-            return {"type": "program", "length": 0, "reboot": None}
-        run = room_from_view(rs, view)
-        slots = [LETTERS.index(k) for k in need]
-        top = rs.longest_program(run)
-        if top == 0:  # G-4.5: no program with L >= 1 is valid
-            return {"type": "program", "length": 0, "reboot": None}
+        pos = self.position(view)
+        if pos is None:
+            return dict(self.NOTHING)
+        rs, run, slots, top = pos
         t_end = None if self.seconds is None else time.perf_counter() + self.seconds
         lengths = [top] + ([top - 1] if top > 1 else [])
         width = max(1, self.simulations // len(lengths))
@@ -83,16 +70,7 @@ class PlannerBot(PathfinderBot):
         if best is None:  # nothing padded: pathfinder's own answer
             return super().act(view)
         _, L, progs = best
-        reboot = None
-        for i in slots:
-            b = run.bots[i]
-            if b.hp <= 3 and run.bots[1 - i].alive and run.bots[1 - i].hp > 3:
-                reboot = LETTERS[i]
-                break
-        out: dict[str, Any] = {"type": "program", "length": L, "reboot": reboot}
-        for i, p in progs.items():
-            out[LETTERS[i]] = list(p)
-        return out
+        return self.answer(run, slots, L, progs)
 
 
 #: Every built-in bot of the game (``builtin:NAME``, the plug-in's ``bots``): ``bots.BUILTIN`` and
