@@ -94,10 +94,17 @@ class Core:
     def mask(self, seat: str, alive: bool | None = None) -> np.ndarray:
         """The flat ``int8`` action mask of ``seat``: only the wait action while it has nothing to
         decide, all zeros once the match is over (``alive``: the environment still steps the
-        seat, e.g. to the end of an AEC cycle; then the wait action)."""
+        seat, e.g. to the end of an AEC cycle; then the wait action). The wait action is action 0
+        of the first choice, unless the game's spec has its own ``wait_mask(alive)``."""
         if self.deciding(seat):
             return self.spec.mask(self.view(seat), self.partial[seat], self.legal(seat))
-        return self.spec.wait_mask(not self.over if alive is None else alive)
+        alive = not self.over if alive is None else alive
+        own = getattr(self.spec, "wait_mask", None)
+        if own is not None:  # a game whose wait action is not action 0 of a single choice (arena)
+            return own(alive)
+        m = np.zeros(self.spec.nvec[0], dtype=np.int8)
+        m[0] = 1 if alive else 0
+        return m
 
     def observe(self, seat: str, alive: bool | None = None) -> dict[str, np.ndarray]:
         """``seat``'s observation dict: the game's arrays plus ``action_mask``."""

@@ -153,11 +153,6 @@ class DadoedSpec:
             setup[j, a - 1] = 1
         return {"board": board, "vector": vec, "supers": supers, "setup": setup}
 
-    def wait_mask(self, alive: bool) -> np.ndarray:
-        m = np.zeros(self.nvec[0], dtype=np.int8)
-        m[0] = 1 if alive else 0
-        return m
-
     def mask(self, view: dict[str, Any], partial: tuple[int, ...], legal: Any) -> np.ndarray:
         m = np.zeros(self.nvec[0], dtype=np.int8)
         if view.get("phase") == "setup":

@@ -146,11 +146,6 @@ class FactorySpec:
         return {"board": planes, "vector": np.clip(vec, 0, 1),
                 "hand": hand_rows(list(view.get("hand") or []), chosen, self.hand_size)}
 
-    def wait_mask(self, alive: bool) -> np.ndarray:
-        m = np.zeros(self.nvec[0], dtype=np.int8)
-        m[0] = 1 if alive else 0
-        return m
-
     def mask(self, view: dict[str, Any], partial: tuple[int, ...], legal: Any) -> np.ndarray:
         m = np.zeros(self.nvec[0], dtype=np.int8)
         hand = list(view.get("hand") or [])

@@ -115,11 +115,6 @@ class SubmarineSpec:
                        dtype=np.float32)
         return {"board": board, "vector": np.clip(vec, 0, 1), "subs": subs}
 
-    def wait_mask(self, alive: bool) -> np.ndarray:
-        m = np.zeros(self.nvec[0], dtype=np.int8)
-        m[0] = 1 if alive else 0
-        return m
-
     def mask(self, view: dict[str, Any], partial: tuple[int, ...], legal: Any) -> np.ndarray:
         m = np.zeros(self.nvec[0], dtype=np.int8)
         if view.get("setup"):
