@@ -17,20 +17,11 @@ def _seed(seed: int | None, rng: np.random.Generator) -> int:
     return int(seed) if seed is not None else int(rng.integers(0, 2**31 - 1))
 
 
-class BotwarsAEC(AECEnv):  # type: ignore[misc]
-    """The AEC (agent-environment cycle) form of a botwars game (PettingZoo).
+class _Seats:
+    """What both PettingZoo forms share: the game's :class:`~botwars.rl.core.Core`, the seats as
+    agents, metadata, and the spaces (the same for every seat)."""
 
-    Agents are the seats (``p1``, ``p2`` ... or the game's names). The agents are stepped in a
-    fixed cycle, seat order: the selected seat either has orders to give (its turn, a setup,
-    or the next sub-step of a program or action list) or plays the wait action (index 0, the
-    only one its mask allows). Observations are the seat's own view as arrays (docs/rl.md) with
-    ``action_mask``; rewards are given at the end (+1 win, -1 loss, 0 draw). A masked-out action
-    settles the seat with its default orders for that decision point (``info["illegal"]``).
-    ``config``: the game's parameters; ``seats``: the number of seats.
-    """
-
-    def __init__(self, game: str, render_mode: str | None = None, seats: int | None = None, **config: Any):
-        super().__init__()
+    def _setup(self, game: str, render_mode: str | None, seats: int | None, config: dict[str, Any]) -> None:
         self.core = Core(game, config, seats)
         self.possible_agents = list(self.core.seats)
         self.render_mode = render_mode
@@ -45,6 +36,23 @@ class BotwarsAEC(AECEnv):  # type: ignore[misc]
     @functools.lru_cache(maxsize=None)
     def action_space(self, agent: str) -> Any:
         return action_space(self.core.spec)
+
+
+class BotwarsAEC(_Seats, AECEnv):  # type: ignore[misc]
+    """The AEC (agent-environment cycle) form of a botwars game (PettingZoo).
+
+    Agents are the seats (``p1``, ``p2`` ... or the game's names). The agents are stepped in a
+    fixed cycle, seat order: the selected seat either has orders to give (its turn, a setup,
+    or the next sub-step of a program or action list) or plays the wait action (index 0, the
+    only one its mask allows). Observations are the seat's own view as arrays (docs/rl.md) with
+    ``action_mask``; rewards are given at the end (+1 win, -1 loss, 0 draw). A masked-out action
+    settles the seat with its default orders for that decision point (``info["illegal"]``).
+    ``config``: the game's parameters; ``seats``: the number of seats.
+    """
+
+    def __init__(self, game: str, render_mode: str | None = None, seats: int | None = None, **config: Any):
+        super().__init__()
+        self._setup(game, render_mode, seats, config)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
@@ -88,27 +96,14 @@ class BotwarsAEC(AECEnv):  # type: ignore[misc]
         pass
 
 
-class BotwarsParallel(ParallelEnv):  # type: ignore[misc]
+class BotwarsParallel(_Seats, ParallelEnv):  # type: ignore[misc]
     """The Parallel form of a simultaneous botwars game (PettingZoo): every live seat acts each
     step; a seat with nothing to decide (its program already complete, or out of the game) plays
     the wait action. Same observations, rewards and masked-out handling as :class:`BotwarsAEC`."""
 
     def __init__(self, game: str, render_mode: str | None = None, seats: int | None = None, **config: Any):
-        self.core = Core(game, config, seats)
-        self.possible_agents = list(self.core.seats)
+        self._setup(game, render_mode, seats, config)
         self.agents: list[str] = []
-        self.render_mode = render_mode
-        self.metadata = {"name": f"botwars_{self.core.game.id}_v0", "render_modes": ["ansi"],
-                         "is_parallelizable": True}
-        self._rng = np.random.default_rng()
-
-    @functools.lru_cache(maxsize=None)
-    def observation_space(self, agent: str) -> Any:
-        return observation_space(self.core.spec)
-
-    @functools.lru_cache(maxsize=None)
-    def action_space(self, agent: str) -> Any:
-        return action_space(self.core.spec)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, Any], dict[str, Any]]:
