@@ -57,6 +57,19 @@ DEFAULT_MAX_LINE = 1 << 20
 GRACE_S = 0.3
 
 
+def _close_input(proc: Any) -> None:
+    """Close ``proc``'s stdin (a program ends at end of input) and wait up to :data:`GRACE_S`
+    seconds for it to exit; whatever still runs is the caller's to kill."""
+    try:
+        proc.stdin.close()
+    except OSError:
+        pass
+    try:
+        proc.wait(timeout=GRACE_S)
+    except Exception:
+        pass
+
+
 def _botwars_pythonpath() -> str:
     """The folder that holds the ``botwars`` package (so ``-m botwars...`` hosts can import it)."""
     import botwars
@@ -198,14 +211,7 @@ class JsonLinesAgent(Agent):
             if not self._pool.give(self._key(), host):
                 host.shutdown()
         if self.proc is not None:
-            try:
-                self.proc.stdin.close()
-            except OSError:
-                pass
-            try:
-                self.proc.wait(timeout=GRACE_S)
-            except Exception:
-                pass
+            _close_input(self.proc)
             self._drop()
         if self._config_file:
             try:
@@ -432,14 +438,7 @@ class KeptHost:
 
     def shutdown(self) -> None:
         """Close its input (the template exits), wait a moment, then :meth:`discard`."""
-        try:
-            self.proc.stdin.close()
-        except OSError:
-            pass
-        try:
-            self.proc.wait(timeout=GRACE_S)
-        except Exception:
-            pass
+        _close_input(self.proc)
         self.discard()
 
 
