@@ -58,22 +58,9 @@
       if (e.kind === "result") return "Result: " + (e.rows || []).slice(1).map(r => `${r[0]}. ${r[1]} (flags ${r[2]}, ${r[5]})`).join("; ");
       return undefined;
     },
-    lastMoves(events) {  // every robot's path over the stages of the last turn, from the MOVES rows
-      const out = [], at = {};
-      for (const e of events) {
-        if (e.kind !== "stage") continue;
-        const rows = e.rows || [], names = (rows.find(r => r[0] === "NAME") || []).slice(1);
-        const moves = rows.find(r => r[0] === "MOVES") || [];
-        names.forEach((n, i) => {
-          const squares = String(moves[i + 1] || "").match(/r\d+c\d+/g) || [];
-          for (const sq of squares) {
-            if (at[n] && at[n] !== sq) out.push({a: at[n], b: sq, owner: n, text: `${n}, stage ${e.stage}: ${moves[i + 1]}`,
-              colour: (kit.seats[n.split(" ")[0]] || {}).colour});
-            at[n] = sq;
-          }
-        });
-      }
-      return out;
+    lastMoves(events, ui) {  // every robot's path over the stages of the last turn, from the MOVES rows
+      return ui.stageMoves(events, (n, e, m) => `${n}, stage ${e.stage}: ${m}`,
+                           n => (kit.seats[n.split(" ")[0]] || {}).colour);
     },
     legend: [
       ["coloured disc with a number badge", "a robot (its player's colour and, in the white badge, its seat number 1-4; the number is its HP, the black line shows where it faces). Hollow and dashed: virtual (passes through robots). Two on one square are drawn side by side"],

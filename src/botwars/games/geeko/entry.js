@@ -51,20 +51,8 @@
       if (e.kind === "fused") return `Locked registers: ${lines(e.rows || [])}`;
       return undefined;
     },
-    lastMoves(events) {
-      const out = [], at = {};
-      for (const e of events) {
-        if (e.kind !== "stage") continue;
-        const rows = e.rows || [], names = (rows.find(r => r[0] === "NAME") || []).slice(1);
-        const moves = rows.find(r => r[0] === "MOVES") || [];
-        names.forEach((n, i) => {
-          for (const sq of String(moves[i + 1] || "").match(/r\d+c\d+/g) || []) {
-            if (at[n] && at[n] !== sq) out.push({a: at[n], b: sq, owner: n, text: `robot ${n}, stage ${e.stage}: ${moves[i + 1]}`});
-            at[n] = sq;
-          }
-        });
-      }
-      return out;
+    lastMoves(events, ui) {  // the robots' paths over the stages of the last turn
+      return ui.stageMoves(events, (n, e, m) => `robot ${n}, stage ${e.stage}: ${m}`);
     },
     legend: [
       ["disc with A / B", "your robots A and B (the black line shows where each faces; HP in the tooltip)"],

@@ -17,7 +17,7 @@
 // }. Every member is optional; without a kit the JSON box is the order entry.
 // ui = {el, setOrders, board: {onClick(fn), mark(name, cls, text), arrow(a, b, cls), clear()},
 //       seatName(seat), say(text, bad), plan(body, redraw(steps)), drawPlan(steps, who),
-//       registerCard(program, i, redraw, {id, describe, who})}.
+//       registerCard(program, i, redraw, {id, describe, who}), stageMoves(events, text, colour)}.
 "use strict";
 (function () {
   const page = document.getElementById("page");
@@ -463,8 +463,27 @@
       el("button", {type: "button", class: "mini", dataset: {later: id}, disabled: i >= program.length - 1 ? "disabled" : null,
         "aria-label": `move ${c} later`, title: "run it one register later", onclick: () => swap(i + 1)}, "▶")];
   }
+  // Every robot's path over the stages of a turn, from the stage tables' NAME and MOVES rows
+  // (events of kind "stage"): [{a, b, owner, text, colour}], one per square entered.
+  // text(name, event, moves) -> the arrow's title; colour(name) -> its colour (or undefined).
+  function stageMoves(events, text, colour) {
+    const out = [], at = {};
+    for (const e of events) {
+      if (e.kind !== "stage") continue;
+      const rows = e.rows || [], names = (rows.find(r => r[0] === "NAME") || []).slice(1);
+      const moves = rows.find(r => r[0] === "MOVES") || [];
+      names.forEach((n, i) => {
+        for (const sq of String(moves[i + 1] || "").match(/r\d+c\d+/g) || []) {
+          if (at[n] && at[n] !== sq) out.push({a: at[n], b: sq, owner: n, text: text(n, e, moves[i + 1]),
+                                              colour: colour ? colour(n) : undefined});
+          at[n] = sq;
+        }
+      });
+    }
+    return out;
+  }
   const ui = {el, setOrders, board, seatName, seatInfo, swatch, say: (t, bad) => say(t, bad), get snap() { return snap; }, seat: SEAT,
-              plan, drawPlan, registerCard};
+              plan, drawPlan, registerCard, stageMoves};
 
   function apply(s) {
     if (snap && s.decision < snap.decision && s.status === snap.status) return;  // an old push
