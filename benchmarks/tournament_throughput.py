@@ -25,6 +25,18 @@ the turns; both engines count the same way). CPU time is this process's plus its
 many matches a machine plays. Seat orders alternate. Usage:
 
     PYTHONPATH=src python benchmarks/tournament_throughput.py [--games 20] [--no-reuse] [--json]
+
+``--floor`` adds two bounds, both on rgkit's board:
+
+- the process boundary alone: a kept sandboxed host whose bot answers every view at once with no
+  orders (``{"orders": []}``), fed the views of a game of the built-in ``defender`` and ``random``
+  bots (what guardbot and randombot do), in CPU time (engine and host) per decision, next to
+  rgkit's CPU time per whole guardbot-vs-randombot turn in the same run. A turn asks two seats,
+  so twice this is what botwars spends per turn before any bot, adapter or rule does any work;
+- everything but the boundary: the same pairings with the same protocol and adapter code (the
+  view as a JSON line, ``pyhost``'s answer, the reply decoded and validated by the referee) but
+  both bots called inside the engine's process, unsandboxed: a measurement only, what botwars
+  would reach if a process boundary cost nothing.
 """
 
 from __future__ import annotations
@@ -158,22 +170,127 @@ def run_botwars(a: str, b: str, games: int, reuse: bool, params: dict | None = N
     return games, actions, cpu() - c0, time.perf_counter() - w0, errors
 
 
+ECHO_BOT = "class Bot:\n    def act(self, view):\n        return {'orders': []}\n"
+
+
+def measure_floor(rgkit_turn_us: float, decisions: int = 2000) -> dict:
+    """CPU per decision of a kept sandboxed host that answers at once (see the module docstring),
+    fed the views of one built-in defender-vs-random game on rgkit's board; returns microseconds."""
+    import tempfile
+    from botwars.agents import reuse_hosts
+    from botwars.agents.spec import make_agent
+    from botwars.engine.referee import Referee
+    from botwars.engine.ruleset import get_ruleset
+    from botwars.games.arena.bots import BUILTIN
+
+    rs = get_ruleset("arena")
+    cfg = rs.validate_config(rgkit_board())
+    ref = Referee(rs, cfg, ["p1", "p2"], 0, clock=False, history=False)
+    bots = {"p1": BUILTIN["defender"](), "p2": BUILTIN["random"]()}
+    for seat, bot in bots.items():
+        bot.start("arena", seat, cfg, 0)
+    views = []
+    while not ref.over:
+        for seat in ref.pending():
+            view = ref.view(seat)
+            views.append(view)
+            ref.submit(seat, bots[seat].act(view), 0.0)
+        ref.resolve_point()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "echo_bot.py")
+        with open(path, "w") as f:
+            f.write(ECHO_BOT)
+        with reuse_hosts():
+            agent = make_agent(path, "arena")
+            agent.start("arena", "p1", cfg, 1)
+            agent.act(views[0], None)  # the host's start is not part of the floor
+            c0, e0 = cpu(), time.process_time()
+            for i in range(decisions):
+                agent.act(views[i % len(views)], 10.0)
+            total, engine = cpu() - c0, time.process_time() - e0
+            agent.close()
+    per = total / decisions * 1e6
+    return {"decisions": decisions, "robots_per_view": round(sum(len(v["robots"]) for v in views) / len(views), 1),
+            "cpu_us_per_decision": round(per, 1), "engine_us_per_decision": round(engine / decisions * 1e6, 1),
+            "host_us_per_decision": round((total - engine) / decisions * 1e6, 1),
+            "two_seats_us_per_turn": round(2 * per, 1), "rgkit_guardbot_randombot_us_per_turn": round(rgkit_turn_us, 1)}
+
+
+class InProcessProtocol:
+    """An ``rgkit:`` bot driven through the JSON-lines protocol and the host's own code
+    (:func:`botwars.agents.pyhost.answer` with the rgkit adapter) but in this process: no
+    process, no sandbox (``--floor`` only; never a way to run strangers' bots)."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.handle = None
+        self.encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+
+    def start(self, game: str, seat: str, config: dict, seed: int) -> None:
+        from botwars.agents import pyhost
+        self.handle = pyhost.make_handler(self.path, "botwars.games.arena.rgkit_host:load_bot", game, seat,
+                                          config, seed)
+
+    def act(self, view: dict) -> dict:
+        from botwars.agents import pyhost
+        out = io.BytesIO()
+        pyhost.answer(out, (self.encode(view) + "\n").encode("utf-8"), self.handle)
+        return json.loads(out.getvalue())
+
+
+def run_in_process(a: str, b: str, games: int, params: dict) -> tuple[int, int, float, float, int]:
+    """:func:`run_botwars` with :class:`InProcessProtocol` agents (``--floor``)."""
+    from botwars.agents.base import CallableAgent
+    from botwars.engine.match import Match
+    from botwars.engine.ruleset import get_ruleset
+
+    rs = get_ruleset("arena")
+    cfg = rs.validate_config(params)
+    actions = errors = 0
+    c0, w0 = cpu(), time.perf_counter()
+    for g in range(games):
+        first, second = (a, b) if g % 2 == 0 else (b, a)
+        m = Match(rs, cfg, {"p1": CallableAgent(InProcessProtocol(bot_file(first))),
+                            "p2": CallableAgent(InProcessProtocol(bot_file(second)))}, seed=g)
+        m.start_agents()
+        while m.outcome() is None:
+            actions += len(m.state.robots)
+            m.step()
+        errors += len(m.errors)
+    return games, actions, cpu() - c0, time.perf_counter() - w0, errors
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=20, help="games per pairing and engine (default 20)")
     ap.add_argument("--no-reuse", action="store_true", help="a fresh sandboxed host per match")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
+    ap.add_argument("--floor", action="store_true",
+                    help="also measure the process boundary alone (an answer-at-once bot; see above)")
     args = ap.parse_args()
     from botwars.agents import sandbox
     level = sandbox.probe().level
     how = cpu_accounting()
     try:
         rows = measure(args)
+        floor = None
+        if args.floor:
+            g, acts, cpu_s, _ = run_rgkit("guardbot", "randombot", args.games)
+            floor = measure_floor(cpu_s / (g * 100) * 1e6)
+            board = rgkit_board()
+            floor["in_process"] = []
+            for row in rows:
+                a, b = row["pairing"].split(" vs ")
+                g2, act2, cpu2, _, errs = run_in_process(a, b, args.games, board)
+                rate = act2 / cpu2
+                floor["in_process"].append({"pairing": row["pairing"], "actions_per_cpu_s": round(rate),
+                                            "ratio_to_rgkit": round(rate / row["rgkit"]["actions_per_cpu_s"], 2),
+                                            "bot_errors": errs})
     finally:
         release_accounting()
     out = {"sandbox_level": level, "reuse_hosts": not args.no_reuse, "cpu_time": how,
            "python": platform.python_version(), "machine": platform.machine(), "cpus": os.cpu_count(),
-           "pairings": rows}
+           "pairings": rows, "floor": floor}
     if args.json:
         print(json.dumps(out, indent=2))
         return 0
@@ -187,6 +304,15 @@ def main() -> int:
             ratio = f"  {e['ratio_actions_per_cpu_s']}x  (bot errors: {e['bot_errors']})" if eng != "rgkit" else ""
             print(f"{r['pairing']:<22} {eng:<20} {e['games_per_cpu_s']:>11} {e['actions_per_cpu_s']:>13} "
                   f"{e['robot_actions']:>8} {e['cpu_s']:>7} {e['wall_s']:>7}{ratio}")
+    if floor:
+        print(f"process boundary alone (answer-at-once bot, {floor['robots_per_view']} robots a view): "
+              f"{floor['cpu_us_per_decision']} us of CPU per decision (engine {floor['engine_us_per_decision']}, "
+              f"host {floor['host_us_per_decision']}); two seats: {floor['two_seats_us_per_turn']} us per turn; "
+              f"rgkit, a whole guardbot-vs-randombot turn: {floor['rgkit_guardbot_randombot_us_per_turn']} us")
+        for r in floor["in_process"]:
+            print(f"{r['pairing']:<22} same protocol, no process boundary (in process, unsandboxed): "
+                  f"{r['actions_per_cpu_s']} robot-actions/cpu-s, {r['ratio_to_rgkit']}x rgkit "
+                  f"(bot errors: {r['bot_errors']})")
     return 0
 
 

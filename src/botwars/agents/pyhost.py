@@ -121,6 +121,10 @@ def find_bot(module) -> Any:
     raise LookupError("no bot found: define a class Bot with an act(self, view) method")
 
 
+#: a reply as one compact JSON line (one encoder for the host's life, not one per reply)
+_ENCODE_REPLY = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
+
+
 def answer(proto, line: bytes, handle) -> bool:
     """Answer one view line with ``handle(view)`` as one JSON line (an error object for a line
     that is not JSON or a reply that is not JSON); False when the engine closed the pipe."""
@@ -131,7 +135,7 @@ def answer(proto, line: bytes, handle) -> bool:
     else:
         reply = handle(view)
     try:
-        data = json.dumps(reply, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+        data = _ENCODE_REPLY(reply)
     except (TypeError, ValueError) as exc:
         data = json.dumps({"botwars_error": f"act returned a value that is not JSON: {exc}",
                            "code": FailureCode.MALFORMED})

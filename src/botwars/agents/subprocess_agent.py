@@ -50,6 +50,8 @@ from botwars.agents import hostpool, sandbox
 from botwars.engine.codes import FailureCode
 from botwars.agents.botenv import read_config_from_env
 
+#: the view as one compact JSON line (``json.dumps`` with these options builds an encoder per call)
+_ENCODE = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 ENV_LIMIT = 64 * 1024
 STDERR_TAIL = 8192
 DEFAULT_MEMORY_MIB = 1024
@@ -276,7 +278,7 @@ class JsonLinesAgent(Agent):
         self._pump(0)  # discard what it printed since its last reply
         self.extra_lines += self._out.count(b"\n")
         self._out.clear()
-        if self._sel is None or self.proc.stdout not in [k.fileobj for k in self._sel.get_map().values()]:
+        if self._sel is None or not self._reading_stdout():
             try:
                 self.proc.wait(timeout=0.5)
             except Exception:
@@ -284,10 +286,19 @@ class JsonLinesAgent(Agent):
             failure = self._died("closed its output before this decision")
             self._drop()
             raise failure
-        data = (json.dumps(view, separators=(",", ":"), ensure_ascii=False) + "\n").encode("utf-8")
+        data = (_ENCODE(view) + "\n").encode("utf-8")
         end = None if deadline_s is None else t0 + deadline_s
         line = self._exchange(data, end, deadline_s)
         return self._decode(line)
+
+    def _reading_stdout(self) -> bool:
+        """Whether the program's stdout is still open (registered with the selector)."""
+        assert self._sel is not None and self.proc is not None
+        try:
+            self._sel.get_key(self.proc.stdout)
+        except (KeyError, ValueError):
+            return False
+        return True
 
     def _exchange(self, data: bytes, end: float | None, deadline_s: float | None) -> bytes:
         proc = self.proc
