@@ -19,6 +19,8 @@ from botwars.engine.errors import AgentFailure
 
 __all__ = ["Agent", "AgentFailure", "AgentTools", "BotHost", "CallableAgent"]
 
+_now = time.perf_counter
+
 
 
 class Agent:
@@ -64,12 +66,12 @@ class CallableAgent(Agent):
         """The bot's ``act_native(observation)``: parsed orders for a
         :meth:`Ruleset.native_view` observation (trusted built-in bots only). Same failures as
         :meth:`act`."""
-        t0 = time.perf_counter()
+        t0 = _now()
         try:
             out = self.bot.act_native(observation)
         except Exception as exc:
             raise AgentFailure(FailureCode.CRASH, f"{type(exc).__name__}: {exc}") from None
-        if deadline_s is not None and time.perf_counter() - t0 > deadline_s:
+        if deadline_s is not None and _now() - t0 > deadline_s:
             raise AgentFailure(FailureCode.TIMEOUT, f"no reply within {deadline_s:g} s")
         return out
 
