@@ -49,6 +49,7 @@ class MatchResult:
 
 
 _FAILURES = frozenset(c.value for c in FailureCode)
+_TOO_LATE = Receipt.TOO_LATE
 _ATOMS = frozenset({str, int, float, bool, type(None)})
 
 
@@ -142,28 +143,10 @@ class Match:
         else:
             self._note(seat, exc.code, exc.detail)
 
-    def _play_native(self, seat: str, act_native: Callable[[Any, float | None], Any]) -> None:
-        """A trusted in-process bot's turn on the rule set's own observation objects
-        (:meth:`Ruleset.native_view` → parsed orders → :meth:`Referee.submit_parsed`): the
-        same decision point without the JSON view and the payload parsing."""
-        ref = self.referee
-        now = self.time_source
-        t0 = now()
-        try:
-            orders = act_native(ref.native_view(seat), ref.deadline(seat))
-        except AgentFailure as exc:
-            self._failed(seat, exc, now() - t0)
-            return
-        spent = now() - t0
-        if ref.submit_parsed(seat, orders, spent).receipt is Receipt.TOO_LATE:
-            self._note(seat, FailureCode.TIMEOUT, f"no reply in time ({spent:.3f} s)")
-
     def _play_seat(self, seat: str) -> None:
+        """``seat``'s turn through the JSON view and its payload (every agent but the trusted
+        in-process bots, which :meth:`step` plays on the native path)."""
         ref = self.referee
-        native = self._native.get(seat)
-        if native is not None:
-            self._play_native(seat, native)
-            return
         counted = self.ruleset.refusal_limit(ref.state, seat) is not None
         t0 = self.time_source()
         spent = 0.0  # the clock runs on across refused submissions (S-7.8)
@@ -197,15 +180,32 @@ class Match:
         Returns the point's events (empty when the match ended without a resolution)."""
         ref = self.referee
         native = self._native
-        for seat in ref.pending():
-            if ref.over:
-                break
+        now = self.time_source
+        pending = ref.pending()  # empty once over
+        ended = not pending
+        for seat in pending:
             fn = native.get(seat)
-            if fn is not None:
-                self._play_native(seat, fn)
-            else:
+            if fn is None:
                 self._play_seat(seat)
-        if ref.over:
+            else:
+                # a trusted in-process bot on the rule set's own observation objects
+                # (Ruleset.native_view -> parsed orders -> Referee.submit_parsed): the same
+                # decision point without the JSON view and the payload parsing. Timed here only:
+                # a late reply is the referee's expiry (too_late), as a timeout would give
+                t0 = now()
+                try:
+                    orders = fn(ref.native_view(seat), None)
+                except AgentFailure as exc:
+                    self._failed(seat, exc, now() - t0)
+                else:
+                    spent = now() - t0
+                    if ref.submit_parsed(seat, orders, spent).receipt is not _TOO_LATE:
+                        continue  # accepted: the match goes on
+                    self._note(seat, FailureCode.TIMEOUT, f"no reply in time ({spent:.3f} s)")
+            if ref.over:  # a seat's expiry or refusals may end the match (S-7.8, D-8.3)
+                ended = True
+                break
+        if ended and ref.over:
             if self.writer and ref.last_line:
                 self.writer.line(ref.last_line)
             return []

@@ -116,7 +116,7 @@ class PackedEvents(Sequence[Event]):
         return iter(self._all())
 
 
-@dataclass
+@dataclass(slots=True)
 class Settled:
     """How one seat's part of the open decision point ended.
 
@@ -133,7 +133,7 @@ class Settled:
     expired: bool = False
 
 
-@dataclass
+@dataclass(slots=True)
 class Ticket:
     """The answer to one submission: the :class:`Receipt`, the refusal (an
     :class:`InvalidOrders`, only for ``refused``), and whether the seat is still awaited."""
@@ -169,6 +169,7 @@ def _seconds(t: float) -> float:
 
 
 _INF = math.inf
+_copysign = math.copysign
 _ACCEPTED, _REPLACED = Receipt.ACCEPTED, Receipt.REPLACED
 
 
@@ -479,7 +480,9 @@ class Referee:
             self._refresh()
         if seat in self._settled or seat not in self._pending or self._forced is not None:
             self._check_awaited(seat)
-        t = _seconds(elapsed_s)
+        # _seconds, its common case inline
+        t = round(elapsed_s * 1e6) / 1e6 if elapsed_s.__class__ is float and 0.0 < elapsed_s < 1e6 \
+            else _seconds(elapsed_s)
         if t > self._free and self._late(seat, t):
             self.expire(seat, t)
             return Ticket(Receipt.TOO_LATE, awaited=False)
@@ -593,7 +596,7 @@ class Referee:
             for s in pending:
                 t = settled[s].time_s
                 b = bank[s]
-                if t <= free and (b > 0.0 or (b == 0.0 and math.copysign(1.0, b) > 0.0)):
+                if t <= free and (b > 0.0 or (b == 0.0 and _copysign(1.0, b) > 0.0)):
                     continue  # within the move limit of a plain clock: nothing charged, bank as it was
                 c = c or Clock(self.control, bank)
                 status = c.spend(s, t)

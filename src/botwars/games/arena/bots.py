@@ -96,8 +96,18 @@ class DefenderBot(ArenaBot):
     def act(self, view: dict[str, Any]) -> dict[str, Any]:
         return {"orders": [{"x": r["x"], "y": r["y"], "action": "D"} for r in view["robots"] if r["side"] == "F"]}
 
+    _last: tuple[Any, ArenaOrders | None] = (None, None)
+
     def act_native(self, obs: ArenaObservation) -> ArenaOrders:
-        return ArenaOrders(dict.fromkeys(obs.mine, _DEFEND), "", [])  # obs.mine is in square order
+        # obs.mine is in square order; while it is the same mapping (the robots did not change,
+        # ArenaRuleset.native_view shares it) the orders are the same: kept from the last turn
+        # (accepted orders are never changed by the engine)
+        last = self._last
+        if last[0] is obs.mine and last[1] is not None:
+            return last[1]
+        orders = ArenaOrders(dict.fromkeys(obs.mine, _DEFEND), "", [])
+        self._last = (obs.mine, orders)
+        return orders
 
 
 def _dist(a, b) -> int:
@@ -105,14 +115,13 @@ def _dist(a, b) -> int:
 
 
 def _entry(amap: ArenaMap, sq: Square) -> tuple:
-    """``(adjacent, around, steps, steps_before_spawn)`` of ``sq`` on ``amap``: the 4 adjacent
-    squares as ``(direction, square)`` by direction letter, the 8 squares around it, and the
-    open adjacent squares (all of them; those that are not spawn points)."""
+    """``(around, steps, steps_before_spawn)`` of ``sq`` on ``amap``: the 8 squares around it,
+    and the open adjacent squares by direction letter (all of them; those that are not spawn
+    points)."""
     x, y = sq
-    adj = tuple((d, (x + dx, y + dy)) for d, (dx, dy) in _BY_LETTER)
-    steps = tuple((d, n) for d, n in adj if amap.is_open(n))
+    steps = {d: (x + dx, y + dy) for d, (dx, dy) in _BY_LETTER if amap.is_open((x + dx, y + dy))}
     spawn = amap.spawn_owner()
-    return adj, tuple((x + dx, y + dy) for dx, dy in N8), steps, tuple((d, n) for d, n in steps if n not in spawn)
+    return tuple((x + dx, y + dy) for dx, dy in N8), steps, {d: n for d, n in steps.items() if n not in spawn}
 
 
 _TABLES: dict[int, tuple[ArenaMap, dict[Square, tuple]]] = {}
@@ -137,21 +146,18 @@ class HunterBot(ArenaBot):
     adjacent enemy with the least HP (ties: first direction letter). With no adjacent enemy it
     steps towards the nearest enemy (ties: lowest square) onto a free open square (not one a
     robot stands on or another of its robots already steps to; not a spawn point before a spawn
-    turn) that brings it closest (ties: first direction letter), or defends when no step gets
-    closer or there is no enemy."""
+    turn), the first direction letter among those that bring it closer, or defends when no step
+    gets closer or there is no enemy."""
 
     def start(self, game: str, seat: str, config: dict[str, Any], seed: int) -> None:
         """As :meth:`ArenaBot.start`, plus the map's neighbour tables (:func:`_neighbours`)."""
         super().start(game, seat, config, seed)
         self._tables = _neighbours(self.amap)
 
-    def _entry(self, sq: Square) -> tuple:
-        return _entry(self.amap, sq)
-
     def plan(self, mine: dict[Square, int], foes: dict[Square, int], turn: int) -> dict[Square, tuple[str, str | None]]:
         claimed: set = set()
         out: dict[Square, tuple[str, str | None]] = {}
-        k = 3 if turn % self.config.get("spawn_interval", 10) == 0 else 2
+        k = 2 if turn % self.config.get("spawn_interval", 10) == 0 else 1
         tables = self._tables
         enemies = list(foes.items())
         for sq, hp in sorted(mine.items()):
@@ -173,7 +179,7 @@ class HunterBot(ArenaBot):
                     target, cur = f, dd
             if ad is not None:
                 if hp <= 12 * n:
-                    near8 = (tables.get(sq) or _entry(self.amap, sq))[1]
+                    near8 = (tables.get(sq) or _entry(self.amap, sq))[0]
                     if sum(1 for s in near8 if s in foes) > sum(1 for s in near8 if s in mine):
                         out[sq] = _SELF_DESTRUCT
                         continue
@@ -182,19 +188,19 @@ class HunterBot(ArenaBot):
             if target is None:
                 out[sq] = _DEFEND
                 continue
+            # a step gets closer exactly when it goes towards the target along x or y; all such
+            # steps are one square closer, so the first letter (E, N, S, W) of the free ones wins
+            steps = (tables.get(sq) or _entry(self.amap, sq))[k]
             tx, ty = target
-            md = bsq = None
-            for d, nsq in (tables.get(sq) or _entry(self.amap, sq))[k]:
-                if nsq in mine or nsq in foes or nsq in claimed:
-                    continue
-                dd = abs(tx - nsq[0]) + abs(ty - nsq[1])
-                if dd < cur:  # closer than now, and closest so far (first letter on ties)
-                    cur, md, bsq = dd, d, nsq
-            if md is None:
-                out[sq] = _DEFEND
+            for d, want in (("E", tx > x), ("N", ty > y), ("S", ty < y), ("W", tx < x)):
+                if want:
+                    nsq = steps.get(d)
+                    if nsq is not None and nsq not in mine and nsq not in foes and nsq not in claimed:
+                        claimed.add(nsq)
+                        out[sq] = _MOVE[d]
+                        break
             else:
-                claimed.add(bsq)
-                out[sq] = _MOVE[md]
+                out[sq] = _DEFEND
         return out
 
 
