@@ -96,18 +96,8 @@ class DefenderBot(ArenaBot):
     def act(self, view: dict[str, Any]) -> dict[str, Any]:
         return {"orders": [{"x": r["x"], "y": r["y"], "action": "D"} for r in view["robots"] if r["side"] == "F"]}
 
-    _last: tuple[Any, ArenaOrders | None] = (None, None)
-
     def act_native(self, obs: ArenaObservation) -> ArenaOrders:
-        # obs.mine is in square order; while it is the same mapping (the robots did not change,
-        # ArenaRuleset.native_view shares it) the orders are the same: kept from the last turn
-        # (accepted orders are never changed by the engine)
-        last = self._last
-        if last[0] is obs.mine and last[1] is not None:
-            return last[1]
-        orders = ArenaOrders(dict.fromkeys(obs.mine, _DEFEND), "", [])
-        self._last = (obs.mine, orders)
-        return orders
+        return ArenaOrders(dict.fromkeys(obs.mine, _DEFEND), "", [])  # obs.mine is in square order
 
 
 def _dist(a, b) -> int:
