@@ -86,3 +86,58 @@ def test_a_crashing_native_bot_gets_default_orders_and_the_error_is_recorded(tmp
     assert "boom" in res.errors[0]["detail"]
     ok, msg = verify_record(read_record(res.replay))
     assert ok, msg
+
+
+def test_native_view_sides_are_read_only_in_square_order_and_right_after_the_memo_switches_states():
+    """The two seats' observations share one split of the robots (a memo keyed on the robots
+    dict): going back and forth between states must still give each state's own facts."""
+    ref = Referee(RS, RS.validate_config({}), ["p1", "p2"], 3, clock=False)
+    bots = {s: BUILTIN["hunter"]() for s in ref.seats}
+    for s, bot in bots.items():
+        bot.start("arena", s, ref.config, 1)
+    states = [ref.state]
+    for _ in range(12):
+        for s in ref.pending():
+            ref.submit(s, bots[s].act(ref.view(s)), 0.0)
+        ref.resolve_point()
+        states.append(ref.state)
+    for state in states + states[::-1] + states[::3]:
+        for seat, p in (("p1", 1), ("p2", 2)):
+            obs = RS.native_view(state, seat)
+            v = RS.view(state, seat)
+            assert list(obs.mine.items()) == [((r["x"], r["y"]), r["hp"]) for r in v["robots"] if r["side"] == "F"]
+            assert list(obs.foes.items()) == [((r["x"], r["y"]), r["hp"]) for r in v["robots"] if r["side"] == "E"]
+            assert list(obs.mine) == sorted(obs.mine) and list(obs.foes) == sorted(obs.foes)
+            assert obs.player == p and obs.turn == v["turn"]
+            with pytest.raises(TypeError):
+                obs.mine[(1, 1)] = 50  # read-only: the other seat and later turns share it
+            with pytest.raises(TypeError):
+                obs.foes[(1, 1)] = 50
+
+
+@pytest.mark.parametrize("other", ["defender", "hunter"])
+def test_defender_native_orders_are_its_plan_every_turn(other):
+    ref = Referee(RS, RS.validate_config({}), ["p1", "p2"], 6, clock=False)
+    bots = {"p1": BUILTIN["defender"](), "p2": BUILTIN[other]()}
+    for s, bot in bots.items():
+        bot.start("arena", s, ref.config, 1)
+    while not ref.over:
+        obs = ref.native_view("p1")
+        orders = bots["p1"].act_native(obs)
+        assert list(orders.orders.items()) == [(sq, ("D", None)) for sq in sorted(obs.mine)]
+        assert (orders.user_data, orders.errors) == ("", [])
+        ref.submit_parsed("p1", orders, 0.0)
+        ref.submit_parsed("p2", bots["p2"].act_native(ref.native_view("p2")), 0.0)
+        ref.resolve_point()
+
+
+@pytest.mark.parametrize("blocked,want", [((), ("M", "E")), (((6, 5),), ("M", "N")),
+                                         (((6, 5), (5, 6)), ("D", None))])
+def test_hunter_steps_to_the_first_letter_of_the_free_squares_that_get_closer(blocked, want):
+    """Target (8, 8) is north-east of (5, 5): E and N both get one square closer, E comes first;
+    a square held by its own robot is not free; with neither free no step gets closer: defend."""
+    bot = BUILTIN["hunter"]()
+    bot.start("arena", "p1", RS.validate_config({}), 0)
+    mine = {(5, 5): 100, **{sq: 100 for sq in blocked}}
+    orders = bot.plan(dict(sorted(mine.items())), {(8, 8): 100}, 3)
+    assert orders[(5, 5)] == want

@@ -19,6 +19,8 @@ from botwars.engine.errors import AgentFailure
 
 __all__ = ["Agent", "AgentFailure", "AgentTools", "BotHost", "CallableAgent"]
 
+_now = time.perf_counter
+
 
 
 class Agent:
@@ -63,13 +65,19 @@ class CallableAgent(Agent):
     def _act_native(self, observation: Any, deadline_s: float | None) -> Any:
         """The bot's ``act_native(observation)``: parsed orders for a
         :meth:`Ruleset.native_view` observation (trusted built-in bots only). Same failures as
-        :meth:`act`."""
-        t0 = time.perf_counter()
+        :meth:`act`; with ``deadline_s=None`` the reply is not timed here (:class:`Match` times
+        the native path itself and the referee judges it late, with the same record line)."""
+        if deadline_s is None:
+            try:
+                return self.bot.act_native(observation)
+            except Exception as exc:
+                raise AgentFailure(FailureCode.CRASH, f"{type(exc).__name__}: {exc}") from None
+        t0 = _now()
         try:
             out = self.bot.act_native(observation)
         except Exception as exc:
             raise AgentFailure(FailureCode.CRASH, f"{type(exc).__name__}: {exc}") from None
-        if deadline_s is not None and time.perf_counter() - t0 > deadline_s:
+        if _now() - t0 > deadline_s:
             raise AgentFailure(FailureCode.TIMEOUT, f"no reply within {deadline_s:g} s")
         return out
 

@@ -49,6 +49,16 @@ class MatchResult:
 
 
 _FAILURES = frozenset(c.value for c in FailureCode)
+_TOO_LATE = Receipt.TOO_LATE
+_ATOMS = frozenset({str, int, float, bool, type(None)})
+
+
+def _copy_config(config: dict[str, Any]) -> dict[str, Any]:
+    """A deep copy of ``config`` for an agent (``copy.deepcopy``; a flat dict of immutable
+    values, the usual case, is copied as a plain dict, which is the same thing)."""
+    if config.__class__ is dict and all(v.__class__ in _ATOMS for v in config.values()):
+        return dict(config)
+    return copy.deepcopy(config)
 
 
 class Match:
@@ -117,7 +127,7 @@ class Match:
         """Start every agent with its seat's one-way seed (:meth:`Ruleset.agent_seed`)."""
         for seat, agent in self.agents.items():
             try:
-                agent.start(self.ruleset.id, seat, copy.deepcopy(self.config), self.ruleset.agent_seed(self.seed, seat))
+                agent.start(self.ruleset.id, seat, _copy_config(self.config), self.ruleset.agent_seed(self.seed, seat))
             except AgentFailure as exc:
                 self.errors.append({"decision": 0, "seat": seat, "code": exc.code, "detail": exc.detail})
 
@@ -133,27 +143,10 @@ class Match:
         else:
             self._note(seat, exc.code, exc.detail)
 
-    def _play_native(self, seat: str, act_native: Callable[[Any, float | None], Any]) -> None:
-        """A trusted in-process bot's turn on the rule set's own observation objects
-        (:meth:`Ruleset.native_view` → parsed orders → :meth:`Referee.submit_parsed`): the
-        same decision point without the JSON view and the payload parsing."""
-        ref = self.referee
-        t0 = self.time_source()
-        try:
-            orders = act_native(ref.native_view(seat), ref.deadline(seat))
-        except AgentFailure as exc:
-            self._failed(seat, exc, self.time_source() - t0)
-            return
-        spent = self.time_source() - t0
-        if ref.submit_parsed(seat, orders, spent).receipt == Receipt.TOO_LATE:
-            self._note(seat, FailureCode.TIMEOUT, f"no reply in time ({spent:.3f} s)")
-
     def _play_seat(self, seat: str) -> None:
+        """``seat``'s turn through the JSON view and its payload (every agent but the trusted
+        in-process bots, which :meth:`step` plays on the native path)."""
         ref = self.referee
-        native = self._native.get(seat)
-        if native is not None:
-            self._play_native(seat, native)
-            return
         counted = self.ruleset.refusal_limit(ref.state, seat) is not None
         t0 = self.time_source()
         spent = 0.0  # the clock runs on across refused submissions (S-7.8)
@@ -186,18 +179,41 @@ class Match:
         """Settle every pending seat (asking its agent) and resolve one decision point.
         Returns the point's events (empty when the match ended without a resolution)."""
         ref = self.referee
-        for seat in ref.pending():
-            if ref.over:
+        native = self._native
+        now = self.time_source
+        pending = ref.pending()  # empty once over
+        ended = not pending
+        for seat in pending:
+            fn = native.get(seat)
+            if fn is None:
+                self._play_seat(seat)
+            else:
+                # a trusted in-process bot on the rule set's own observation objects
+                # (Ruleset.native_view -> parsed orders -> Referee.submit_parsed): the same
+                # decision point without the JSON view and the payload parsing. Timed here only:
+                # a late reply is the referee's expiry (too_late), as a timeout would give
+                t0 = now()
+                try:
+                    orders = fn(ref.native_view(seat), None)
+                except AgentFailure as exc:
+                    self._failed(seat, exc, now() - t0)
+                else:
+                    spent = now() - t0
+                    if ref.submit_parsed(seat, orders, spent).receipt is not _TOO_LATE:
+                        continue  # accepted: the match goes on
+                    self._note(seat, FailureCode.TIMEOUT, f"no reply in time ({spent:.3f} s)")
+            if ref.over:  # a seat's expiry or refusals may end the match (S-7.8, D-8.3)
+                ended = True
                 break
-            self._play_seat(seat)
-        if ref.over:
+        if ended and ref.over:
             if self.writer and ref.last_line:
                 self.writer.line(ref.last_line)
             return []
-        events = list(ref.resolve_point())
+        events = ref.resolve_point()
         if self.writer:
             self.writer.line(ref.last_line)
-        return events
+        # a list of the point's events (the referee keeps a copy of its own where it keeps history)
+        return events if events.__class__ is list else list(events)
 
     def run(self, progress: Callable[["Match"], None] | None = None) -> MatchResult:
         """Play to the end; ``progress`` is called after every decision point.

@@ -29,6 +29,7 @@ replay) measure time and pass it in.
 
 from __future__ import annotations
 
+import math
 import pickle
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -115,7 +116,7 @@ class PackedEvents(Sequence[Event]):
         return iter(self._all())
 
 
-@dataclass
+@dataclass(slots=True)
 class Settled:
     """How one seat's part of the open decision point ended.
 
@@ -132,7 +133,7 @@ class Settled:
     expired: bool = False
 
 
-@dataclass
+@dataclass(slots=True)
 class Ticket:
     """The answer to one submission: the :class:`Receipt`, the refusal (an
     :class:`InvalidOrders`, only for ``refused``), and whether the seat is still awaited."""
@@ -157,7 +158,19 @@ class _Checkpoint:
 
 
 def _seconds(t: float) -> float:
+    """``t`` seconds (negative: 0) rounded to the microsecond: the double nearest a whole
+    number of microseconds, so that rounding it again gives it back (a replay charges clocks
+    exactly as the live match did). Below 10^6 s the product with 10^6 is rounded to an integer
+    and divided back (a tenth of :func:`round` with digits); that differs from ``round(t, 6)``
+    only where ``t`` lies within 10^-10 s of a half microsecond, a time no clock measures."""
+    if t.__class__ is float and 0.0 < t < 1e6:
+        return round(t * 1e6) / 1e6
     return round(max(0.0, float(t)), 6)
+
+
+_INF = math.inf
+_copysign = math.copysign
+_ACCEPTED, _REPLACED = Receipt.ACCEPTED, Receipt.REPLACED
 
 
 class Referee:
@@ -197,33 +210,52 @@ class Referee:
         self._settled: dict[str, Settled] = {}
         self._refused: dict[str, list[Any]] = {}
         self._refusal_errors: dict[str, list[dict[str, Any]]] = {}
-        self._pending: list[str] | None = None
         self.last_line: dict[str, Any] = {}
+        # what the rules say of the current state, computed once per state (states are
+        # immutable; a driver may swap in an equal one, see _refresh)
+        self._facts_of: Any = object()
         self._outcome: Outcome | None = None
-        self._outcome_of: Any = object()
+        self._pending: list[str] = []
         self._exempt: float | None = None
-        self._exempt_of: Any = object()
+        self._free = -1.0
         self.resolver: Resolver = resolve_local
         """How :meth:`resolve_point` gets the rules' result: :func:`resolve_local` (in this
         process), or a driver's function with the same result computed elsewhere (the server's
         rules pool for heavy matches, issue 12)."""
 
     # ---- what the decision point is -----------------------------------------------------------
+    def _refresh(self) -> None:
+        """Ask the rules about the current state once: its outcome (:meth:`Ruleset.outcome`),
+        its pending seats, its clock exemption and the free time (:meth:`_free_s`)."""
+        state = self.state
+        rs = self.ruleset
+        out = self._outcome = rs.outcome(state)
+        self._pending = [] if out is not None else list(rs.pending(state))
+        ex = self._exempt = None if not self.clock_enabled or out is not None or self._forced is not None \
+            else rs.clock_exempt(state)
+        c = self.control
+        self._free = _INF if not self.clock_enabled else ex if ex is not None else (
+            c.move_limit_s if c.increment_s is None and c.move_limit_s is not None else -1.0)
+        self._facts_of = state
+
     @property
     def outcome(self) -> Outcome | None:
         """The result once the match is over (forced by time, refusals or resignation, or the
         rule set's :meth:`Ruleset.outcome`), else ``None``."""
         if self._forced is not None:
             return self._forced
-        if self._outcome_of is not self.state:  # computed once per state (states are immutable)
-            self._outcome = self.ruleset.outcome(self.state)
-            self._outcome_of = self.state
+        if self._facts_of is not self.state:
+            self._refresh()
         return self._outcome
 
     @property
     def over(self) -> bool:
         """True once the match has an outcome."""
-        return self.outcome is not None
+        if self._forced is not None:
+            return True
+        if self._facts_of is not self.state:
+            self._refresh()
+        return self._outcome is not None
 
     @property
     def decision(self) -> int:
@@ -236,10 +268,9 @@ class Referee:
 
     def pending(self) -> list[str]:
         """Seats whose orders the open decision point needs, in seat order (empty once over)."""
-        p = self._pending  # cached per decision point (states are immutable)
-        if p is None:
-            p = self._pending = [] if self.over else list(self.ruleset.pending(self.state))
-        return p
+        if self._facts_of is not self.state:
+            self._refresh()
+        return self._pending if self._forced is None else []
 
     def awaited(self) -> list[str]:
         """Pending seats whose part is not settled yet."""
@@ -260,12 +291,18 @@ class Referee:
     def exempt(self) -> float | None:
         """Seconds allowed for the open point when it is not charged to the clock
         (:meth:`Ruleset.clock_exempt`, e.g. the DADOED set-up, D-3.5), else ``None``."""
-        if not self.clock_enabled:
-            return None
-        if self._exempt_of is not self.state:
-            self._exempt = None if self.over else self.ruleset.clock_exempt(self.state)
-            self._exempt_of = self.state
+        if self._facts_of is not self.state:
+            self._refresh()
         return self._exempt
+
+    def _free_s(self) -> float:
+        """Seconds after the opening of the point within which a seat is never late and is
+        charged nothing (no clock: infinite; an exempt point: its allowance; a plain clock: the
+        move limit; an increment clock: none, -1). A shortcut only: :meth:`_late` and
+        :meth:`Clock.spend` give the same answers for such times."""
+        if self._facts_of is not self.state:
+            self._refresh()
+        return self._free
 
     @property
     def charged(self) -> bool:
@@ -277,7 +314,9 @@ class Referee:
         no limit): the exempt allowance, or move limit + bank left (S-7.8, P10, D-8.3)."""
         if not self.clock_enabled:
             return None
-        ex = self.exempt()
+        if self._facts_of is not self.state:
+            self._refresh()
+        ex = self._exempt
         if ex is not None:
             return ex
         return self.control.deadline(self.bank[seat])
@@ -353,7 +392,7 @@ class Referee:
 
     def _late(self, seat: str, t: float) -> bool:
         """True when ``t`` seconds is past ``seat``'s time for the open point."""
-        if not self.clock_enabled:
+        if t <= self._free_s():
             return False
         ex = self.exempt()
         if ex is not None:
@@ -391,8 +430,9 @@ class Referee:
         their ignored parts (:meth:`Ruleset.order_warnings`) kept with its errors."""
         warn = self.ruleset.order_warnings(orders)
         replaced = seat in self._settled
-        self._settled[seat] = Settled(payload, orders, self._refusal_errors.get(seat, []) + warn, t)
-        return Ticket(Receipt.REPLACED if replaced else Receipt.ACCEPTED, warnings=warn)
+        prior = self._refusal_errors.get(seat)
+        self._settled[seat] = Settled(payload, orders, prior + warn if prior else list(warn), t)
+        return Ticket(_REPLACED if replaced else _ACCEPTED, None, False, warn)
 
     def _refuse(self, seat: str, payload: Any, exc: InvalidOrders, t: float) -> Ticket:
         limit = self.ruleset.refusal_limit(self.state, seat)
@@ -436,9 +476,14 @@ class Referee:
         back into the same orders (the round-trip contract), so the record replays through
         :meth:`replay` like any other. Returns ``accepted``, ``replaced`` or ``too_late``.
         Raises :class:`NotAwaited`."""
-        self._check_awaited(seat)
-        t = _seconds(elapsed_s)
-        if self._late(seat, t):
+        if self._facts_of is not self.state:
+            self._refresh()
+        if seat in self._settled or seat not in self._pending or self._forced is not None:
+            self._check_awaited(seat)
+        # _seconds, its common case inline
+        t = round(elapsed_s * 1e6) / 1e6 if elapsed_s.__class__ is float and 0.0 < elapsed_s < 1e6 \
+            else _seconds(elapsed_s)
+        if t > self._free and self._late(seat, t):
             self.expire(seat, t)
             return Ticket(Receipt.TOO_LATE, awaited=False)
         # without history no record line is written: the orders themselves stand in for the payload
@@ -508,7 +553,6 @@ class Referee:
         self._settled = {}
         self._refused = {}
         self._refusal_errors = {}
-        self._pending = None
 
     def _close(self, outcome: Outcome, resign: str | None = None) -> None:
         """End the match now with ``outcome`` (loss on time, resignation): one record line with
@@ -531,17 +575,31 @@ class Referee:
         project with :meth:`seat_events` or :func:`filter_events`).
         Raises :class:`NotAwaited` when a pending seat is not settled."""
         settled = self._settled
-        pending = self.pending()
-        if self.over or not all(s in settled for s in pending):
+        if self._facts_of is not self.state:
+            self._refresh()
+        pending = self._pending
+        orders = {}
+        for s in pending:
+            x = settled.get(s)
+            if x is None:
+                break
+            orders[s] = x.orders
+        if self._forced is not None or self._outcome is not None or len(orders) < len(pending):
             raise NotAwaited(f"decision point {self.n + 1} still awaits {', '.join(self.awaited())}",
                              NotAwaitedCode.NOT_READY)
         rs = self.ruleset
-        orders = {s: settled[s].orders for s in pending}
         clock: dict[str, str] = {}
-        if self.clock_enabled and self.exempt() is None:
-            c = Clock(self.control, self.bank)
+        if self.clock_enabled and self._exempt is None:
+            c = None
+            free = self._free
+            bank = self.bank
             for s in pending:
-                status = c.spend(s, settled[s].time_s)
+                t = settled[s].time_s
+                b = bank[s]
+                if t <= free and (b > 0.0 or (b == 0.0 and _copysign(1.0, b) > 0.0)):
+                    continue  # within the move limit of a plain clock: nothing charged, bank as it was
+                c = c or Clock(self.control, bank)
+                status = c.spend(s, t)
                 if status is not ClockStatus.OK:
                     clock[s] = status.value
         new_state, events, dig = self.resolver(rs, self.state, orders, self.history)
@@ -575,7 +633,7 @@ class Referee:
         self._refusal_errors = {k: list(v) for k, v in cp.refusal_errors.items()}
         del self.lines[cp.lines:]
         del self.events[cp.events:]
-        self._pending = None
+        self._facts_of = object()  # _forced may have changed for the same state
 
     # ---- re-simulation ----------------------------------------------------------------------------
     def apply_entry(self, seat: str, payload: Any, errors: list[dict[str, Any]], time_s: float,

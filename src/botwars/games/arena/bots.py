@@ -19,6 +19,12 @@ from botwars.games.arena.rules import ArenaObservation
 
 DIRS = {"N": (0, 1), "E": (1, 0), "S": (0, -1), "W": (-1, 0)}
 N8 = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
+_DEFEND = ("D", None)
+_SELF_DESTRUCT = ("S", None)
+_ATTACK = {d: ("A", d) for d in DIRS}
+_MOVE = {d: ("M", d) for d in DIRS}
+_DIR_OF = {v: d for d, v in DIRS.items()}  # (dx, dy) -> direction letter
+_BY_LETTER = sorted(DIRS.items())  # E, N, S, W: ties between directions go to the first letter
 
 
 class ArenaBot:
@@ -57,15 +63,7 @@ class ArenaBot:
         the same orders as :meth:`act`, without the P11 dict and the P12 parsing). The user
         data is set to the empty string, as a P12 response without ``user_data`` does (H19)."""
         self.ensure()
-        p = obs.player
-        mine: dict[Square, int] = {}
-        foes: dict[Square, int] = {}
-        for sq, (q, hp) in sorted(obs.robots.items()):
-            if q == p:
-                mine[sq] = hp
-            else:
-                foes[sq] = hp
-        return ArenaOrders(self.plan(mine, foes, obs.turn), "", [])
+        return ArenaOrders(self.plan(obs.mine, obs.foes, obs.turn), "", [])
 
 
 def _order(sq, action, d=None) -> dict[str, Any]:
@@ -99,55 +97,100 @@ class DefenderBot(ArenaBot):
         return {"orders": [{"x": r["x"], "y": r["y"], "action": "D"} for r in view["robots"] if r["side"] == "F"]}
 
     def act_native(self, obs: ArenaObservation) -> ArenaOrders:
-        p = obs.player
-        return ArenaOrders({sq: ("D", None) for sq, (q, _) in sorted(obs.robots.items()) if q == p}, "", [])
+        return ArenaOrders(dict.fromkeys(obs.mine, _DEFEND), "", [])  # obs.mine is in square order
 
 
 def _dist(a, b) -> int:
     return abs(a[0] - b[0]) + abs(a[1] - b[1])
 
 
+def _entry(amap: ArenaMap, sq: Square) -> tuple:
+    """``(around, steps, steps_before_spawn)`` of ``sq`` on ``amap``: the 8 squares around it,
+    and the open adjacent squares by direction letter (all of them; those that are not spawn
+    points)."""
+    x, y = sq
+    steps = {d: (x + dx, y + dy) for d, (dx, dy) in _BY_LETTER if amap.is_open((x + dx, y + dy))}
+    spawn = amap.spawn_owner()
+    return tuple((x + dx, y + dy) for dx, dy in N8), steps, {d: n for d, n in steps.items() if n not in spawn}
+
+
+_TABLES: dict[int, tuple[ArenaMap, dict[Square, tuple]]] = {}
+
+
+def _neighbours(amap: ArenaMap) -> dict[Square, tuple]:
+    """:func:`_entry` of every square of ``amap``, built once per map (``load_map`` keeps one
+    object per map text; the table keeps its map alive, so the object's id is a safe key)."""
+    got = _TABLES.get(id(amap))
+    if got is None or got[0] is not amap:
+        got = (amap, {(x, y): _entry(amap, (x, y)) for x in range(1, amap.width + 1)
+                      for y in range(1, amap.height + 1)})
+        _TABLES[id(amap)] = got
+    return got[1]
+
+
 class HunterBot(ArenaBot):
-    """Closes on the nearest enemy, attacks adjacent enemies, self-destructs when that pays."""
+    """Closes on the nearest enemy, attacks adjacent enemies, self-destructs when that pays.
+
+    Per robot, in square order: with ``n`` adjacent enemies and HP ≤ 12·n, it self-destructs
+    when more enemies than friends stand in the 8 squares around it; otherwise it attacks the
+    adjacent enemy with the least HP (ties: first direction letter). With no adjacent enemy it
+    steps towards the nearest enemy (ties: lowest square) onto a free open square (not one a
+    robot stands on or another of its robots already steps to; not a spawn point before a spawn
+    turn), the first direction letter among those that bring it closer, or defends when no step
+    gets closer or there is no enemy."""
+
+    def start(self, game: str, seat: str, config: dict[str, Any], seed: int) -> None:
+        """As :meth:`ArenaBot.start`, plus the map's neighbour tables (:func:`_neighbours`)."""
+        super().start(game, seat, config, seed)
+        self._tables = _neighbours(self.amap)
 
     def plan(self, mine: dict[Square, int], foes: dict[Square, int], turn: int) -> dict[Square, tuple[str, str | None]]:
         claimed: set = set()
         out: dict[Square, tuple[str, str | None]] = {}
-        spawn_next = turn % self.config.get("spawn_interval", 10) == 0
-        is_open = self.amap.is_open
+        k = 2 if turn % self.config.get("spawn_interval", 10) == 0 else 1
+        tables = self._tables
+        enemies = list(foes.items())
         for sq, hp in sorted(mine.items()):
             x, y = sq
-            adj = [(foes[n], d) for d, n in (("N", (x, y + 1)), ("E", (x + 1, y)), ("S", (x, y - 1)),
-                                             ("W", (x - 1, y))) if n in foes]
-            if adj and hp <= 12 * len(adj):
-                near8 = [(x + dx, y + dy) for dx, dy in N8]
-                if sum(1 for s in near8 if s in foes) > sum(1 for s in near8 if s in mine):
-                    out[sq] = ("S", None)
-                    continue
-            if adj:
-                adj.sort()
-                out[sq] = ("A", adj[0][1])
+            # one pass over the enemies: the adjacent ones (distance 1) and the nearest
+            n = 0
+            weakest = ad = target = None
+            cur = 0
+            for f, fhp in enemies:
+                fx = f[0] - x
+                fy = f[1] - y
+                dd = abs(fx) + abs(fy)
+                if dd == 1:
+                    n += 1
+                    d = _DIR_OF[fx, fy]
+                    if weakest is None or fhp < weakest or (fhp == weakest and d < ad):
+                        weakest, ad = fhp, d
+                if target is None or dd < cur or (dd == cur and f < target):
+                    target, cur = f, dd
+            if ad is not None:
+                if hp <= 12 * n:
+                    near8 = (tables.get(sq) or _entry(self.amap, sq))[0]
+                    if sum(1 for s in near8 if s in foes) > sum(1 for s in near8 if s in mine):
+                        out[sq] = _SELF_DESTRUCT
+                        continue
+                out[sq] = _ATTACK[ad]
                 continue
-            if not foes:
-                out[sq] = ("D", None)
+            if target is None:
+                out[sq] = _DEFEND
                 continue
-            target = min(foes, key=lambda f: (abs(f[0] - x) + abs(f[1] - y), f))
+            # a step gets closer exactly when it goes towards the target along x or y; all such
+            # steps are one square closer, so the first letter (E, N, S, W) of the free ones wins
+            steps = (tables.get(sq) or _entry(self.amap, sq))[k]
             tx, ty = target
-            best = None
-            for d, (dx, dy) in DIRS.items():
-                nsq = (x + dx, y + dy)
-                if nsq in mine or nsq in claimed or nsq in foes or not is_open(nsq):
-                    continue
-                if spawn_next and nsq in self.spawn_squares:
-                    continue
-                key = (abs(tx - nsq[0]) + abs(ty - nsq[1]), d)
-                if best is None or key < best[0]:
-                    best = (key, d, nsq)
-            if best is None or best[0][0] >= _dist(sq, target):
-                out[sq] = ("D", None)
+            for d, want in (("E", tx > x), ("N", ty > y), ("S", ty < y), ("W", tx < x)):
+                if want:
+                    nsq = steps.get(d)
+                    if nsq is not None and nsq not in mine and nsq not in foes and nsq not in claimed:
+                        claimed.add(nsq)
+                        out[sq] = _MOVE[d]
+                        break
             else:
-                claimed.add(best[2])
-                out[sq] = ("M", best[1])
+                out[sq] = _DEFEND
         return out
 
 

@@ -94,15 +94,27 @@ class ArenaObservation(NamedTuple):
     (:meth:`ArenaRuleset.native_view`): the same facts as the P11 object and nothing more.
 
     ``turn``: the turn being ordered (1-based, as P11); ``max_turns``; ``player``: 1 or 2;
-    ``robots``: square ``(x, y)`` → ``(player, hp)`` for every robot (a read-only mapping);
-    ``user_data``: the seat's own stored user data (P7).
+    ``mine`` and ``foes``: square ``(x, y)`` → HP of the seat's own robots (P11 side ``F``) and
+    of the opponent's (side ``E``), read-only mappings in square order; ``user_data``: the
+    seat's own stored user data (P7). Robot ids are not shown (P11).
     """
 
     turn: int
     max_turns: int
     player: int
-    robots: Mapping[Square, tuple[int, int]]
+    mine: Mapping[Square, int]
+    foes: Mapping[Square, int]
     user_data: str
+
+    @property
+    def robots(self) -> Mapping[Square, tuple[int, int]]:
+        """Every robot: square → ``(player, hp)``, in square order (a read-only mapping)."""
+        p, q = self.player, 3 - self.player
+        both = [(sq, (p, hp)) for sq, hp in self.mine.items()] + [(sq, (q, hp)) for sq, hp in self.foes.items()]
+        return MappingProxyType(dict(sorted(both)))
+
+
+_new_tuple = tuple.__new__
 
 
 class ArenaRuleset(Ruleset):
@@ -381,8 +393,30 @@ class ArenaRuleset(Ruleset):
         the P12 parsing. Robot ids are left out, as in P11."""
         p = 1 if seat == state.seats[0] else state.player_of(seat)
         turn = state.turn if state.over else state.turn + 1
-        robots = MappingProxyType({sq: (q, hp) for sq, (_, q, hp) in state.robots.items()})
-        return ArenaObservation(turn, state.config["max_turns"], p, robots, state.user_data[p - 1])
+        sides = self._sides
+        if sides[0] is not state.robots:
+            sides = self._split(state.robots)
+        # tuple.__new__: the NamedTuple's own __new__ without its Python-level argument handling
+        return _new_tuple(ArenaObservation, (turn, state.config["max_turns"], p, sides[p], sides[3 - p],
+                                             state.user_data[p - 1]))
+
+    # a one-entry memo of the last robots dict split by player (the two seats of one turn, and
+    # the turns that leave the robots as they were, share it); never changes a result: a state's
+    # robots dict is never mutated, and the memo keeps it alive, so identity is a safe key
+    _sides: tuple[Any, ...] = (None, None, None)
+
+    def _split(self, robots: dict[Square, Robot]) -> tuple[Any, ...]:
+        """``(robots, player 1's, player 2's)``: square → HP per player, read-only, in square order."""
+        one: dict[Square, int] = {}
+        two: dict[Square, int] = {}
+        for sq, r in sorted(robots.items()):
+            if r[1] == 1:
+                one[sq] = r[2]
+            else:
+                two[sq] = r[2]
+        sides = (robots, MappingProxyType(one), MappingProxyType(two))
+        self._sides = sides
+        return sides
 
     # ---- end (R26-R29) --------------------------------------------------------------------
     def outcome(self, state: ArenaState) -> Outcome | None:
