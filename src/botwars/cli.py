@@ -593,12 +593,16 @@ def tournament(
     rounds: Optional[int] = typer.Option(None, help="Swiss rounds [default: ceil(log2 agents)]."),
     set_: Optional[list[str]] = typer.Option(None, "--set", help="Parameter override key=value (repeatable)."),
     no_clock: bool = typer.Option(False, "--no-clock", help="Disable time control."),
+    retry_failed: bool = typer.Option(False, "--retry-failed", help="Play again the stored matches that "
+                                      "failed (a worker that died on every try, an agent that could not be "
+                                      "built), with the same seeds; swiss: those of the last round played."),
 ) -> None:
     """Play a tournament between agents (resumable), then print and write the standings.
 
     Every pairing plays --games-per-pair games in every seat order; each finished match is stored
     (replay file, then database row). Interrupted and run again with the same --out, it plays
-    only the matches not stored yet. Exit status 0 when done, 130 when interrupted, 2 on bad input.
+    only the matches not stored yet; --retry-failed also plays again those stored as failed.
+    Exit status 0 when done, 130 when interrupted, 2 on bad input.
     """
     from botwars.engine.ruleset import parse_set_options
     from botwars.league.backends import make_backend
@@ -616,6 +620,9 @@ def tournament(
         return Tournament(s, out_dir, db), be
 
     t, be = _guard(setup)
+    if retry_failed:
+        n = _guard(t.retry_failed)
+        console.print(f"retrying {n} failed match{'es' if n != 1 else ''}", highlight=False)
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
                                TimeRemainingColumn)
     total, start = t.total(), t.done_count()
@@ -637,10 +644,17 @@ def tournament(
             interrupted = True
     rows, jpath, hpath = t.write_standings()
     done = t.done_count()
+    failed = t.failed_matches()
     t.close()
     _print_standings(game, rows)
     console.print(f"{done} of {total} matches stored in {out_dir} ({done - start} played now); "
                   f"standings: {jpath}, {hpath}", highlight=False, soft_wrap=True)
+    if failed:
+        from rich.text import Text  # the reason may quote a bot's output: never read as console markup
+        first = (failed[0]["error_detail"] or [{"detail": "no reason stored"}])[0]["detail"]
+        console.print(Text(f"{len(failed)} match{'es' if len(failed) != 1 else ''} failed (first: {first[:200]}; "
+                           f"all in {hpath}); run the same command with --retry-failed to play them again"),
+                      soft_wrap=True)
     if interrupted:
         _error_line(f"interrupted: {total - done} matches left; run the same command again to continue")
         raise typer.Exit(130)

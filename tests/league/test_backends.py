@@ -57,6 +57,19 @@ class KillOnce:
         return play_match(job, factory)
 
 
+class KillAlways:
+    """A backend task: :func:`play_match`, except that the worker given ``match_id`` kills itself,
+    on every try (so the backend gives up and stores the match as ``failed``)."""
+
+    def __init__(self, match_id: str):
+        self.match_id = match_id
+
+    def __call__(self, job: MatchJob):
+        if job.match_id == self.match_id:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return play_match(job)
+
+
 def tournament(out, **kw) -> Tournament:
     s = TournamentSettings("arena", AGENTS, overrides={"max_turns": "20"}, seed=3, **kw)
     return Tournament(s, str(out))
@@ -89,6 +102,26 @@ def test_a_local_worker_that_dies_mid_match_is_replaced_and_the_match_counted_on
     ids = stored(tmp_path / "out")
     assert len(ids) == len(set(ids)) == TOTAL
     assert table(t) == reference
+    t.close()
+
+
+@pytest.mark.slow
+def test_a_match_lost_on_every_try_is_stored_failed_and_played_again_only_with_retry_failed(tmp_path, reference):
+    t = tournament(tmp_path / "out")
+    target = t.fixtures()[2].match_id
+    t.run(LocalBackend(2, task=KillAlways(target)))
+    failed = t.failed_matches()
+    assert [m["match_id"] for m in failed] == [target]
+    assert failed[0]["error_detail"][0]["code"] == "lost" and failed[0]["outcome"] is None
+    assert table(t) != reference  # one match short
+    t.run(LocalBackend(2))  # a plain re-run does not play it again
+    assert [m["match_id"] for m in t.failed_matches()] == [target]
+    assert t.retry_failed() == 1
+    assert target not in t.db.done_ids(t.id)
+    t.run(LocalBackend(2))
+    assert t.failed_matches() == [] and len(stored(tmp_path / "out")) == TOTAL
+    assert table(t) == reference  # the same seed: the result the match would have had
+    assert t.retry_failed() == 0
     t.close()
 
 

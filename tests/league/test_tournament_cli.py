@@ -196,6 +196,71 @@ def test_interrupted_and_run_again_gives_the_uninterrupted_standings(tmp_path, s
     assert r.returncode == 0 and "(0 played now)" in r.stdout
 
 
+def _mark_failed(out: str, which: list[int]) -> list[str]:
+    """Store the matches at positions ``which`` (in match order) as a backend stores a match whose
+    worker died on every try: status ``failed``, no outcome, no record. Returns their ids."""
+    with sqlite3.connect(os.path.join(out, "tournament.db")) as c:
+        rows = c.execute("SELECT match_id, replay FROM tournament_matches ORDER BY round, seq, match_id").fetchall()
+        ids = []
+        for i in which:
+            mid, replay = rows[i]
+            os.unlink(os.path.join(out, replay))
+            c.execute("UPDATE tournament_matches SET status = 'failed', outcome = NULL, turns = 0, replay = NULL, "
+                      "error_detail = ? WHERE match_id = ?",
+                      (json.dumps([{"decision": 0, "seat": None, "code": "lost", "detail": "worker died 4 times"}]),
+                       mid))
+            ids.append(mid)
+    return ids
+
+
+@pytest.mark.slow
+def test_retry_failed_plays_the_failed_matches_again_with_their_seeds(tmp_path):
+    args = ["tournament", "arena", "builtin:defender", "builtin:hunter", "builtin:random", "--set", "max_turns=10"]
+    ref = str(tmp_path / "ref")
+    assert botwars(*args, "--out", ref).returncode == 0
+    out = str(tmp_path / "out")
+    assert botwars(*args, "--out", out).returncode == 0
+    ids = _mark_failed(out, [1, 4])
+    r = botwars(*args, "--out", out)  # a plain re-run keeps them, and says how to retry
+    assert r.returncode == 0, r.stderr
+    assert "(0 played now)" in r.stdout
+    assert "2 matches failed (first: worker died 4 times;" in r.stdout and "--retry-failed" in r.stdout
+    with open(os.path.join(ref, "standings.json"), "rb") as a, open(os.path.join(out, "standings.json"), "rb") as b:
+        assert a.read() != b.read()
+    r = botwars(*args, "--out", out, "--retry-failed")
+    assert r.returncode == 0, r.stderr
+    assert "retrying 2 failed matches" in r.stdout and "(2 played now)" in r.stdout and "failed (first" not in r.stdout
+    rows = {m[0]: m for m in db_rows(out)}
+    assert all(rows[i][2] == "ok" and os.path.exists(os.path.join(out, rows[i][4])) for i in ids)
+    with open(os.path.join(ref, "standings.json"), "rb") as a, open(os.path.join(out, "standings.json"), "rb") as b:
+        assert a.read() == b.read()
+    for i in ids:  # the same seed gives the same game: the record as the reference run wrote it
+        with open(os.path.join(ref, "replays", f"{i}.jsonl")) as a, open(os.path.join(out, rows[i][4])) as b:
+            strip = [{k: v for k, v in json.loads(x).items() if k != "time_s"} for x in a]
+            assert strip == [{k: v for k, v in json.loads(x).items() if k != "time_s"} for x in b]
+    r = botwars(*args, "--out", out, "--retry-failed")
+    assert r.returncode == 0 and "retrying 0 failed matches" in r.stdout and "(0 played now)" in r.stdout
+
+
+@pytest.mark.slow
+def test_retry_failed_in_swiss_only_in_the_last_round_played(tmp_path):
+    args = ["tournament", "arena", *ARENA, "--format", "swiss", "--rounds", "2", "--set", "max_turns=10"]
+    ref = str(tmp_path / "ref")
+    assert botwars(*args, "--out", ref).returncode == 0
+    out = str(tmp_path / "out")
+    assert botwars(*args, "--out", out).returncode == 0
+    _mark_failed(out, [0])  # round 1: round 2 was paired from its results
+    assert "swiss round(s) 1 hold failed matches" in one_error_line(botwars(*args, "--out", out, "--retry-failed"))
+    assert len([m for m in db_rows(out) if m[2] == "failed"]) == 1  # nothing was deleted
+    out2 = str(tmp_path / "out2")
+    assert botwars(*args, "--out", out2).returncode == 0
+    _mark_failed(out2, [7])  # the last round
+    r = botwars(*args, "--out", out2, "--retry-failed")
+    assert r.returncode == 0 and "retrying 1 failed match" in r.stdout, r.stderr
+    with open(os.path.join(ref, "standings.json"), "rb") as a, open(os.path.join(out2, "standings.json"), "rb") as b:
+        assert a.read() == b.read()
+
+
 @pytest.mark.slow
 def test_a_folder_of_another_tournament_is_refused(tmp_path):
     out = str(tmp_path / "t")

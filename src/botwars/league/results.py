@@ -15,7 +15,7 @@ import os
 import time
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError
 
 from botwars.engine.errors import ConfigError
@@ -109,6 +109,25 @@ class ResultStore:
                 error_detail=canonical_json(row["error_detail"]), replay=rel, wall_s=float(row["wall_s"]),
                 finished_at=time.time()))
         return True
+
+    def forget_failed(self, tid: str, out_dir: str, rounds: set[int] | None = None) -> int:
+        """Delete the tournament's rows of status ``failed`` (in ``rounds`` only, when given)
+        and any record file they name, so that the next run plays those matches again; returns
+        how many were deleted. One transaction: on an error nothing is deleted."""
+        with self.store.write() as s:
+            q = select(TournamentMatchRow).where(TournamentMatchRow.tournament_id == tid,
+                                                 TournamentMatchRow.status == "failed")
+            rows = [r for r in s.scalars(q).all() if rounds is None or r.round in rounds]
+            replays = [r.replay for r in rows if r.replay]
+            if rows:
+                s.execute(delete(TournamentMatchRow).where(
+                    TournamentMatchRow.match_id.in_([r.match_id for r in rows])))
+        for rel in replays:  # after the commit: a record without its row is played again anyway
+            try:
+                os.unlink(os.path.join(out_dir, rel))
+            except OSError:
+                pass
+        return len(rows)
 
     def matches(self, tid: str) -> list[dict[str, Any]]:
         """The tournament's stored matches as dicts (JSON fields decoded), in the fixed order

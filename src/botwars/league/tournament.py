@@ -183,6 +183,28 @@ class Tournament:
             have = {m["match_id"] for m in stored}
             backend.run([self._job(f) for f in fx if f.match_id not in have], done)
 
+    def retry_failed(self) -> int:
+        """Forget the stored matches of status ``failed`` (a worker that died on every try, an
+        agent that could not be built) so that :meth:`run` plays them again with the same seeds;
+        returns how many. A swiss tournament pairs each round by the results of the rounds
+        before, so there only failures in the last round played can be retried.
+        Raises :class:`ConfigError` when an earlier swiss round holds a failed match."""
+        rounds = None
+        if self.s.format == "swiss":
+            stored = self.db.matches(self.id)
+            last = max((m["round"] for m in stored), default=0)
+            early = sorted({m["round"] + 1 for m in stored if m["status"] == "failed" and m["round"] < last})
+            if early:
+                raise ConfigError(f"swiss round(s) {', '.join(map(str, early))} hold failed matches, and later "
+                                  f"rounds were paired from their results: only failures of the last round "
+                                  f"played ({last + 1}) can be retried", source="--retry-failed")
+            rounds = {last}
+        return self.db.forget_failed(self.id, self.out_dir, rounds)
+
+    def failed_matches(self) -> list[dict[str, Any]]:
+        """The stored matches of status ``failed`` (rows as :meth:`ResultStore.matches` gives them)."""
+        return [m for m in self.db.matches(self.id) if m["status"] == "failed"]
+
     def done_count(self) -> int:
         """Matches stored so far."""
         return len(self.db.done_ids(self.id))
