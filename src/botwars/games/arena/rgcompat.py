@@ -86,6 +86,8 @@ def configure(amap, config: dict[str, Any]) -> None:
     _obstacle_set = frozenset(settings["obstacles"])
     CENTER_POINT = (amap.width // 2, amap.height // 2)  # as rgkit: int(board_size / 2)
     _cache.clear()
+    _around.clear()
+    _steps.clear()
 
 
 def to_rg(sq: tuple[int, int], height: int) -> Loc:
@@ -120,38 +122,56 @@ def memoize(f):
 memodict = memoize
 
 _cache: dict = {}
+_around: dict = {}  # loc -> its 4 orthogonal neighbours, rgkit's order
+_steps: dict = {}  # loc -> frozenset of its neighbours on the board and not obstacles
+
+
+def _types(loc: Loc) -> frozenset[str]:
+    """:func:`loc_types` of the tuple ``loc``, cached (a frozenset: the caller must not change it)."""
+    hit = _cache.get(loc)
+    if hit is None:
+        x, y = loc
+        if not (0 <= x < _width and 0 <= y < _height):
+            hit = frozenset(("invalid",))
+        else:
+            hit = frozenset(("normal",) + (("spawn",) if loc in _spawn_set else ())
+                            + (("obstacle",) if loc in _obstacle_set else ()))
+        _cache[loc] = hit
+    return hit
 
 
 def loc_types(loc) -> set[str]:
-    """``{'invalid'}`` off the board, else ``{'normal'}`` plus ``'spawn'`` and/or ``'obstacle'``."""
-    loc = tuple(loc)
-    hit = _cache.get(loc)
-    if hit is not None:
-        return set(hit)
-    x, y = loc
-    if not (0 <= x < _width and 0 <= y < _height):
-        types = {"invalid"}
-    else:
-        types = {"normal"}
-        if loc in _spawn_set:
-            types.add("spawn")
-        if loc in _obstacle_set:
-            types.add("obstacle")
-    _cache[loc] = frozenset(types)
-    return types
+    """``{'invalid'}`` off the board, else ``{'normal'}`` plus ``'spawn'`` and/or ``'obstacle'``
+    (a fresh set each call: a bot that changes it changes nothing else)."""
+    return set(_types(tuple(loc)))
+
+
+def _neighbours(loc) -> tuple[Loc, ...]:
+    key = loc if type(loc) is tuple else tuple(loc)
+    got = _around.get(key)
+    if got is None:
+        x, y = key
+        got = _around[key] = tuple((x + dx, y + dy) for dx, dy in ((0, 1), (1, 0), (0, -1), (-1, 0)))
+    return got
 
 
 def locs_around(loc, filter_out=None) -> list[Loc]:
     """The 4 orthogonal neighbours (rgkit order: south, east, north, west in y-down terms:
     ``(x, y+1), (x+1, y), (x, y-1), (x-1, y)``) minus those of a type in ``filter_out``."""
-    drop = set(filter_out or ())
-    x, y = loc
-    out = []
-    for dx, dy in ((0, 1), (1, 0), (0, -1), (-1, 0)):
-        n = (x + dx, y + dy)
-        if not drop & loc_types(n):
-            out.append(n)
-    return out
+    around = _neighbours(loc)
+    if not filter_out:
+        return list(around)
+    drop = set(filter_out)
+    return [n for n in around if not drop & _types(n)]
+
+
+def valid_steps(loc: Loc) -> frozenset[Loc]:
+    """``locs_around(loc, filter_out=('invalid', 'obstacle'))`` as a frozenset, cached per
+    location (what an rgkit move or attack from ``loc`` may name)."""
+    got = _steps.get(loc)
+    if got is None:
+        got = _steps[loc] = frozenset(locs_around(loc, filter_out=("invalid", "obstacle")))
+    return got
 
 
 def _sign(v: int) -> int:

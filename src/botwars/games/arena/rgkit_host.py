@@ -231,7 +231,9 @@ def to_order(action: Any, loc: tuple[int, int]) -> tuple[str, str | None]:
         if type(target) not in (list, tuple) or len(target) != 2 \
                 or type(target[0]) not in (int, float) or type(target[1]) not in (int, float):
             raise InvalidAction(f"{_short(action)}: the location must be a tuple of two numbers")
-        if target not in rgcompat.locs_around(loc, filter_out=("invalid", "obstacle")):
+        # a list never equals rgkit's tuple locations; a tuple of whole floats equals (and hashes
+        # as) the ints, as in rgkit's comparison
+        if type(target) is not tuple or target not in rgcompat.valid_steps(loc):
             raise InvalidAction(f"{_short(action)} is not a valid action from {loc}")
         d = RG_STEP_DIR[(int(target[0]) - loc[0], int(target[1]) - loc[1])]
         return ("M" if name == "move" else "A", d)
