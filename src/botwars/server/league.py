@@ -162,13 +162,44 @@ def check_upload(spec: str, game: str, overrides: dict[str, Any], decisions: int
     return None
 
 
+def league_secret(data_dir: str) -> int:
+    """The league's secret seed (0 ≤ seed < 2**63), kept in ``DATA_DIR/league/seed`` (mode
+    0600): read when the file exists, else drawn with :mod:`secrets` and written once (a hard
+    link of a complete file, so two processes agree on one). Match seeds derive from it and from public
+    facts (the game, a match's place ``seq``, a challenge's id), so it must never be shown
+    (F-14.3, S-8.1, G-16.5). Raises ``OSError`` when the folder cannot be written."""
+    path = os.path.join(os.path.abspath(data_dir), "league", "seed")
+    try:
+        with open(path, encoding="ascii") as f:
+            return int(f.read().strip())
+    except FileNotFoundError:
+        pass
+    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    seed = secrets.randbits(63)
+    tmp = f"{path}.{secrets.token_hex(4)}.part"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="ascii") as f:
+        f.write(f"{seed}\n")
+    try:
+        os.link(tmp, path)  # whole or not at all, and never over another process's seed
+    except FileExistsError:  # another process drew it first: use that one
+        with open(path, encoding="ascii") as f:
+            seed = int(f.read().strip())
+    finally:
+        os.remove(tmp)
+    return seed
+
+
 # ---- the league ----------------------------------------------------------------------------
 class League:
     """The server's league over ``store``; bot programs are materialised under ``data_dir``.
 
     ``workers``: matches at once (one process pool of that size, kept from one scheduler step
     to the next with the sandboxed hosts its workers keep, issue 15 item 5); ``seed``:
-    the league seed (pairings and match seeds derive from it); ``config``: per game parameter
+    the league seed (pairings and match seeds derive from it); ``None`` (the default): a
+    secret one drawn once and kept in ``data_dir`` (:func:`league_secret`), since a known
+    league seed would let anyone, and any bot from its agent seed, compute a match's seed and
+    so its deals (F-14.3, S-8.1); ``config``: per game parameter
     overrides for league matches (game id → ``{"max_turns": 20, ...}``); ``house``: per game the
     built-in bots that sit on the ladder (default: all of the game's); ``check_decisions``:
     decision points per seat of an upload's check; ``enabled``: whether :meth:`start` runs the
@@ -176,13 +207,13 @@ class League:
     pause when there was nothing to play.
     """
 
-    def __init__(self, store: Store, data_dir: str, *, workers: int = 1, seed: int = 0,
+    def __init__(self, store: Store, data_dir: str, *, workers: int = 1, seed: int | None = None,
                  config: dict[str, dict[str, Any]] | None = None, house: dict[str, list[str]] | None = None,
                  check_decisions: int = 4, enabled: bool | None = None, idle_s: float = 5.0):
         self.store = store
         self.data_dir = os.path.abspath(data_dir)
         self.workers = max(1, workers)
-        self.seed = seed
+        self._seed = seed
         self.config = dict(config or {})
         self.house = house
         self.check_decisions = check_decisions
@@ -195,6 +226,14 @@ class League:
         self._thread: threading.Thread | None = None
         self._turn = 0
         self._backend: Any = None  # the kept LocalBackend (made at the first batch)
+
+    @property
+    def seed(self) -> int:
+        """The league seed: as given, else the secret kept in ``data_dir`` (read, or drawn and
+        stored, on first use)."""
+        if self._seed is None:
+            self._seed = league_secret(self.data_dir)
+        return self._seed
 
     # ---- life cycle ----------------------------------------------------------------------
     def start(self) -> None:

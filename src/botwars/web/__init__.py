@@ -176,9 +176,11 @@ def _sections_json(sections: list[dict[str, Any]] | None, seat: Optional[str], r
                    url: str, query: str = "", inline: bool = False) -> list[dict[str, Any]]:
     """Stage sections as JSON for a viewer: only those ``seat`` may see (``None`` sections are
     public; ``reveal``: an ended match shows all), each frame as ``{"j", "label", "url"}``
-    (``j`` numbers the frames of the whole point) and, with ``inline``, its ``svg``."""
+    (``j`` numbers the frames of the sections this viewer sees, in order, so that it never
+    counts the pictures of a section hidden from it: G-10.6, G-16.5) and, with ``inline``,
+    its ``svg``."""
     out, j = [], 0
-    for sec in sections or []:
+    for sec in _visible_sections(sections, seat, reveal):
         frames = []
         for f in sec["frames"]:
             fr = {"j": j, "label": f["label"], "url": f"{url}/frame/{j}.svg{query}"}
@@ -186,20 +188,25 @@ def _sections_json(sections: list[dict[str, Any]] | None, seat: Optional[str], r
                 fr["svg"] = f["svg"]
             frames.append(fr)
             j += 1
-        if reveal or sec["seat"] is None or sec["seat"] == seat:
-            out.append({**{k: v for k, v in sec.items() if k != "frames"}, "frames": frames})
+        out.append({**{k: v for k, v in sec.items() if k != "frames"}, "frames": frames})
     return out
 
 
+def _visible_sections(sections: list[dict[str, Any]] | None, seat: Optional[str],
+                      reveal: bool) -> list[dict[str, Any]]:
+    """The stage sections ``seat`` (``None``: a spectator) may see, in order: public ones
+    (``seat`` ``None``), its own, or all when ``reveal`` (an ended match)."""
+    return [sec for sec in sections or [] if reveal or sec["seat"] is None or sec["seat"] == seat]
+
+
 def _frame_svg(sections: list[dict[str, Any]] | None, j: int, seat: Optional[str], reveal: bool) -> str:
-    """Frame ``j`` of a point's sections, if ``seat`` may see its section; 404 otherwise."""
+    """Frame ``j`` of the sections ``seat`` may see (numbered as :func:`_sections_json` does);
+    404 otherwise."""
     k = 0
-    for sec in sections or []:
+    for sec in _visible_sections(sections, seat, reveal):
         for f in sec["frames"]:
             if k == j:
-                if reveal or sec["seat"] is None or sec["seat"] == seat:
-                    return str(f["svg"])
-                break
+                return str(f["svg"])
             k += 1
     raise ApiError(404, "not_found", f"no frame {j} for this viewer")
 
