@@ -476,7 +476,8 @@ def new_match(
     seat: Optional[list[str]] = typer.Option(None, "--seat", help="remote or builtin:NAME, once per seat "
                                                                   "[default: remote for every seat]."),
     set_: Optional[list[str]] = typer.Option(None, "--set", help="Parameter override key=value (repeatable)."),
-    seed: int = typer.Option(0, help="Match seed."),
+    seed: Optional[int] = typer.Option(None, help="Match seed [default: a secret random one drawn by the "
+                                                  "server; a seed the players know reveals every deal]."),
     no_clock: bool = typer.Option(False, "--no-clock", help="Create the match without time control."),
     as_json: bool = typer.Option(False, "--json", help='Print {"match", "seats": [{"seat", "token", "url"}], '
                                                       '"spectator"} as the last line.'),

@@ -310,3 +310,33 @@ def test_F_14_3_server_league_seed_is_secret_and_kept(client, tmp_path):
     assert os.path.isfile(path) and os.stat(path).st_mode & 0o077 == 0
     from botwars.server.league import League
     assert League(lg.store, lg.data_dir, enabled=False).seed == seed
+
+
+def _ended_seed(c, match: dict) -> int:
+    """Resign every seat of ``match`` (so the full record is public, F-14.2) and return the seed
+    in its record's header."""
+    for s in match["seats"]:
+        c.post(f"/api/matches/{match['match']}/resign", headers={"Authorization": f"Bearer {s['token']}"})
+    r = c.get(f"/api/matches/{match['match']}/record")
+    assert r.status_code == 200, r.text
+    header = json.loads(r.text.splitlines()[0])
+    assert header["type"] == "header"
+    return header["seed"]
+
+
+@pytest.mark.parametrize("game", ["factory", "submarine"])
+def test_F_14_3_S_8_1_a_match_created_without_a_seed_gets_a_secret_random_one(client, game):
+    """A seed the seats could guess (the old default 0) reveals every deal through the one-way
+    agent seeds; left out, the server draws 63 random bits. A given seed is kept as given."""
+    rs = get_ruleset(game)
+    seats = ["remote"] * max(2, rs.min_seats)
+    made = [client.post("/api/matches", json={"game": game, "seats": seats}).json() for _ in range(3)]
+    agent_seeds = {client.get("/api/seat", headers={"Authorization": f"Bearer {m['seats'][0]['token']}"}
+                              ).json()["agent_seed"] for m in made}
+    assert len(agent_seeds) == 3  # three different matches deal differently
+    zero = client.post("/api/matches", json={"game": game, "seats": seats, "seed": 0}).json()
+    assert client.get("/api/seat", headers={"Authorization": f"Bearer {zero['seats'][0]['token']}"}
+                      ).json()["agent_seed"] not in agent_seeds
+    seeds = [_ended_seed(client, m) for m in made]
+    assert len(set(seeds)) == 3 and all(0 < s < 2**63 for s in seeds)
+    assert _ended_seed(client, zero) == 0

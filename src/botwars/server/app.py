@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import secrets
 import time
 from contextlib import asynccontextmanager
 from typing import Any, Callable, Literal, Optional, Union
@@ -152,7 +153,9 @@ class CreateMatch(_Body):
     seats: Optional[list[str]] = Field(None, max_length=64,
                                        description="One spec per seat: remote or builtin:NAME")
     config: dict[str, Union[StrictBool, StrictInt, StrictFloat, str]] = Field(default_factory=dict, max_length=64)
-    seed: int = Field(0, ge=0, le=2**63 - 1)
+    seed: Optional[int] = Field(None, ge=0, le=2**63 - 1,
+                                description="Match seed; left out: a secret random one (a seed the seats "
+                                            "could guess would reveal every deal, F-14.3, S-8.1)")
     clock: bool = True
 
 
@@ -486,7 +489,8 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, backgro
         """Create a match. Each seat's link carries its secret token: give it only to that player.
         A map, board, room set or pool is a shipped name or the text itself, never a file path."""
         check_config(body.game, body.config, max_board_chars)
-        sess, tokens = manager.create(body.game, body.seats, body.config, body.seed, body.clock)
+        seed = body.seed if body.seed is not None else secrets.randbits(63)
+        sess, tokens = manager.create(body.game, body.seats, body.config, seed, body.clock)
         b = base(request)
         return {"match": sess.id, "game": sess.rs.id,
                 "seats": [{"seat": s, "agent": sess.agents[s], "token": tokens[s],

@@ -116,10 +116,13 @@ def _raise_for(r: httpx.Response) -> None:
     raise ServerError(f"server said {r.status_code}: {msg}", r.status_code, code)
 
 
-def new_match(url: str, game: str, seats: list[str] | None, config: dict[str, str], seed: int,
+def new_match(url: str, game: str, seats: list[str] | None, config: dict[str, str], seed: int | None,
               clock: bool = True, timeout: float = 30.0) -> dict[str, Any]:
-    """Create a match on the server at ``url``; returns the server's answer (links, tokens)."""
-    body: dict[str, Any] = {"game": game, "config": config, "seed": seed, "clock": clock}
+    """Create a match on the server at ``url``; returns the server's answer (links, tokens).
+    ``seed=None``: the server draws a secret random seed."""
+    body: dict[str, Any] = {"game": game, "config": config, "clock": clock}
+    if seed is not None:
+        body["seed"] = seed
     if seats:
         body["seats"] = seats
     try:

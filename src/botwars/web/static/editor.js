@@ -235,7 +235,7 @@
     $("play-error").textContent = "";
     const seats = ["remote"];
     if ($("opponent").value) seats.push($("opponent").value);
-    const body = {game: S.play.game, seats, config: S.play.config, seed: 0, clock: false};
+    const body = {game: S.play.game, seats, config: S.play.config, clock: false};  // the server draws the seed
     const r = await fetch("/api/matches", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
     const j = await r.json();
     if (!r.ok) { $("play-error").textContent = `Could not create the match: ${j.message}`; return; }

@@ -49,7 +49,9 @@
       const dflt = i.tagName === "SELECT" ? i.querySelector("option[selected]") : null;
       if (v !== "" && !(dflt && dflt.value === i.value)) config[i.dataset.name] = v;
     });
-    const body = {game: game.value, seats, config, seed: Number($("seed").value || 0), clock: $("clock").checked};
+    const body = {game: game.value, seats, config, clock: $("clock").checked};
+    // an empty seed field: the server draws a secret one (a seed the players know reveals every deal)
+    if ($("seed").value.trim() !== "") body.seed = Number($("seed").value);
     const r = await fetch("/api/matches", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
     const j = await r.json();
     if (!r.ok) { err.textContent = `Could not create the match: ${j.message}`; return; }
