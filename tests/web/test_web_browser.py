@@ -323,7 +323,11 @@ def test_issue13_result_banner_and_rematch(browser, live):
     assert "you resigned" in page.inner_text("#result-why")
     assert "lost" in (page.get_attribute("#outcome", "class") or "")
     shot(page, "arena-result-banner")
-    page.click("#rematch")
+    with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/api/matches")) as req:
+        page.click("#rematch")
+    sent = json.loads(req.value.post_data)
+    assert sent["game"] == "arena" and int(sent["config"]["max_turns"]) == 2  # the same game again
+    assert "seed" not in sent  # the server draws a secret seed: none the other seat could guess (S-8.1, F-14.3)
     page.wait_for_url(lambda u: "/play/" in u and m["match"] not in u, timeout=WAIT_MS)
     wait_ready(page)
     assert page.inner_text("#me") == "Red (p1)"

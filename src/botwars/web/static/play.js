@@ -324,12 +324,10 @@
   async function rematch() {
     const m = await (await fetch(`/api/matches/${M}`)).json();
     const seats = m.seats.map(x => x.agent);
-    // 53 random bits: a seed the other seat cannot guess (from the time, or by trying a million
-    // seeds against its agent seed), since the seed deals every hidden fact (S-8.1, F-14.3)
-    const rnd = crypto.getRandomValues(new Uint32Array(2));
-    const seed = (rnd[0] & 0x1fffff) * 4294967296 + rnd[1];
+    // no seed: the server draws a secret one, which the other seat cannot guess (from the time,
+    // or by trying seeds against its agent seed); the seed deals every hidden fact (S-8.1, F-14.3)
     const r = await fetch("/api/matches", {method: "POST", headers: {"Content-Type": "application/json"},
-      body: JSON.stringify({game: m.game, seats, config: m.config, seed, clock: !!(m.clock && m.clock.enabled)})});
+      body: JSON.stringify({game: m.game, seats, config: m.config, clock: !!(m.clock && m.clock.enabled)})});
     const j = await r.json();
     if (!r.ok) { $("result-why").textContent += ` Rematch refused: ${j.message}`; return; }
     remember(j);
