@@ -13,7 +13,9 @@ The "bare loop" is the ceiling of any such loop: the native observation, the bot
 :meth:`resolve`, with no referee, clock, checks or record.
 
 It also reports the rules core alone ("resolve only"): the same games' accepted orders
-re-resolved with :meth:`resolve`, without bots, views, parsing or the match loop.
+re-resolved with :meth:`resolve`, without bots, views, parsing or the match loop, and the
+difference per turn in microseconds: what the loop costs beyond the rules (views, bots,
+``Match`` and the referee), a figure that does not move when ``resolve`` gets faster.
 
 Each figure is the median of ``--runs`` runs (at least 5), timed in process CPU time (``--wall``
 for wall-clock). The process pins itself to one CPU core where the OS allows it. Usage:
@@ -131,7 +133,12 @@ def measure(bot: str, runs: int, seconds: float, rs, config) -> dict:
             for s, o in pairs:
                 rs.resolve(s, o)
         core.append(acts * reps / (CLOCK() - t0))
+    per_turn = a / t  # robot-actions per turn (the same games every run)
+    loop_us = per_turn / statistics.median(aps) * 1e6
+    core_us = per_turn / statistics.median(core) * 1e6
     return {"bot": f"builtin:{bot}", "games_per_run": games, "robot_actions_per_game": a / games,
+            "robot_actions_per_turn": per_turn, "loop_us_per_turn": loop_us, "resolve_us_per_turn": core_us,
+            "loop_beyond_resolve_us_per_turn": loop_us - core_us,
             "robot_actions_per_s": statistics.median(aps), "games_per_s": statistics.median(gps),
             "json_path_robot_actions_per_s": statistics.median(japs),
             "bare_loop_robot_actions_per_s": statistics.median(baps),
@@ -159,7 +166,7 @@ def measure_batch(runs: int, batch: int, config) -> dict:
     return {"bot": f"batch[{batch}] defender", "robot_actions_per_s": statistics.median(aps),
             "games_per_s": statistics.median(gps), "resolve_only_robot_actions_per_s": float("nan"),
             "json_path_robot_actions_per_s": float("nan"), "bare_loop_robot_actions_per_s": float("nan"),
-            "runs": runs}
+            "loop_beyond_resolve_us_per_turn": float("nan"), "runs": runs}
 
 
 def main() -> None:
@@ -197,6 +204,11 @@ def main() -> None:
               f"{r['robot_actions_per_s'] / core:>7.1%}{r['json_path_robot_actions_per_s']:>12,.0f}"
               f"{r['json_path_robot_actions_per_s'] / core:>7.1%}{r['bare_loop_robot_actions_per_s']:>12,.0f}"
               f"{r['bare_loop_robot_actions_per_s'] / core:>7.1%}")
+    print("CPU time per turn beyond resolve (the views, the bots, Match and the referee), per two-seat turn:")
+    for r in results:
+        if r["loop_beyond_resolve_us_per_turn"] == r["loop_beyond_resolve_us_per_turn"]:  # not NaN
+            print(f"  {r['bot']:<20} {r['loop_beyond_resolve_us_per_turn']:6.1f} us  (loop {r['loop_us_per_turn']:.1f} us, "
+                  f"resolve {r['resolve_us_per_turn']:.1f} us, {r['robot_actions_per_turn']:.1f} robots a turn)")
 
 
 if __name__ == "__main__":
