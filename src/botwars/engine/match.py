@@ -182,7 +182,6 @@ class Match:
         native = self._native
         now = self.time_source
         pending = ref.pending()  # empty once over
-        ended = not pending
         for seat in pending:
             fn = native.get(seat)
             if fn is None:
@@ -203,17 +202,17 @@ class Match:
                         continue  # accepted: the match goes on
                     self._note(seat, FailureCode.TIMEOUT, f"no reply in time ({spent:.3f} s)")
             if ref.over:  # a seat's expiry or refusals may end the match (S-7.8, D-8.3)
-                ended = True
                 break
-        if ended and ref.over:
-            if self.writer and ref.last_line:
+        if pending and not ref.over:  # every pending seat settled: resolve the point
+            events = ref.resolve_point()
+            if self.writer:
                 self.writer.line(ref.last_line)
-            return []
-        events = ref.resolve_point()
-        if self.writer:
+            # a list of the point's events (the referee keeps a copy of its own where it keeps history)
+            return events if events.__class__ is list else list(events)
+        # the match ended before a resolution (it was over, or a seat's expiry ended it)
+        if self.writer and ref.last_line:
             self.writer.line(ref.last_line)
-        # a list of the point's events (the referee keeps a copy of its own where it keeps history)
-        return events if events.__class__ is list else list(events)
+        return []
 
     def run(self, progress: Callable[["Match"], None] | None = None) -> MatchResult:
         """Play to the end; ``progress`` is called after every decision point.

@@ -392,14 +392,11 @@ class Referee:
 
     def _late(self, seat: str, t: float) -> bool:
         """True when ``t`` seconds is past ``seat``'s time for the open point."""
-        if t <= self._free_s():
+        if t <= self._free_s():  # no clock, within an exempt allowance or a plain clock's move limit
             return False
         ex = self.exempt()
         if ex is not None:
-            return t > ex
-        if self.control.increment_s is None and self.control.move_limit_s is not None \
-                and t <= self.control.move_limit_s:
-            return False  # within the free time of a plain clock: never late
+            return True  # past the exempt allowance (the free time above)
         probe = Clock(self.control, {seat: self.bank[seat]})
         return probe.spend(seat, t) == ClockStatus.EXPIRED
 
@@ -480,9 +477,7 @@ class Referee:
             self._refresh()
         if seat in self._settled or seat not in self._pending or self._forced is not None:
             self._check_awaited(seat)
-        # _seconds, its common case inline
-        t = round(elapsed_s * 1e6) / 1e6 if elapsed_s.__class__ is float and 0.0 < elapsed_s < 1e6 \
-            else _seconds(elapsed_s)
+        t = _seconds(elapsed_s)
         if t > self._free and self._late(seat, t):
             self.expire(seat, t)
             return Ticket(Receipt.TOO_LATE, awaited=False)
