@@ -27,6 +27,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from botwars.agents.spec import make_agent
+from botwars.agents.subprocess_agent import close_input
 from botwars.engine.match import Match
 from botwars.engine.ruleset import get_ruleset
 
@@ -135,13 +136,7 @@ def _play(m: Match, seat: str, decisions: int, report: CheckReport, no: int, exi
                                        "with exactly one line (print debugging output to stderr)"))
         proc = getattr(agent, "proc", None)
         if proc is not None and proc.poll() is None:
-            try:
-                proc.stdin.close()
-            except OSError:
-                pass
-            try:
-                proc.wait(timeout=exit_s)
-            except Exception:
+            if not close_input(proc, exit_s):
                 report.faults.append(Fault(no, seat, -1, "no_exit", WORDS["no_exit"],
                                            f"still running {exit_s:g} s after its input was closed "
                                            "(exit when stdin ends)"))

@@ -46,6 +46,7 @@ status (so the engine sees the crash as without reuse). End of input ends the te
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib.util
 import json
 import os
@@ -322,7 +323,7 @@ def template(proto, path: str, adapter: str | None) -> int:
         work = tempfile.mkdtemp(prefix="match-")
         sys.stdout.flush()
         sys.stderr.flush()
-        import gc; gc.freeze()
+        gc.freeze()  # the template's objects: no child's collector touches (and copies) their pages
         pid = os.fork()
         if pid == 0:  # the match's child: never returns into this loop
             status = 1

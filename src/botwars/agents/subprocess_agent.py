@@ -59,17 +59,18 @@ DEFAULT_MAX_LINE = 1 << 20
 GRACE_S = 0.3
 
 
-def _close_input(proc: Any) -> None:
-    """Close ``proc``'s stdin (a program ends at end of input) and wait up to :data:`GRACE_S`
-    seconds for it to exit; whatever still runs is the caller's to kill."""
+def close_input(proc: Any, wait_s: float = GRACE_S) -> bool:
+    """Close ``proc``'s stdin (a program ends at end of input) and wait up to ``wait_s``
+    seconds for it to exit; returns whether it did. Whatever still runs is the caller's to kill."""
     try:
         proc.stdin.close()
     except OSError:
         pass
     try:
-        proc.wait(timeout=GRACE_S)
+        proc.wait(timeout=wait_s)
     except Exception:
-        pass
+        return False
+    return True
 
 
 def _botwars_pythonpath() -> str:
@@ -213,7 +214,7 @@ class JsonLinesAgent(Agent):
             if not self._pool.give(self._key(), host):
                 host.shutdown()
         if self.proc is not None:
-            _close_input(self.proc)
+            close_input(self.proc)
             self._drop()
         if self._config_file:
             try:
@@ -449,7 +450,7 @@ class KeptHost:
 
     def shutdown(self) -> None:
         """Close its input (the template exits), wait a moment, then :meth:`discard`."""
-        _close_input(self.proc)
+        close_input(self.proc)
         self.discard()
 
 

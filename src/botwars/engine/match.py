@@ -203,7 +203,7 @@ class Match:
                     self._note(seat, FailureCode.TIMEOUT, f"no reply in time ({spent:.3f} s)")
             if ref.over:  # a seat's expiry or refusals may end the match (S-7.8, D-8.3)
                 break
-        if pending and not ref.over:  # every pending seat settled: resolve the point
+        if not ref.over:  # every pending seat settled (there may be none: a point of the rules alone)
             events = ref.resolve_point()
             if self.writer:
                 self.writer.line(ref.last_line)

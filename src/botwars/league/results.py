@@ -117,7 +117,9 @@ class ResultStore:
         with self.store.write() as s:
             q = select(TournamentMatchRow).where(TournamentMatchRow.tournament_id == tid,
                                                  TournamentMatchRow.status == "failed")
-            rows = [r for r in s.scalars(q).all() if rounds is None or r.round in rounds]
+            if rounds is not None:
+                q = q.where(TournamentMatchRow.round.in_(sorted(rounds)))
+            rows = list(s.scalars(q))
             replays = [r.replay for r in rows if r.replay]
             if rows:
                 s.execute(delete(TournamentMatchRow).where(
