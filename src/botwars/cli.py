@@ -96,6 +96,12 @@ def games(game: Optional[str] = typer.Argument(None, help="Show this game's para
             console.print(t)
             bots = ", ".join(f"builtin:{b}" for b in sorted(g.builtin_bots()))
             console.print(f"built-in bots: {bots or 'none'}", highlight=False)
+            for b in sorted(g.builtin_bots()):
+                opts = g.builtin_options(b)
+                if opts:
+                    shown = ",".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in opts.items())
+                    console.print(f"  options of builtin:{b} (defaults): builtin:{b}({shown})",
+                                  highlight=False, markup=False, soft_wrap=True)
             for kind in g.agent_kinds:
                 console.print(f"agent kind {kind.prefix}: {kind.doc}", highlight=False, markup=False)
             caps = ", ".join(f"{k}={v}" for k, v in g.capabilities.to_json().items())
@@ -119,7 +125,8 @@ def games(game: Optional[str] = typer.Argument(None, help="Show this game's para
 @app.command()
 def match(
     game: str = typer.Argument(..., help="Game id (see `botwars games`)."),
-    agents: list[str] = typer.Argument(..., help="One agent spec per seat: builtin:NAME, bot.py, "
+    agents: list[str] = typer.Argument(..., help="One agent spec per seat: builtin:NAME (options: "
+                                                   "\"builtin:NAME(KEY=VALUE,...)\"), bot.py, "
                                                    "cmd:PROGRAM, or a kind the game adds "
                                                    "(`botwars games GAME` lists them)."),
     seed: int = typer.Option(0, help="Match seed: same seed and orders, same game."),
@@ -575,7 +582,8 @@ def bot_check(
 @app.command()
 def tournament(
     game: str = typer.Argument(..., help="Game id (see `botwars games`)."),
-    agents: list[str] = typer.Argument(..., help="Agent specs (at least two): builtin:NAME, bot.py, cmd:PROGRAM, "
+    agents: list[str] = typer.Argument(..., help="Agent specs (at least two): builtin:NAME (options: "
+                                                   "\"builtin:NAME(KEY=VALUE,...)\"), bot.py, cmd:PROGRAM, "
                                                    "or a kind the game adds."),
     fmt: str = typer.Option("round-robin", "--format", help="round-robin, swiss or gauntlet (the first agent "
                                                              "against the others)."),

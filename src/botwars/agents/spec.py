@@ -2,7 +2,8 @@
 
 The platform's kinds, for every game:
 
-- ``builtin:NAME`` — a built-in bot of the game.
+- ``builtin:NAME`` — a built-in bot of the game; ``builtin:NAME(KEY=VALUE,...)`` sets its
+  options, e.g. ``builtin:mcts(simulations=200)`` (``botwars games GAME`` lists them).
 - ``path/to/bot.py`` — a Python file defining a bot class (run in a separate process).
 - ``cmd:PROGRAM ARGS`` — a program speaking the JSON-lines protocol on stdin/stdout.
 
@@ -12,12 +13,40 @@ A game may add kinds of its own (:class:`~botwars.engine.plugin.AgentKind`, list
 
 from __future__ import annotations
 
+import re
+
 from botwars.agents.base import Agent, CallableAgent
 from botwars.agents.tools import TOOLS
 from botwars.engine.errors import ConfigError
 from botwars.engine.plugin import agent_prefixes, get_game
 
 PLATFORM_KINDS = ("builtin", "cmd")
+
+_OPTION = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*([^,=()]+?)\s*")
+
+
+def parse_builtin(rest: str, spec: str) -> tuple[str, dict[str, str]]:
+    """``NAME`` or ``NAME(KEY=VALUE,...)`` (what follows ``builtin:``, in the manner of
+    OpenSpiel's ``mcts(max_simulations=100)``) split into the bot's name and its options as
+    text, e.g. ``("mcts", {"simulations": "200"})``. The values are typed by
+    :meth:`botwars.engine.plugin.Game.make_builtin`. Raises :class:`ConfigError` naming
+    ``spec`` when the brackets or an option do not parse, or an option is given twice."""
+    name, paren, args = rest.partition("(")
+    name = name.strip()
+    if not paren:
+        return name, {}
+    if not args.endswith(")") or "(" in args[:-1] or ")" in args[:-1]:
+        raise ConfigError("options go in one pair of brackets at the end: builtin:NAME(KEY=VALUE,...)", source=spec)
+    options: dict[str, str] = {}
+    body = args[:-1]
+    for part in body.split(",") if body.strip() else []:
+        m = _OPTION.fullmatch(part)
+        if m is None:
+            raise ConfigError(f"option {part.strip()!r} is not KEY=VALUE", source=spec)
+        if m.group(1) in options:
+            raise ConfigError(f"option {m.group(1)!r} is given twice", source=spec)
+        options[m.group(1)] = m.group(2)
+    return name, options
 
 
 def make_agent(spec: str, game: str) -> Agent:
@@ -30,11 +59,11 @@ def make_agent(spec: str, game: str) -> Agent:
     g = get_game(game)
     prefix, sep, rest = spec.partition(":")
     if sep and prefix == "builtin":
-        bots = g.builtin_bots()
-        if rest not in bots:
-            raise ConfigError(f"unknown built-in bot {rest!r} for {game} (known: {', '.join(sorted(bots))})",
-                              source=spec)
-        return CallableAgent(bots[rest](), spec)
+        name, options = parse_builtin(rest, spec)
+        try:
+            return CallableAgent(g.make_builtin(name, options), spec)
+        except ConfigError as exc:
+            raise ConfigError(exc.message, source=spec) from None
     if sep and prefix == "cmd":
         return TOOLS.json_lines(TOOLS.split_command(rest, spec), spec)
     if sep and prefix not in PLATFORM_KINDS:

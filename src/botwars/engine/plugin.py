@@ -27,7 +27,9 @@ failure.
 from __future__ import annotations
 
 import importlib
+import inspect
 import logging
+import math
 import threading
 from dataclasses import dataclass, field
 from enum import Enum
@@ -61,6 +63,28 @@ def resolve(ref: Ref) -> Any:
     except (ImportError, AttributeError) as exc:
         raise RulesetError(f"plug-in reference {ref!r} cannot be loaded: {type(exc).__name__}: {exc}") from None
     return obj
+
+
+def _option_value(key: str, text: str, default: int | float | bool, source: str) -> int | float | bool:
+    """``text`` parsed to the type of ``default`` (see :meth:`Game.make_builtin`); raises
+    :class:`ConfigError` naming ``key`` when it does not parse."""
+    t = text.strip()
+    if isinstance(default, bool):
+        if t.lower() in ("true", "false"):
+            return t.lower() == "true"
+        raise ConfigError(f"option {key!r} must be true or false, not {text!r}", source=source)
+    if isinstance(default, int):
+        try:
+            return int(t, 10)
+        except ValueError:
+            raise ConfigError(f"option {key!r} must be a whole number, not {text!r}", source=source) from None
+    try:
+        val = float(t)
+    except ValueError:
+        val = math.nan
+    if not math.isfinite(val):
+        raise ConfigError(f"option {key!r} must be a finite number, not {text!r}", source=source)
+    return val
 
 
 class Turns(str, Enum):
@@ -295,6 +319,45 @@ class Game:
             return {}
         found = self._hook("bots", self.bots)
         return dict(found if isinstance(found, Mapping) else found(self.ruleset()))
+
+    def builtin_options(self, name: str) -> dict[str, int | float | bool]:
+        """The options of built-in bot ``name`` and their defaults, e.g. ``{"simulations": 48,
+        "c": 0.5}`` for a search bot: the keyword parameters of its factory whose default is a
+        number or a boolean (a declared contract, docs/plugins.md). A parameter defaulting to
+        ``None`` (a wall-clock budget such as ``seconds``, which would make a match depend on the
+        machine's speed) is not an option. Raises :class:`ConfigError` for an unknown bot."""
+        bots = self.builtin_bots()
+        if name not in bots:
+            raise ConfigError(f"unknown built-in bot {name!r} for {self.id} (known: {', '.join(sorted(bots))})",
+                              source=f"builtin:{name}")
+        try:
+            params = inspect.signature(bots[name]).parameters.values()
+        except (TypeError, ValueError):  # pragma: no cover - a factory without a signature
+            return {}
+        return {p.name: p.default for p in params
+                if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and not p.name.startswith("_")
+                and isinstance(p.default, (bool, int, float))}
+
+    def make_builtin(self, name: str, options: Mapping[str, str] | None = None) -> Any:
+        """A new built-in bot ``name`` with ``options`` (option name -> its text, as written in
+        ``builtin:NAME(KEY=VALUE,...)``) parsed to the type of each option's default
+        (:meth:`builtin_options`): an integer, a finite number, or ``true``/``false``.
+
+        Raises :class:`ConfigError` naming the bot and the option for an unknown bot, an unknown
+        option (listing the known ones), a value of the wrong type, or one the bot refuses
+        (its factory raises ``ValueError``, e.g. ``simulations=0``)."""
+        known = self.builtin_options(name)
+        source = f"builtin:{name}"
+        kwargs: dict[str, Any] = {}
+        for key, text in (options or {}).items():
+            if key not in known:
+                have = ", ".join(f"{k}={v}" for k, v in known.items()) or "none"
+                raise ConfigError(f"built-in bot {name!r} has no option {key!r} (options: {have})", source=source)
+            kwargs[key] = _option_value(key, text, known[key], source)
+        try:
+            return self.builtin_bots()[name](**kwargs)
+        except ValueError as exc:
+            raise ConfigError(f"built-in bot {name!r}: {exc}", source=source) from None
 
     def agent_kind(self, prefix: str) -> AgentKind | None:
         """The agent kind this game adds under ``prefix`` (``"rgkit"``), or ``None``."""

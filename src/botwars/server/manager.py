@@ -384,7 +384,9 @@ class MatchManager:
                 continue
             if spec.startswith("builtin:") and spec[len("builtin:"):] in bots:
                 continue
-            raise ApiError(422, "bad_seats", f"seat {spec!r}: use remote or builtin:NAME "
+            # bot options (builtin:NAME(KEY=VALUE), the command line's) are not offered here: a
+            # client could otherwise buy server CPU time with a search bot's budget
+            raise ApiError(422, "bad_seats", f"seat {spec!r}: use remote or builtin:NAME, without options "
                                              f"(built-in bots of {game}: {', '.join(sorted(bots)) or 'none'})")
         try:
             cfg = rs.validate_config(config or {}, source="config")

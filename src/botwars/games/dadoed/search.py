@@ -77,6 +77,8 @@ class MctsBot(DadoedBot):
                  prior_weight: float = 2.0):
         if simulations < 1:
             raise ValueError("simulations must be at least 1")
+        if c < 0 or prior_weight < 0:
+            raise ValueError("c and prior_weight must be at least 0")
         self.simulations = simulations
         self.seconds = seconds
         self.c = c

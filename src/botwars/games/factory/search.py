@@ -51,6 +51,10 @@ class PlannerBot(PathfinderBot):
         self.lookahead = lookahead
         if simulations < 1:
             raise ValueError("simulations must be at least 1")
+        if width < 1:
+            raise ValueError("width must be at least 1")
+        if lookahead < 0:
+            raise ValueError("lookahead must be at least 0")
         self.simulations = simulations
         self.seconds = seconds
         self.cand_width = width

@@ -71,6 +71,8 @@ class IsmctsBot(SubmarineBot):
                  rollout_turns: int = 2, c: float = 0.7):
         if simulations < 1:
             raise ValueError("simulations must be at least 1")
+        if candidates < 0 or rollout_turns < 0 or c < 0:
+            raise ValueError("candidates, rollout_turns and c must be at least 0")
         self.simulations = simulations
         self.seconds = seconds
         self.n_random = candidates
