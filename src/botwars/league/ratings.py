@@ -16,7 +16,7 @@ give the same table. Only finished matches (status ``ok``) count; ratings use on
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 ELO_K = 32.0
 ELO_DEFAULT_INITIAL = 1000.0
@@ -45,20 +45,42 @@ def places(match: dict[str, Any]) -> list[int]:
     return [place[s] for s in seats]
 
 
-def openskill_ratings(matches: Iterable[dict[str, Any]], agents: list[str]) -> dict[str, dict[str, float]]:
-    """``{agent: {"mu", "sigma", "ordinal"}}`` after every counted match, in the fixed order.
-    Agents that played nothing keep the model's initial rating."""
+def _openskill_steps(matches: Iterable[dict[str, Any]], agents: list[str]) -> Iterator[dict[str, Any]]:
+    """The openskill ratings (``{agent: rating object}``, one dict updated in place) before the
+    first counted match, then after each, in the fixed order."""
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
     r = {a: model.rating(name=a) for a in agents}
+    yield r
     for m in fixed_order(matches):
         specs = m["agents"]
         teams = [[r[a]] for a in specs]
         new = model.rate(teams, ranks=places(m))
         for a, team in zip(specs, new):
             r[a] = team[0]
+        yield r
+
+
+def openskill_ratings(matches: Iterable[dict[str, Any]], agents: list[str]) -> dict[str, dict[str, float]]:
+    """``{agent: {"mu", "sigma", "ordinal"}}`` after every counted match, in the fixed order.
+    Agents that played nothing keep the model's initial rating."""
+    r: dict[str, Any] = {}
+    for r in _openskill_steps(matches, agents):
+        pass
     return {a: {"mu": x.mu, "sigma": x.sigma, "ordinal": x.ordinal()} for a, x in r.items()}
+
+
+def rating_history(matches: Iterable[dict[str, Any]], agents: list[str]) -> dict[str, list[float]]:
+    """``{agent: [ordinal, ...]}``: each agent's openskill ordinal (μ − 3σ) before the first
+    counted match and after each one, in the fixed order (so every list has one more entry than
+    there are counted matches, and its last entry is :func:`openskill_ratings`' ordinal). An
+    agent's value changes only after the matches it played."""
+    out: dict[str, list[float]] = {a: [] for a in agents}
+    for r in _openskill_steps(matches, agents):
+        for a in agents:
+            out[a].append(r[a].ordinal())
+    return out
 
 
 def elo_expected(ra: float, rb: float) -> float:

@@ -16,7 +16,9 @@ import os
 from typing import Any
 
 from jinja2 import Environment
+from markupsafe import Markup
 
+from botwars.league.charts import rating_chart_svg
 from botwars.league.ratings import elo_ratings, fixed_order, openskill_ratings, places
 
 
@@ -77,6 +79,7 @@ body{font-family:system-ui,sans-serif;margin:1.5em;color:#222}
 table{border-collapse:collapse;margin:1em 0}th,td{border:1px solid #ccc;padding:.25em .6em;text-align:right}
 th{background:#f3f3f3}td.l,th.l{text-align:left}tr:nth-child(even){background:#fafafa}
 .w{color:#060}.l0{color:#a00}small{color:#666}
+figure.chart{margin:0}figure.chart svg{max-width:100%;height:auto}
 </style></head><body>
 <h1>{{ title }}</h1>
 <p>{{ settings_line }}</p>
@@ -88,6 +91,9 @@ th{background:#f3f3f3}td.l,th.l{text-align:left}tr:nth-child(even){background:#f
 <td>{{ "%.2f"|format(r.mu) }} ± {{ "%.2f"|format(r.sigma) }}</td>{% if has_elo %}<td>{{ "%.1f"|format(r.elo) }}</td>{% endif %}
 <td>{{ r.errors }}</td><td>{{ r.failed }}</td></tr>
 {% endfor %}</table>
+{% if chart %}<h2>Ratings over the tournament</h2>
+<p><small>each agent's rating (openskill μ − 3σ) after every finished match, in schedule order</small></p>
+<figure class="chart">{{ chart }}</figure>{% endif %}
 <h2>Cross table</h2><p><small>row agent's wins–draws–losses against the column agent (pairwise by place)</small></p>
 <table><tr><th class="l"></th>{% for r in rows %}<th>{{ r.rank }}</th>{% endfor %}</tr>
 {% for r in rows %}<tr><th class="l">{{ r.rank }}. {{ r.agent }}</th>{% for c in rows %}<td>{% if c.agent == r.agent %}–{% else %}{% set x = r.cross[c.agent] %}{{ x.wins }}–{{ x.draws }}–{{ x.losses }}{% endif %}</td>{% endfor %}</tr>
@@ -116,8 +122,9 @@ def _result_text(m: dict[str, Any]) -> str:
 def write_standings(out_dir: str, rows: list[dict[str, Any]], matches: list[dict[str, Any]],
                     settings: dict[str, Any]) -> tuple[str, str]:
     """Write ``standings.json`` (the rows, a JSON list; no timings, so the same results give
-    the same bytes) and the self-contained ``standings.html`` (tables and a list of matches
-    linking to their records) into ``out_dir``; returns both paths."""
+    the same bytes) and the self-contained ``standings.html`` (tables, a chart of the ratings over
+    the tournament, :func:`botwars.league.charts.rating_chart_svg`, and a list of matches linking
+    to their records) into ``out_dir``; returns both paths."""
     jpath = os.path.join(out_dir, "standings.json")
     hpath = os.path.join(out_dir, "standings.html")
     with open(jpath + ".part", "w", encoding="utf-8") as f:
@@ -132,7 +139,8 @@ def write_standings(out_dir: str, rows: list[dict[str, Any]], matches: list[dict
             f"order, {settings.get('players')} players per match, seed {settings.get('seed')}")
     html = Environment(autoescape=True).from_string(_HTML).render(
         title=f"botwars tournament: {settings.get('game')}", settings_line=line, rows=rows, matches=view,
-        has_elo=any(r["elo"] is not None for r in rows))
+        has_elo=any(r["elo"] is not None for r in rows),
+        chart=Markup(svg) if (svg := rating_chart_svg(matches, [r["agent"] for r in rows])) else None)
     with open(hpath + ".part", "w", encoding="utf-8") as f:
         f.write(html)
     os.replace(hpath + ".part", hpath)
