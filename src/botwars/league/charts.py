@@ -16,19 +16,27 @@ from botwars.league.ratings import fixed_order, rating_history
 MAX_POINTS = 400
 
 
-def rating_chart_svg(matches: list[dict[str, Any]], agents: list[str]) -> str | None:
+def _short(text: str, most: int = 48) -> str:
+    return text if len(text) <= most else text[:most - 3] + "..."
+
+
+def rating_chart_svg(matches: list[dict[str, Any]], agents: list[str],
+                     labels: dict[str, str] | None = None) -> str | None:
     """An SVG line chart (a string starting ``<svg``) of each agent's openskill ordinal
     (μ − 3σ, :func:`botwars.league.ratings.rating_history`) against the number of counted
     matches, one line per agent with its legend in the order of ``agents`` (give the
-    standings' order); ``None`` when no match
-    counts yet. Raises nothing for any stored results."""
+    standings' order) and its text from ``labels`` (default: the agent itself). Agents of the
+    matches that are not in ``agents`` are rated too (they move the others' ratings) but not
+    drawn. ``None`` when no match counts yet. Raises nothing for any stored results."""
     n = len(fixed_order(matches))
     if n == 0:
         return None
     import matplotlib
     from matplotlib.figure import Figure
 
-    hist = rating_history(matches, agents)
+    others = sorted({a for m in matches for a in m["agents"]} - set(agents))
+    hist = rating_history(matches, list(agents) + others)
+    labels = labels or {}
     step = max(1, -(-n // MAX_POINTS))
     xs = list(range(0, n + 1, step))
     if xs[-1] != n:
@@ -39,7 +47,7 @@ def rating_chart_svg(matches: list[dict[str, Any]], agents: list[str]) -> str | 
         fig = Figure(figsize=(8.0, 3.6), dpi=100)
         ax = fig.add_subplot()
         for a in agents:
-            ax.plot(xs, [hist[a][x] for x in xs], linewidth=1.4, label=a if len(a) <= 48 else a[:45] + "...")
+            ax.plot(xs, [hist[a][x] for x in xs], linewidth=1.4, label=_short(labels.get(a, a)))
         ax.set_xlabel("matches counted (in schedule order)")
         ax.set_ylabel("rating (openskill μ − 3σ)")
         ax.grid(True, linewidth=0.4, alpha=0.5)

@@ -101,6 +101,8 @@ def _key(value: Any, max_len: int) -> Optional[str]:
 
 RECENT_FORM = 5
 """Results shown as recent form on the ladder (W, D or L, newest first)."""
+CHART_MEMBERS = 8
+"""How many of a ladder's top members its page draws in the rating chart."""
 
 
 class SandboxRefused(ApiError):
@@ -226,6 +228,8 @@ class League:
         self._thread: threading.Thread | None = None
         self._turn = 0
         self._backend: Any = None  # the kept LocalBackend (made at the first batch)
+        self._charts: dict[str, tuple[tuple[Any, ...], str | None]] = {}  # game -> (results key, SVG)
+        self._chart_lock = threading.Lock()
 
     @property
     def seed(self) -> int:
@@ -469,6 +473,26 @@ class League:
         for i, x in enumerate(rows):
             x["rank"] = i + 1
         return rows
+
+    def rating_chart(self, game: str, rows: list[dict[str, Any]]) -> str | None:
+        """An SVG chart of how the ratings of the ladder's top :data:`CHART_MEMBERS` members
+        (``rows``: :meth:`ladder`'s, in rank order) moved over the stored ladder matches
+        (:func:`botwars.league.charts.rating_chart_svg`, display names as labels), or ``None``
+        before any match counts. Drawn once per set of results and member list, then kept, so a
+        page view does not redraw it."""
+        from botwars.league.charts import rating_chart_svg
+        matches = self._stored(game)
+        counted = rating_mod.fixed_order(matches)
+        top = rows[:CHART_MEMBERS]
+        ids = hashlib.sha256("\n".join(m["match_id"] for m in counted).encode()).hexdigest()
+        key = (ids, tuple((r["agent"], r["name"]) for r in top))
+        with self._chart_lock:
+            kept = self._charts.get(game)
+            if kept is not None and kept[0] == key:
+                return kept[1]
+            svg = rating_chart_svg(matches, [r["agent"] for r in top], labels={r["agent"]: r["name"] for r in top})
+            self._charts[game] = (key, svg)
+            return svg
 
     def bot_matches(self, bot_id: str, limit: int = 200) -> list[dict[str, Any]]:
         """A bot's matches (every version; ladder and challenges), newest first, public fields."""

@@ -19,10 +19,11 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.responses import HTMLResponse, RedirectResponse
 from jinja2 import Environment, PackageLoader, select_autoescape
+from markupsafe import Markup
 
 from botwars.engine.plugin import games as all_games
 from botwars.engine.plugin import get_game
-from botwars.server.league import KINDS, League
+from botwars.server.league import CHART_MEMBERS, KINDS, League
 from botwars.server.manager import ApiError
 
 _env = Environment(loader=PackageLoader("botwars.web", "templates"), autoescape=select_autoescape(["html"]))
@@ -68,4 +69,6 @@ def install_league_pages(app: FastAPI) -> None:
         if game not in all_games():
             raise ApiError(404, "unknown_game", f"no game {game[:64]!r}")
         rows = league.ladder(game)
-        return page("league_ladder.html", game=game, rows=rows, elo=any(r["elo"] is not None for r in rows))
+        chart = league.rating_chart(game, rows)
+        return page("league_ladder.html", game=game, rows=rows, elo=any(r["elo"] is not None for r in rows),
+                    chart=Markup(chart) if chart else None, chart_members=CHART_MEMBERS)
