@@ -87,3 +87,11 @@ def test_standings_page_embeds_the_chart(tmp_path):
     assert open(html_path, encoding="utf-8").read() == first  # same results, same bytes
     _, html_path = write_standings(str(tmp_path), standings([], ["A", "B"]), [], settings)
     assert "<svg" not in open(html_path, encoding="utf-8").read()
+
+
+def test_long_names_keep_their_kind_and_file_name_in_the_legend():
+    long = "rgkit:/work/shared/peers/rgkit/rgkit/bots/guardbot.py"  # 53 characters
+    svg = rating_chart_svg([match(0, long, "B", long)], [long, "B"])
+    texts = [t.strip() for t in re.findall(r"<text[^>]*>([^<]*)</text>", svg)]
+    shown = [t for t in texts if t.endswith("guardbot.py")]
+    assert len(shown) == 1 and shown[0].startswith("rgkit:") and len(shown[0]) == 48 and "…" in shown[0]

@@ -17,7 +17,12 @@ MAX_POINTS = 400
 
 
 def _short(text: str, most: int = 48) -> str:
-    return text if len(text) <= most else text[:most - 3] + "..."
+    """``text`` cut in the middle to ``most`` characters: the kind and the file name of a long
+    spec stay (``rgkit:/wo…/bots/guardbot.py``)."""
+    if len(text) <= most:
+        return text
+    head = 10
+    return text[:head] + "…" + text[len(text) - (most - head - 1):]
 
 
 def rating_chart_svg(matches: list[dict[str, Any]], agents: list[str],
