@@ -219,12 +219,16 @@ def replay(
     report: bool = typer.Option(False, help="Print the game's reports for every turn (or --turn N)."),
     svg: Optional[str] = typer.Option(None, help="Write the board (after --turn N, or at the end) as SVG to this file."),
     png: Optional[str] = typer.Option(None, help="Write the board as PNG (needs rsvg-convert or cairosvg)."),
-    seat: Optional[str] = typer.Option(None, help="Draw the board as this seat sees it (default: spectator)."),
+    seat: Optional[str] = typer.Option(None, help="With --svg/--png: draw the board as this seat sees it (default: spectator)."),
     html: Optional[str] = typer.Option(None, help="With --report: also write the reports as an HTML page here."),
 ) -> None:
     """Show, report or verify a record (replay)."""
     from botwars.engine.record import read_record, resimulate, verify_record
 
+    if html and not report:  # an option that would be silently ignored is a usage error
+        _fail("--html writes the reports as a page: give --report too")
+    if seat is not None and not (svg or png):
+        _fail("--seat chooses whose view is drawn: give --svg FILE or --png FILE too")
     rec = _guard(lambda: read_record(file))
     if verify:
         ok, msg = _guard(lambda: verify_record(rec))
@@ -289,20 +293,29 @@ def _write_picture(rs, rec, steps, svg_path, png_path, seat) -> None:
     except NotImplementedError as exc:
         _fail(str(exc))
     if svg_path:
-        with open(svg_path, "w", encoding="utf-8") as f:
-            f.write(text)
+        try:
+            with open(svg_path, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as exc:
+            _fail(f"--svg {svg_path}: cannot write: {exc.strerror or exc}")
         console.print(f"SVG written to {svg_path}", highlight=False)
     if png_path:
         import shutil
         import subprocess
         if shutil.which("rsvg-convert"):
-            subprocess.run(["rsvg-convert", "-o", png_path], input=text.encode(), check=True)
+            done = subprocess.run(["rsvg-convert", "-o", png_path], input=text.encode(), capture_output=True)
+            if done.returncode != 0:
+                why = (done.stderr.decode(errors="replace").strip().splitlines() or ["failed"])[-1]
+                _fail(f"--png {png_path}: rsvg-convert: {why}")
         else:
             try:
                 import cairosvg  # type: ignore
             except ImportError:
                 _fail("--png needs a converter: install rsvg-convert (Debian librsvg2-bin) or cairosvg")
-            cairosvg.svg2png(bytestring=text.encode(), write_to=png_path)
+            try:
+                cairosvg.svg2png(bytestring=text.encode(), write_to=png_path)
+            except OSError as exc:
+                _fail(f"--png {png_path}: cannot write: {exc.strerror or exc}")
         console.print(f"PNG written to {png_path}", highlight=False)
 
 

@@ -1,0 +1,55 @@
+"""Newcomer's audit of the documented commands (README "The command line": bad input gets a
+one-line error naming what is wrong, exit 2, never a traceback; an option is never silently
+ignored)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ENV = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "src")}
+
+
+def botwars(*args: str, cwd: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "botwars.cli", *args], capture_output=True, text=True, env=ENV,
+                          timeout=120, cwd=cwd)
+
+
+def one_error_line(r: subprocess.CompletedProcess) -> str:
+    assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
+    assert "Traceback" not in r.stderr + r.stdout
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1, r.stderr
+    assert lines[0].startswith("error: ")
+    return lines[0][len("error: "):]
+
+
+@pytest.fixture(scope="module")
+def record(tmp_path_factory) -> str:
+    path = str(tmp_path_factory.mktemp("rec") / "r.jsonl")
+    r = botwars("match", "arena", "builtin:random", "builtin:random", "--seed", "1", "--set", "max_turns=3",
+                "--replay", path)
+    assert r.returncode == 0, r.stderr
+    return path
+
+
+def test_replay_svg_into_a_missing_folder_is_one_line(record, tmp_path):
+    target = str(tmp_path / "no-such-folder" / "b.svg")
+    msg = one_error_line(botwars("replay", record, "--svg", target))
+    assert msg.startswith(f"--svg {target}: cannot write")
+
+
+def test_replay_html_without_report_is_refused_not_ignored(record, tmp_path):
+    page = tmp_path / "p.html"
+    msg = one_error_line(botwars("replay", record, "--html", str(page)))
+    assert "--report" in msg
+    assert not page.exists()
+
+
+def test_replay_seat_without_a_picture_is_refused_not_ignored(record):
+    msg = one_error_line(botwars("replay", record, "--seat", "p1"))
+    assert "--svg" in msg
