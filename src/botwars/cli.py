@@ -43,8 +43,11 @@ class _OneLineErrors(typer.core.TyperGroup):
         sys.exit(rv if isinstance(rv, int) else 0)
 
 
+# help texts are read as Markdown, not Rich markup, which swallowed every "[default: X]" of an
+# option's help (and kept the docstrings' line breaks in mid-sentence)
 app = typer.Typer(help="botwars: play, check and replay turn-based grid robot battle games.", cls=_OneLineErrors,
-                  no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
+                  no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+                  rich_markup_mode="markdown")
 scenario_app = typer.Typer(help="Scenario files: write a ruling down as YAML and check it.", no_args_is_help=True)
 board_app = typer.Typer(help="Board and map files: validate them.", no_args_is_help=True)
 sandbox_app = typer.Typer(help="The bot sandbox: which isolation layers work on this machine.", no_args_is_help=True)

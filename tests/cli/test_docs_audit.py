@@ -53,3 +53,24 @@ def test_replay_html_without_report_is_refused_not_ignored(record, tmp_path):
 def test_replay_seat_without_a_picture_is_refused_not_ignored(record):
     msg = one_error_line(botwars("replay", record, "--seat", "p1"))
     assert "--svg" in msg
+
+
+@pytest.mark.parametrize("command, shown", [
+    (["match"], "[default: replays/GAME-SEED-TIME.jsonl]"),
+    (["tournament"], "[default: sqlite:///OUT/tournament.db]"),
+    (["tournament"], "[default: tournaments/GAME-SEED]"),
+    (["new-match"], "[default: remote for every seat]"),
+    (["bot", "check"], "[default: the game's first built-in bot]"),
+    (["sandbox", "check"], "[default: $BOTWARS_SANDBOX_MIN, else full]"),
+    (["serve"], "[default: CPUs, 2 to 8]"),
+])
+def test_help_shows_the_defaults_written_in_brackets(command, shown):
+    # the options' help texts name their defaults as "[default: ...]"; read as console markup
+    # those brackets were swallowed, so `--help` hid every such default (README: every command has --help)
+    from typer.testing import CliRunner
+
+    from botwars.cli import app
+    h = CliRunner().invoke(app, [*command, "--help"], terminal_width=200)
+    assert h.exit_code == 0, h.output
+    text = " ".join(h.output.replace("│", " ").split())
+    assert shown in text, text
