@@ -509,15 +509,13 @@ def new_match(
                           "seats": [{"seat": s["seat"], "token": s["token"], "url": s["url"]} for s in made["seats"]],
                           "spectator": made["spectator"]}))
         return
-    t = Table(title=f"match {made['match']} ({made['game']})")
-    t.add_column("seat")
-    t.add_column("agent")
-    t.add_column("token")
-    t.add_column("link")
+    # plain lines, never a table: a table narrower than a token and link cut them short with "…"
+    console.print(f"match {made['match']} ({made['game']})", highlight=False, markup=False)
     for s in made["seats"]:
-        t.add_row(s["seat"], s["agent"], s["token"], s["url"])
-    console.print(t)
-    console.print(f"spectator: {made['spectator']}", highlight=False)
+        console.print(f"{s['seat']} ({s['agent']}): token {s['token']}", highlight=False, markup=False,
+                      soft_wrap=True)
+        console.print(f"  {s['url']}", highlight=False, markup=False, soft_wrap=True)
+    console.print(f"spectator: {made['spectator']}", highlight=False, markup=False, soft_wrap=True)
 
 
 @app.command()
