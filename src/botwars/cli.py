@@ -435,7 +435,8 @@ def serve(
                                                          "PostgreSQL: postgresql+psycopg://USER@HOST:PORT/DB."),
     host: str = typer.Option("127.0.0.1", help="Address to listen on."),
     port: int = typer.Option(8000, help="Port to listen on."),
-    log_level: str = typer.Option("warning", help="Uvicorn log level."),
+    log_level: str = typer.Option("warning", help="Uvicorn log level: critical, error, warning, info, debug "
+                                                  "or trace."),
     bot_workers: Optional[int] = typer.Option(None, "--bot-workers", min=1, max=256,
                                               help="Processes playing built-in bots [default: CPUs, 2 to 8]."),
     bot_time_cap: float = typer.Option(10.0, "--bot-time-cap", min=0.01, max=3600,
@@ -448,12 +449,15 @@ def serve(
 ) -> None:
     """Run the game-master server (HTTP + WebSocket; OpenAPI schema at /docs). Limits: docs/server.md."""
     import uvicorn
+    from uvicorn.config import LOG_LEVELS
 
     from botwars.server.app import create_app
     from botwars.store import Store, default_url
     from botwars.store.repo import safe_url
     from botwars.web import install_web
 
+    if log_level.lower() not in LOG_LEVELS:  # uvicorn would raise KeyError after start-up
+        _fail(f"--log-level: unknown level {log_level!r} (use {', '.join(LOG_LEVELS)})")
     url = db or default_url()
     store = _guard(lambda: Store(url))
     app_ = _guard(lambda: create_app(store=store, bot_workers=bot_workers, bot_time_cap_s=bot_time_cap,

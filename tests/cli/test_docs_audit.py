@@ -74,3 +74,12 @@ def test_help_shows_the_defaults_written_in_brackets(command, shown):
     assert h.exit_code == 0, h.output
     text = " ".join(h.output.replace("│", " ").split())
     assert shown in text, text
+
+
+def test_serve_with_an_unknown_log_level_is_one_line_before_start_up(tmp_path):
+    # was: the server opened its database, printed its lobby URL, then died with uvicorn's KeyError
+    r = botwars("serve", "--port", "9", "--log-level", "chatty", "--db", f"sqlite:///{tmp_path / 'x.db'}",
+                cwd=str(tmp_path))
+    msg = one_error_line(r)
+    assert msg.startswith("--log-level: unknown level 'chatty'") and "warning" in msg
+    assert "lobby" not in r.stdout
