@@ -434,7 +434,7 @@ def serve(
                                                          "else sqlite:///botwars.db in the working directory]; "
                                                          "PostgreSQL: postgresql+psycopg://USER@HOST:PORT/DB."),
     host: str = typer.Option("127.0.0.1", help="Address to listen on."),
-    port: int = typer.Option(8000, help="Port to listen on."),
+    port: int = typer.Option(8000, min=0, max=65535, help="Port to listen on (0: any free one)."),
     log_level: str = typer.Option("warning", help="Uvicorn log level: critical, error, warning, info, debug "
                                                   "or trace."),
     bot_workers: Optional[int] = typer.Option(None, "--bot-workers", min=1, max=256,
@@ -458,6 +458,7 @@ def serve(
 
     if log_level.lower() not in LOG_LEVELS:  # uvicorn would raise KeyError after start-up
         _fail(f"--log-level: unknown level {log_level!r} (use {', '.join(LOG_LEVELS)})")
+    _guard(lambda: _check_listen(host, port))  # a port in use: one line now, not after the lobby URL
     url = db or default_url()
     store = _guard(lambda: Store(url))
     app_ = _guard(lambda: create_app(store=store, bot_workers=bot_workers, bot_time_cap_s=bot_time_cap,
@@ -487,6 +488,23 @@ def serve(
     # per-message compression (it would compress the same snapshot once per spectator)
     uvicorn.run(app_, host=host, port=port, log_level=log_level, ws=ws, ws_max_size=65536,
                 ws_per_message_deflate=False)
+
+
+def _check_listen(host: str, port: int) -> None:
+    """Raise :class:`ConfigError` (one line) unless a TCP socket can be bound to ``host:port``
+    as uvicorn binds it (``SO_REUSEADDR``); the socket is closed again at once."""
+    import socket
+    try:
+        family, kind, proto, _, addr = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                                          flags=socket.AI_PASSIVE)[0]
+    except socket.gaierror as exc:
+        raise ConfigError(f"cannot listen on {host}: {exc.strerror}", source="--host") from None
+    with socket.socket(family, kind, proto) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(addr)
+        except OSError as exc:
+            raise ConfigError(f"cannot listen on {host}:{port}: {exc.strerror or exc}", source="--port") from None
 
 
 @app.command("new-match")

@@ -83,3 +83,22 @@ def test_serve_with_an_unknown_log_level_is_one_line_before_start_up(tmp_path):
     msg = one_error_line(r)
     assert msg.startswith("--log-level: unknown level 'chatty'") and "warning" in msg
     assert "lobby" not in r.stdout
+
+
+def test_serve_on_a_port_in_use_is_one_line_exit_2(tmp_path):
+    # was: the lobby URL printed as if the server ran, then uvicorn's "ERROR: ... address already in use", exit 3
+    import socket
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        r = botwars("serve", "--port", str(port), "--db", f"sqlite:///{tmp_path / 'x.db'}", cwd=str(tmp_path))
+    msg = one_error_line(r)
+    assert msg.startswith(f"--port: cannot listen on 127.0.0.1:{port}: "), msg
+    assert "lobby" not in r.stdout
+
+
+def test_serve_with_an_unknown_host_is_one_line(tmp_path):
+    r = botwars("serve", "--host", "no-such-host.invalid", "--db", f"sqlite:///{tmp_path / 'x.db'}",
+                cwd=str(tmp_path))
+    assert one_error_line(r).startswith("--host: cannot listen on no-such-host.invalid")
