@@ -228,6 +228,8 @@ def replay(
     """Show, report or verify a record (replay)."""
     from botwars.engine.record import read_record, resimulate, verify_record
 
+    if verify and (turn is not None or report or svg or png or html or seat is not None):
+        _fail("--verify checks the whole record: give it without --turn, --report, --svg, --png, --html or --seat")
     if html and not report:  # an option that would be silently ignored is a usage error
         _fail("--html writes the reports as a page: give --report too")
     if seat is not None and not (svg or png):
@@ -333,6 +335,9 @@ def scenario_run(files: list[str] = typer.Argument(..., help="Scenario YAML file
 
     from botwars.engine.scenario import check_file, collect
     paths = _guard(lambda: collect(files))
+    for folder in files:  # a folder without scenarios would "pass" with 0 files: a wrong path, surely
+        if os.path.isdir(folder) and not collect([folder]):
+            _fail(f"{folder}: no scenario files (*.yaml, *.yml) in this folder")
     failed = 0
     broken = 0
     for path in paths:

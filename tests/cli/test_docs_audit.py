@@ -102,3 +102,16 @@ def test_serve_with_an_unknown_host_is_one_line(tmp_path):
     r = botwars("serve", "--host", "no-such-host.invalid", "--db", f"sqlite:///{tmp_path / 'x.db'}",
                 cwd=str(tmp_path))
     assert one_error_line(r).startswith("--host: cannot listen on no-such-host.invalid")
+
+
+def test_scenario_run_on_a_folder_without_scenarios_is_refused(tmp_path):
+    # was: "0 passed, 0 failed" and exit 0, a success for a mistyped folder (README: "exits 0 only
+    # if every file passes")
+    (tmp_path / "notes.txt").write_text("not a scenario\n")
+    msg = one_error_line(botwars("scenario", "run", str(tmp_path)))
+    assert msg == f"{tmp_path}: no scenario files (*.yaml, *.yml) in this folder"
+
+
+def test_replay_verify_with_a_turn_is_refused_not_ignored(record):
+    msg = one_error_line(botwars("replay", record, "--verify", "--turn", "2"))
+    assert "--verify" in msg and "--turn" in msg
