@@ -43,8 +43,11 @@ class _OneLineErrors(typer.core.TyperGroup):
         sys.exit(rv if isinstance(rv, int) else 0)
 
 
+# help texts are read as Markdown, not Rich markup, which swallowed every "[default: X]" of an
+# option's help (and kept the docstrings' line breaks in mid-sentence)
 app = typer.Typer(help="botwars: play, check and replay turn-based grid robot battle games.", cls=_OneLineErrors,
-                  no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
+                  no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+                  rich_markup_mode="markdown")
 scenario_app = typer.Typer(help="Scenario files: write a ruling down as YAML and check it.", no_args_is_help=True)
 board_app = typer.Typer(help="Board and map files: validate them.", no_args_is_help=True)
 sandbox_app = typer.Typer(help="The bot sandbox: which isolation layers work on this machine.", no_args_is_help=True)
@@ -226,12 +229,18 @@ def replay(
     report: bool = typer.Option(False, help="Print the game's reports for every turn (or --turn N)."),
     svg: Optional[str] = typer.Option(None, help="Write the board (after --turn N, or at the end) as SVG to this file."),
     png: Optional[str] = typer.Option(None, help="Write the board as PNG (needs rsvg-convert or cairosvg)."),
-    seat: Optional[str] = typer.Option(None, help="Draw the board as this seat sees it (default: spectator)."),
+    seat: Optional[str] = typer.Option(None, help="With --svg/--png: draw the board as this seat sees it (default: spectator)."),
     html: Optional[str] = typer.Option(None, help="With --report: also write the reports as an HTML page here."),
 ) -> None:
     """Show, report or verify a record (replay)."""
     from botwars.engine.record import read_record, resimulate, verify_record
 
+    if verify and (turn is not None or report or svg or png or html or seat is not None):
+        _fail("--verify checks the whole record: give it without --turn, --report, --svg, --png, --html or --seat")
+    if html and not report:  # an option that would be silently ignored is a usage error
+        _fail("--html writes the reports as a page: give --report too")
+    if seat is not None and not (svg or png):
+        _fail("--seat chooses whose view is drawn: give --svg FILE or --png FILE too")
     rec = _guard(lambda: read_record(file))
     if verify:
         ok, msg = _guard(lambda: verify_record(rec))
@@ -296,20 +305,29 @@ def _write_picture(rs, rec, steps, svg_path, png_path, seat) -> None:
     except NotImplementedError as exc:
         _fail(str(exc))
     if svg_path:
-        with open(svg_path, "w", encoding="utf-8") as f:
-            f.write(text)
+        try:
+            with open(svg_path, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as exc:
+            _fail(f"--svg {svg_path}: cannot write: {exc.strerror or exc}")
         console.print(f"SVG written to {svg_path}", highlight=False)
     if png_path:
         import shutil
         import subprocess
         if shutil.which("rsvg-convert"):
-            subprocess.run(["rsvg-convert", "-o", png_path], input=text.encode(), check=True)
+            done = subprocess.run(["rsvg-convert", "-o", png_path], input=text.encode(), capture_output=True)
+            if done.returncode != 0:
+                why = (done.stderr.decode(errors="replace").strip().splitlines() or ["failed"])[-1]
+                _fail(f"--png {png_path}: rsvg-convert: {why}")
         else:
             try:
                 import cairosvg  # type: ignore
             except ImportError:
                 _fail("--png needs a converter: install rsvg-convert (Debian librsvg2-bin) or cairosvg")
-            cairosvg.svg2png(bytestring=text.encode(), write_to=png_path)
+            try:
+                cairosvg.svg2png(bytestring=text.encode(), write_to=png_path)
+            except OSError as exc:
+                _fail(f"--png {png_path}: cannot write: {exc.strerror or exc}")
         console.print(f"PNG written to {png_path}", highlight=False)
 
 
@@ -324,6 +342,9 @@ def scenario_run(files: list[str] = typer.Argument(..., help="Scenario YAML file
 
     from botwars.engine.scenario import check_file, collect
     paths = _guard(lambda: collect(files))
+    for folder in files:  # a folder without scenarios would "pass" with 0 files: a wrong path, surely
+        if os.path.isdir(folder) and not collect([folder]):
+            _fail(f"{folder}: no scenario files (*.yaml, *.yml) in this folder")
     failed = 0
     broken = 0
     for path in paths:
@@ -425,8 +446,9 @@ def serve(
                                                          "else sqlite:///botwars.db in the working directory]; "
                                                          "PostgreSQL: postgresql+psycopg://USER@HOST:PORT/DB."),
     host: str = typer.Option("127.0.0.1", help="Address to listen on."),
-    port: int = typer.Option(8000, help="Port to listen on."),
-    log_level: str = typer.Option("warning", help="Uvicorn log level."),
+    port: int = typer.Option(8000, min=0, max=65535, help="Port to listen on (0: any free one)."),
+    log_level: str = typer.Option("warning", help="Uvicorn log level: critical, error, warning, info, debug "
+                                                  "or trace."),
     bot_workers: Optional[int] = typer.Option(None, "--bot-workers", min=1, max=256,
                                               help="Processes playing built-in bots [default: CPUs, 2 to 8]."),
     bot_time_cap: float = typer.Option(10.0, "--bot-time-cap", min=0.01, max=3600,
@@ -439,12 +461,16 @@ def serve(
 ) -> None:
     """Run the game-master server (HTTP + WebSocket; OpenAPI schema at /docs). Limits: docs/server.md."""
     import uvicorn
+    from uvicorn.config import LOG_LEVELS
 
     from botwars.server.app import create_app
     from botwars.store import Store, default_url
     from botwars.store.repo import safe_url
     from botwars.web import install_web
 
+    if log_level.lower() not in LOG_LEVELS:  # uvicorn would raise KeyError after start-up
+        _fail(f"--log-level: unknown level {log_level!r} (use {', '.join(LOG_LEVELS)})")
+    _guard(lambda: _check_listen(host, port))  # a port in use: one line now, not after the lobby URL
     url = db or default_url()
     store = _guard(lambda: Store(url))
     app_ = _guard(lambda: create_app(store=store, bot_workers=bot_workers, bot_time_cap_s=bot_time_cap,
@@ -476,6 +502,23 @@ def serve(
                 ws_per_message_deflate=False)
 
 
+def _check_listen(host: str, port: int) -> None:
+    """Raise :class:`ConfigError` (one line) unless a TCP socket can be bound to ``host:port``
+    as uvicorn binds it (``SO_REUSEADDR``); the socket is closed again at once."""
+    import socket
+    try:
+        family, kind, proto, _, addr = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                                          flags=socket.AI_PASSIVE)[0]
+    except socket.gaierror as exc:
+        raise ConfigError(f"cannot listen on {host}: {exc.strerror}", source="--host") from None
+    with socket.socket(family, kind, proto) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(addr)
+        except OSError as exc:
+            raise ConfigError(f"cannot listen on {host}:{port}: {exc.strerror or exc}", source="--port") from None
+
+
 @app.command("new-match")
 def new_match(
     url: str = typer.Argument(..., help="Server base URL, e.g. http://127.0.0.1:8000"),
@@ -500,15 +543,13 @@ def new_match(
                           "seats": [{"seat": s["seat"], "token": s["token"], "url": s["url"]} for s in made["seats"]],
                           "spectator": made["spectator"]}))
         return
-    t = Table(title=f"match {made['match']} ({made['game']})")
-    t.add_column("seat")
-    t.add_column("agent")
-    t.add_column("token")
-    t.add_column("link")
+    # plain lines, never a table: a table narrower than a token and link cut them short with "…"
+    console.print(f"match {made['match']} ({made['game']})", highlight=False, markup=False)
     for s in made["seats"]:
-        t.add_row(s["seat"], s["agent"], s["token"], s["url"])
-    console.print(t)
-    console.print(f"spectator: {made['spectator']}", highlight=False)
+        console.print(f"{s['seat']} ({s['agent']}): token {s['token']}", highlight=False, markup=False,
+                      soft_wrap=True)
+        console.print(f"  {s['url']}", highlight=False, markup=False, soft_wrap=True)
+    console.print(f"spectator: {made['spectator']}", highlight=False, markup=False, soft_wrap=True)
 
 
 @app.command()

@@ -41,7 +41,7 @@ class Core:
     def __init__(self, game: str | Game, config: dict[str, Any] | None = None, seats: int | None = None):
         self.game = game if isinstance(game, Game) else get_game(game)
         self.rules = self.game.ruleset()
-        self.config = self.rules.validate_config(config or {})
+        self.config = self.rules.validate_config(config or {}, source="config")  # not the CLI's --set
         lo, hi = self.game.seats
         n = seats if seats is not None else max(lo, min(2, hi))
         self.seats = list(self.rules.seat_names(n))

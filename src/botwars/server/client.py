@@ -166,8 +166,8 @@ def connect(url: str, token: str, agent_spec: str, *, log: Callable[[str], None]
 
     info = get("/api/seat").json()
     match_id, seat, game = info["match"], info["seat"], info["game"]
+    agent = make_agent(agent_spec, game)  # a bad spec: its one error line, no "playing" line before it
     log(f"playing {seat} of match {match_id} ({game}) with {agent_spec}")
-    agent = make_agent(agent_spec, game)
     errors_local: list[dict[str, Any]] = []
 
     def follow() -> dict[str, Any] | None:
