@@ -266,9 +266,12 @@ def test_toy_orders_from_a_seat_not_awaited_get_409(api, toy):
     assert state_of(api, mid)[0:2] == (0, [])
 
 
+# each refusal names what P12 (JSON) or P5 (text) finds wrong: "lacks an orders array", "is not a
+# JSON object", an unknown action at orders[0], a bad text token
 @pytest.mark.parametrize("payload,needle", [
-    ({"orders": "nope"}, ""), ("99:99-X", "bad token"), (42, ""), (None, ""), ([1, 2], ""),
-    ({"orders": [{"x": 5, "y": 5, "action": "Q"}]}, ""),
+    ({"orders": "nope"}, "'orders' array"), ("99:99-X", "bad token '99:99-X'"), (42, "not a JSON object"),
+    (None, "not a JSON object"), ([1, 2], "not a JSON object"),
+    ({"orders": [{"x": 5, "y": 5, "action": "Q"}]}, "orders[0].action"),
 ])
 def test_invalid_orders_get_422_with_the_rule_set_message_and_store_nothing(api, payload, needle):
     mid, toks, _ = create(api)
