@@ -54,3 +54,11 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.write_line(f"hostile bots: {contained}/{len(_hostile)} contained "
                                     f"({100.0 * contained / len(_hostile):.1f} %; expected failures: "
                                     f"{sum(1 for v in _hostile.values() if v == 'xfail')})")
+
+
+# ---- never skip silently: every skip and expected failure prints its reason in the summary
+# (pytest's -rsx), whatever options the run was given (-q alone shows only a count)
+def pytest_configure(config):
+    chars = config.option.reportchars or ""
+    if "A" not in chars and "a" not in chars:
+        config.option.reportchars = chars + "".join(c for c in "sx" if c not in chars)

@@ -1,5 +1,8 @@
 """The BotWars.io V2 text transport (P1a, P2-P7, P10, P14) through :class:`BotwarsIoAgent`."""
 
+import os
+import signal
+
 import pytest
 
 from botwars.agents.tools import TOOLS
@@ -66,21 +69,73 @@ def test_P3_hang_is_a_timeout_and_the_whole_process_group_is_killed(tmp_path):
     assert "-M-E" in accepted(rec, 3, "p1")
 
 
+def _running_with(token: str) -> list[int]:
+    """Host pids of live processes (zombies aside) whose command line holds ``token``."""
+    out = []
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/cmdline", "rb") as f:
+                if token.encode() not in f.read():
+                    continue
+            with open(f"/proc/{d}/stat", encoding="utf-8") as f:
+                if f.read().rpartition(")")[2].split()[0] in ("Z", "X"):
+                    continue
+        except OSError:
+            continue
+        out.append(int(d))
+    return out
+
+
 def test_P3_timeout_kills_grandchildren_too(tmp_path):
-    marker = tmp_path / "alive"
-    child = tmp_path / "child.py"
-    child.write_text(f"import time, pathlib\ntime.sleep(1.5)\npathlib.Path({str(marker)!r}).write_text('x')\n")
+    # The bot starts a grandchild (``python -c``: only the bot's own file is visible in the
+    # sandbox; the grandchild's command line carries a token), waits until the grandchild says
+    # it runs, then hangs. The grandchild is seen running on the host (/proc) for at least half
+    # a second while the bot is asked (so it really ran, not a failed start), and must be gone
+    # after the timeout. (The sandboxed bot can write neither to tmp_path nor open other files
+    # there: a marker file written by a grandchild script would prove nothing.)
+    import threading
+    import time
+    import uuid
+    token = f"botwars-grandchild-{uuid.uuid4().hex}"
+    code = "import sys, time; sys.stdout.write('up\\n'); sys.stdout.flush(); time.sleep(60)"
     parent = tmp_path / "parent.py"
-    parent.write_text(f"import subprocess, sys, time\nsubprocess.Popen([sys.executable, {str(child)!r}])\n"
-                      "time.sleep(30)\n")
+    parent.write_text(f"import subprocess, sys, time\n"
+                      f"p = subprocess.Popen([sys.executable, '-c', {code!r}, {token!r}], stdout=subprocess.PIPE)\n"
+                      "p.stdout.readline()\ntime.sleep(60)\n")
     agent = BotwarsIoAgent([PY, str(parent)], tools=TOOLS)
     view = {"turn": 1, "max_turns": 1, "player": 1, "robots": [], "user_data": ""}
-    with pytest.raises(AgentFailure) as info:
-        agent.act(view, 0.5)
+    first_seen: dict[int, float] = {}
+    lived = [0.0]
+    asked = threading.Event()
+
+    # /proc is polled in a side thread while the bot is asked in this one (the sandbox ties the
+    # bot's life to the thread that started it: PR_SET_PDEATHSIG); no fixed sleep decides anything
+    def watch():
+        while not asked.is_set():
+            now = time.monotonic()
+            for pid in _running_with(token):
+                lived[0] = max(lived[0], now - first_seen.setdefault(pid, now))
+            time.sleep(0.02)
+    w = threading.Thread(target=watch)
+    w.start()
+    try:
+        with pytest.raises(AgentFailure) as info:
+            agent.act(view, 6.0)
+    finally:
+        asked.set()
+        w.join()
     assert info.value.code == "timeout", info.value.detail
-    import time
-    time.sleep(1.6)
-    assert not marker.exists()
+    lived = lived[0]
+    assert lived >= 0.5, "the grandchild was never seen running before the timeout"
+    end = time.monotonic() + 10  # a deadline for the kernel to finish the kill, not a timing
+    while _running_with(token) and time.monotonic() < end:
+        time.sleep(0.02)
+    left = _running_with(token)
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert left == [], "the bot's grandchild survived the timeout (P3: everything it started is killed)"
 
 
 def test_P4_observation_line_is_sent_with_LF_then_EOF():

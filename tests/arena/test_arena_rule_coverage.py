@@ -4,6 +4,7 @@ A test cites a rule by naming it in the test's name or docstring (``test_R16_...
 file by listing it under ``rules:``.
 """
 
+import ast
 import os
 import re
 
@@ -22,8 +23,13 @@ def cited() -> set[str]:
             ids |= {str(r) for r in doc.get("rules", [])}
     for name in os.listdir(HERE):
         if name.startswith("test_") and name.endswith(".py") and name != os.path.basename(__file__):
-            text = open(os.path.join(HERE, name), encoding="utf-8").read()
-            ids |= set(re.findall(r"(?<![A-Za-z0-9])([RHP]\d+)(?![0-9])", text))
+            tree = ast.parse(open(os.path.join(HERE, name), encoding="utf-8").read())
+            # only a test's name or its own docstring cites (a comment or a module docstring
+            # naming a rule is no test of it)
+            for node in ast.walk(tree):
+                if isinstance(node, ast.FunctionDef) and node.name.startswith("test"):
+                    ids |= set(re.findall(r"(?:^|_)([RHP]\d+)(?=_|$)", node.name))
+                    ids |= set(re.findall(r"(?<![A-Za-z0-9])([RHP]\d+)(?![0-9])", ast.get_docstring(node) or ""))
     return ids
 
 

@@ -59,6 +59,37 @@ def test_same_seed_same_record_byte_for_byte(tmp_path):
 
 def test_R27_wipeout_ends_game_early():
     m, res = play("builtin:swarm", "builtin:random", seed=3, wipeout_ends_game=True, spawn_interval=1000)
-    assert res.outcome.reason in ("wipeout", "turn_limit")
-    if res.outcome.reason == "wipeout":
-        assert res.turns < 100
+    # R27: the game may end before turn 100 only by a wipeout, and a wipeout leaves a player with
+    # no robot in play (R19 never adds robots here: spawn_interval 1000 > max_turns)
+    players_left = {r[1] for r in m.state.robots.values()}
+    assert res.outcome.reason == "wipeout" and res.turns < 100
+    assert len(players_left) < 2
+
+
+def _kill_the_last_enemy(**overrides):
+    """Turn 4 (not a spawn turn: 4 mod 10 != 0, R19): p1's robot on 7:7 attacks east (R20,
+    12 HP on an enemy, H23) p2's only robot, idle on 8:7 with 1 HP, which is removed at the end
+    of step 5 (R25). After step 6 p2 has no robot in play."""
+    from botwars.games.arena.rules import make_state
+    rs = get_ruleset("arena")
+    st = make_state(rs.validate_config(overrides), {(7, 7): (1, 100), (8, 7): (2, 1)}, turn=3)
+    after, _ = rs.resolve(st, {"p1": rs.parse_orders(st, "p1", "7:7-A-E"), "p2": rs.parse_orders(st, "p2", "")})
+    assert after.turn == 4 and {sq: r[1:] for sq, r in after.robots.items()} == {(7, 7): (1, 100)}
+    return rs, after
+
+
+def test_R27_R28_a_wiped_out_player_ends_the_game_when_wipeout_ends_game_is_true():
+    rs, after = _kill_the_last_enemy(wipeout_ends_game=True)
+    out = rs.outcome(after)
+    # R27: the game ends after step 6 of turn 4; R28: 1 robot against 0, player 1 wins
+    assert out is not None and out.reason == "wipeout" and out.winner == "p1"
+    assert rs.pending(after) == []
+
+
+def test_R27_H16_a_wiped_out_player_plays_on_by_default():
+    rs, after = _kill_the_last_enemy()
+    # R27 / H16: wipeout_ends_game is false by default; the game goes on, both players respond
+    assert rs.outcome(after) is None and rs.pending(after) == ["p1", "p2"]
+    # R27: "keeps receiving observations (with no F entries)": only the enemy robot, for turn 5
+    v = rs.view(after, "p2")
+    assert v["turn"] == 5 and v["robots"] == [{"side": "E", "x": 7, "y": 7, "hp": 100}]

@@ -70,6 +70,33 @@ def test_D_3_1_D_3_2_initial_board_matches_the_rules_file():
     assert RS.pending(st) == ["blue", "orange"]
 
 
+def test_D_1_5_D_12_1_after_setup_deterministic_with_perfect_information():
+    """D-1.5: after setup the game is deterministic (D-12.1: no randomness after setup), so the
+    same setup and orders give the same game whatever the match seed; and every fact is public:
+    both seats and a spectator get the same observation but for ``you``."""
+    import random as _random
+    cfg = RS.validate_config({"max_turns": 40})
+    games = []
+    for seed in (0, 7, 123456):
+        st = RS.setup(cfg, ["blue", "orange"], seed)
+        st, _ = RS.resolve(st, {s: RS.parse_orders(st, s, SUPERS[s]) for s in ("blue", "orange")})
+        games.append(st)
+    pick = _random.Random(5)
+    turns = 0
+    while RS.outcome(games[0]) is None:
+        views = {s: RS.view(games[0], s) for s in ("blue", "orange", None)}
+        assert {s: v.pop("you", None) for s, v in views.items()} == {"blue": "blue", "orange": "orange", None: None}
+        assert views["blue"] == views["orange"] == views[None]
+        seat = RS.pending(games[0])[0]
+        legal = RS.legal_orders(games[0], seat)
+        payload = pick.choice(legal) if legal else RS.orders_json(RS.default_orders(games[0], seat))
+        games = [RS.resolve(g, {seat: RS.parse_orders(g, seat, payload)})[0] for g in games]
+        first = json.dumps(RS.state_json(games[0]), sort_keys=True)
+        assert all(json.dumps(RS.state_json(g), sort_keys=True) == first for g in games[1:]), turns
+        turns += 1
+    assert turns >= 10  # a real game was compared, not just the opening
+
+
 def test_D_3_5_D_12_1_opponent_supers_hidden_until_both_accepted():
     st = RS.setup(RS.validate_config({}), ["blue", "orange"], 0)
     st, ev = RS.resolve(st, {"blue": RS.parse_orders(st, "blue", SUPERS["blue"]),

@@ -96,6 +96,21 @@ def test_F_3_5_H27_wall_and_fence_on_one_edge_and_perimeter_wall():
     assert "perimeter" in err_of(HEAD + "r2 ./wN . .\nr1 F1 . .\nend\n").message
 
 
+def test_F_3_6_mounts_make_internal_edges_walls_and_perimeter_edges_fence_or_wall():
+    # r1: turrets on c1's east face and on c2's west face: both faces of the one internal edge
+    # c1|c2 carry a mount (allowed) and that open edge becomes a wall; c2|c3 carries none and
+    # stays open; a pusher on c3's east face is on the perimeter: it stays fence with edge=fence
+    # and becomes a wall with edge=pit, where an unmounted perimeter edge is the void (F-3.5)
+    text = HEAD + "r2 F1 . .\nr1 ./lE1 ./lW1 ./pE1\nend\n"
+    fence, pit = parse_board(text, "t.board"), parse_board(text, "t.board", edge="pit")
+    for b in (fence, pit):
+        assert b.edge((1, 1), 1) == b.edge((1, 2), 3) == "wall"
+        assert b.edge((1, 2), 1) == "open"
+        assert sorted(b.turrets) == [((1, 1), 1, 1), ((1, 2), 3, 1)]  # each face keeps its own mount
+    assert fence.edge((1, 3), 1) == "fence" and pit.edge((1, 3), 1) == "wall"
+    assert fence.edge((2, 3), 1) == "fence" and pit.edge((2, 3), 1) == "void"
+
+
 def test_F_3_7_channel_without_device_and_bridge_with_toggle():
     assert "F-3.7" in err_of(HEAD + "r2 . SR1 .\nr1 F1 . .\nend\n").message
     assert "drawbridge" in err_of(HEAD + "r2 . SR1 DBN1\nr1 F1 . .\nend\n").message

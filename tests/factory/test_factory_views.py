@@ -36,6 +36,9 @@ def scramble_others(st, seat, rng):
 
 @pytest.mark.parametrize("seed,n", [(1, 2), (2, 3), (3, 4), (4, 8)])
 def test_F_14_2_F_14_3_F_15_5_views_never_show_other_seats_secrets(seed, n):
+    """Also F-15.4 and F-14.1: the spectator sees F-15.3 without ``you``, ``hand``, ``program``,
+    ``standing`` and hand messages, and the public parts (board, devices, every player's robot,
+    flags, checkpoint...) exactly as every seat sees them."""
     cfg = RS.validate_config({"turn_limit": 6})
     seats = RS.seat_names(n)
     st = RS.setup(cfg, seats, seed)
@@ -45,8 +48,10 @@ def test_F_14_2_F_14_3_F_15_5_views_never_show_other_seats_secrets(seed, n):
     rng = random.Random(seed)
     while not st.over:
         orders = {}
+        seat_views = []
         for s in RS.pending(st):
             v = RS.view(st, s)
+            seat_views.append(v)
             text = json.dumps(v)
             assert json.dumps(RS.view(scramble_others(st, s, rng), s)) == text
             hand_lines = [ln for ln in v["reports"] if " HAND " in ln]
@@ -57,6 +62,10 @@ def test_F_14_2_F_14_3_F_15_5_views_never_show_other_seats_secrets(seed, n):
             orders[s] = RS.parse_orders(st, s, bots[s].act(v))
         spec = RS.view(st, None)  # F-15.4 spectator: public parts only (F-14.1)
         assert not {"hand", "program", "standing", "you"} & set(spec)
+        assert set(spec) >= {"ruleset", "variant", "turn", "phase", "deadline_s", "board", "devices", "players",
+                             "reports", "result"}
+        for v in seat_views:  # F-14.1: what is public is the same for every viewer
+            assert (spec["board"], spec["devices"], spec["players"]) == (v["board"], v["devices"], v["players"])
         assert not any(" HAND " in ln for ln in spec["reports"])
         for s in seats:
             assert json.dumps(RS.view(scramble_others(st, s, rng), None)) == json.dumps(spec)

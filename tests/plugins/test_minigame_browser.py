@@ -41,9 +41,10 @@ def server(tmp_path_factory):
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     t = threading.Thread(target=srv.run, daemon=True)
     t.start()
-    for _ in range(500):
-        if srv.started:
-            break
+    end = time.monotonic() + 60  # a generous deadline: a loaded 2-core machine starts slowly
+    while not srv.started:
+        if time.monotonic() > end or not t.is_alive():
+            raise RuntimeError("the test server did not start")
         time.sleep(0.01)
     yield f"http://127.0.0.1:{port}"
     srv.should_exit = True

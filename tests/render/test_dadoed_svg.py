@@ -123,6 +123,21 @@ def test_replay_svg_command_for_dadoed(tmp_path):
     assert res.exit_code == 0, res.output
     doc = ET.parse(out).getroot()
     assert doc.tag == f"{NS}svg" and groups(doc, "bot")
-    res = runner.invoke(app, ["replay", str(rec), "--svg", str(out)])  # the final position
+    # the final position states the record's own outcome line (the renderer must not make up
+    # its own): here a draw at the turn limit (D-8.4), then a game orange wins (D-8.1)
+    import json
+    won = tmp_path / "w.jsonl"
+    res = runner.invoke(app, ["match", "dadoed", "builtin:random", "builtin:greedy", "--seed", "3", "--no-clock",
+                              "--set", "max_turns=30", "--replay", str(won)])
     assert res.exit_code == 0, res.output
-    assert "wins (" in out.read_text() or "draw (" in out.read_text()
+    told = []
+    for record in (rec, won):
+        res = runner.invoke(app, ["replay", str(record), "--svg", str(out)])  # the final position
+        assert res.exit_code == 0, res.output
+        outcome = json.loads(record.read_text().splitlines()[-1])
+        assert outcome["type"] == "outcome"
+        said = f"{outcome['winner']} wins ({outcome['reason']})" if outcome["winner"] else f"draw ({outcome['reason']})"
+        texts = [t.text or "" for t in ET.parse(out).getroot().iter(f"{NS}text")]
+        assert [t for t in texts if " wins (" in t or "draw (" in t] == [said], texts
+        told.append(said)
+    assert told[0].startswith("draw (") and told[1].startswith("orange wins (")

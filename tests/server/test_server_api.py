@@ -106,7 +106,7 @@ def test_create_defaults_to_remote_seats_and_lists_games(api):
     ({"game": "arena", "seats": "remote"}, "invalid_request", "seats"),
     ({"game": "arena", "colour": "red"}, "invalid_request", "colour"),
     ({}, "invalid_request", "game"),
-    ([1, 2], "invalid_request", ""),
+    ([1, 2], "invalid_request", "body:"),  # the body itself is what is wrong
 ])
 def test_create_refuses_bad_requests_with_422_naming_the_problem(api, body, code, needle):
     r = api.post("/api/matches", json=body)
@@ -266,9 +266,12 @@ def test_toy_orders_from_a_seat_not_awaited_get_409(api, toy):
     assert state_of(api, mid)[0:2] == (0, [])
 
 
+# each refusal names what P12 (JSON) or P5 (text) finds wrong: "lacks an orders array", "is not a
+# JSON object", an unknown action at orders[0], a bad text token
 @pytest.mark.parametrize("payload,needle", [
-    ({"orders": "nope"}, ""), ("99:99-X", "bad token"), (42, ""), (None, ""), ([1, 2], ""),
-    ({"orders": [{"x": 5, "y": 5, "action": "Q"}]}, ""),
+    ({"orders": "nope"}, "'orders' array"), ("99:99-X", "bad token '99:99-X'"), (42, "not a JSON object"),
+    (None, "not a JSON object"), ([1, 2], "not a JSON object"),
+    ({"orders": [{"x": 5, "y": 5, "action": "Q"}]}, "orders[0].action"),
 ])
 def test_invalid_orders_get_422_with_the_rule_set_message_and_store_nothing(api, payload, needle):
     mid, toks, _ = create(api)

@@ -88,7 +88,12 @@ def test_S_4_3_refusals_are_whole_and_name_the_problem():
 def test_S_4_3_no_check_consults_hidden_state():
     """A move into a hidden enemy and a mine on an enemy mine are accepted at submission."""
     st = state(x={"at": "D2", "special": "mine", "surfaced": False})
-    assert RS.parse_orders(st, "p1", "c move N; c mine C1")
+    got = RS.parse_orders(st, "p1", "c move N; c mine C1")
+    # accepted as written, action for action (nothing dropped or altered because of what p1
+    # cannot see), and the same as in a twin where the hidden enemy sub x is far away (D7)
+    assert RS.orders_json(got) == {"type": "orders", "actions": [{"sub": "c", "action": "move", "dir": "N"},
+                                                                 {"sub": "c", "action": "mine", "space": "C1"}]}
+    assert got == RS.parse_orders(state(), "p1", "c move N; c mine C1")
 
 
 def test_legal_actions_are_exactly_what_parse_orders_accepts():

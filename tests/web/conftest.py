@@ -27,12 +27,11 @@ class LiveServer:
         self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning"))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
-        for _ in range(500):
-            if self.server.started:
-                break
+        end = time.monotonic() + 60  # a generous deadline: a loaded 2-core machine starts slowly
+        while not self.server.started:
+            if time.monotonic() > end or not self.thread.is_alive():
+                raise RuntimeError("the test server did not start")
             time.sleep(0.01)
-        else:
-            raise RuntimeError("the test server did not start")
 
     def create(self, game: str, seats: list[str], config: dict | None = None, seed: int = 1,
                clock: bool = False) -> dict:

@@ -11,7 +11,8 @@ import httpx
 
 
 def wait_ended(live, mid: str) -> None:
-    for _ in range(400):
+    end = time.monotonic() + 120  # a deadline, not a count of sleeps: bots run slowly under load
+    while time.monotonic() < end:
         if httpx.get(f"{live.url}/api/matches/{mid}").json()["status"] == "ended":
             return
         time.sleep(0.05)

@@ -5,6 +5,7 @@ sub-step, the F-9.3 tables), its secrecy for seats, and the replay viewer's inde
 from __future__ import annotations
 
 import re
+import time
 
 import httpx
 
@@ -51,9 +52,10 @@ def test_G_10_1_stages_json_shows_a_seat_only_its_own_room_while_running(live):
         r = httpx.post(f"{live.url}/api/matches/{mid}/orders", params={"token": token},
                        json={"decision": 1, "orders": sugg.json()["orders"]})
         assert r.status_code == 200, r.text
-    for _ in range(100):
-        if httpx.get(f"{live.url}/api/matches/{mid}").json().get("decision", 0) >= 2:
-            break
+    end = time.monotonic() + 60  # polled to a deadline; fails loudly instead of going on unresolved
+    while httpx.get(f"{live.url}/api/matches/{mid}").json().get("decision", 0) < 2:
+        assert time.monotonic() < end, "turn 1 was not resolved"
+        time.sleep(0.02)
     mine = httpx.get(f"{live.url}/web/matches/{mid}/turn/1/stages.json", params={"token": tokens["p1"]}).json()
     seats = {s["seat"] for s in mine["sections"]}
     assert seats == {"p1"}, seats  # G-10.1: p2's reports and room are not shown to p1

@@ -14,11 +14,10 @@ from botwars.agents import sandbox
 
 from hostile_harness import CASES, run_case
 
-# Engine defect, not a sandbox one (reproduced with an in-process agent and no sandbox): a
-# submarine seat whose agent fails with ``malformed`` at setup gets a record whose re-simulation
-# diverges at decision 1. match.py/record.py belong to the referee rewrite; these cases report it.
-RECORD_BUG = {("submarine", "py", "huge_output"), ("submarine", "py", "invalid_utf8"),
-              ("submarine", "cmd", "huge_output"), ("submarine", "cmd", "invalid_utf8")}
+# The four submarine cases (``huge_output`` and ``invalid_utf8``, Python and ``cmd:``) used to
+# be marked expected failures for an engine defect (a ``malformed`` failure at submarine setup
+# gave a record that diverged on re-simulation). The referee rewrite fixed it: they pass, and an
+# expected-failure mark would only have hidden the defect's return. They are plain cases now.
 
 
 def test_this_machine_reaches_the_full_isolation_level():
@@ -30,9 +29,5 @@ def test_this_machine_reaches_the_full_isolation_level():
 @pytest.mark.parametrize("game,kind,attack", CASES, ids=["-".join(c) for c in CASES])
 def test_hostile_bot_is_contained(tmp_path, game, kind, attack):
     verdict = run_case(game, kind, attack, str(tmp_path))
-    problems = verdict.problems
-    if (game, kind, attack) in RECORD_BUG and problems and all(p.startswith("record does not verify")
-                                                               for p in problems):
-        pytest.xfail("engine: a 'malformed' agent failure at submarine setup makes the record diverge")
-    assert not problems, verdict.line()
+    assert not verdict.problems, verdict.line()
     assert verdict.errors  # the attack left its trace in MatchResult.errors
