@@ -113,10 +113,26 @@ def test_bot_process_has_no_network_interfaces_but_loopback(tmp_path):
 
 
 def test_unstartable_program_is_a_crash_every_turn(tmp_path):
-    res, _ = play(tmp_path, "cmd:/nonexistent/program", "builtin:defender", max_turns=2)
+    prog = tmp_path / "broken-bot"  # there and executable, but its interpreter is not
+    prog.write_text("#!/nonexistent/interpreter\n")
+    prog.chmod(0o755)
+    res, _ = play(tmp_path, f"cmd:{prog}", "builtin:defender", max_turns=2)
     codes = errors_of(res, "p1")
     assert [c for _, c in codes if _ > 0] == ["crash", "crash"]
-    assert "cannot start /nonexistent/program" in res.errors[-1]["detail"]
+    assert str(prog) in res.errors[-1]["detail"] and "No such file or directory" in res.errors[-1]["detail"]
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("cmd:pyhton3 bot.py", "program 'pyhton3' is not found on PATH"),
+    ("cmd:/nonexistent/program", "program '/nonexistent/program' is not an executable file"),
+    ("botwars-io:no-such-program-xyz run", "program 'no-such-program-xyz' is not found on PATH"),
+])
+def test_a_missing_program_is_refused_before_the_match(spec, words):
+    from botwars.agents.spec import make_agent
+    from botwars.engine.errors import ConfigError
+    with pytest.raises(ConfigError) as exc:
+        make_agent(spec, "arena")
+    assert words in str(exc.value) and exc.value.source == spec
 
 
 def test_agent_reports_a_program_that_exits_between_decisions():

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import shutil
 import sys
 
 from botwars.agents import sandbox
@@ -20,13 +21,19 @@ class SandboxTools:
 
     def split_command(self, text: str, spec: str) -> list[str]:
         """``text`` split like a shell command line; ``ConfigError`` (source ``spec``) when it
-        cannot be split or is empty."""
+        cannot be split, is empty, or names a program that is not there (``shutil.which``: on
+        ``PATH``, or a path to an executable file), so that a mistyped program is one line
+        before the match rather than a crash at every decision. A program that goes away
+        later is still a crash at each decision (the match goes on with default orders)."""
         try:
             argv = shlex.split(text)
         except ValueError as exc:
             raise ConfigError(f"cannot split command line: {exc}", source=spec) from None
         if not argv:
             raise ConfigError("empty command", source=spec)
+        if shutil.which(argv[0]) is None:
+            where = "is not an executable file" if os.sep in argv[0] else "is not found on PATH"
+            raise ConfigError(f"program {argv[0]!r} {where}", source=spec)
         return argv
 
     def need_file(self, path: str, spec: str) -> str:

@@ -121,7 +121,8 @@ class AgentTools(Protocol):
 
     def split_command(self, text: str, spec: str) -> list[str]:
         """``text`` split like a shell command line; raises ``ConfigError`` (naming ``spec``)
-        when it is empty or cannot be split."""
+        when it is empty, cannot be split, or its program is not found (not on ``PATH``, or
+        not an executable file)."""
         ...
 
     def need_file(self, path: str, spec: str) -> str:
