@@ -317,6 +317,11 @@ def _short(value: Any) -> str:
 class RgkitHost:
     """Drives one rgkit ``Robot`` instance for one arena seat."""
 
+    #: the replies of :meth:`act` hold only dicts, lists, ``str`` (failure codes: a ``StrEnum``)
+    #: and ``int`` that this class built (the bot's own values never reach them), so the Python
+    #: host may encode them with ``orjson`` (:func:`botwars.agents.pyhost.plain_reply_bytes`)
+    plain_replies = True
+
     def __init__(self, robot: Any, amap, config: dict[str, Any], seat: str, seed: int, path: str = "",
                  host: BotHost | None = None):
         self.robot = robot
