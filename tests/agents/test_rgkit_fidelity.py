@@ -203,27 +203,6 @@ def test_P14_each_robot_crash_is_recorded_and_the_others_orders_stand(tmp_path):
     assert errors_of(res, "p2") == []
 
 
-def test_seeds_per_act_and_turn_leave_random_as_the_standard_library_does():
-    """rgkit calls ``random.seed("TURNSEED-ROBOT_ID")`` before every act; the host's shortcut
-    must leave the module's generator (and ``gauss_next``) exactly as that call does, and its
-    turn seeds must be ``random.Random(text).randint(0, max_seed)``."""
-    import random
-
-    from botwars.games.arena.rgkit_host import TurnSeeds, seed_global_random
-    for i in range(300):
-        text = f"{i * 7919 % 2147483648}-{i % 41 + 1}"
-        random.seed(text)
-        random.gauss(0, 1)  # leaves gauss_next set: the seed must clear it
-        expected = (random.seed(text), random.getstate())[1]
-        random.gauss(0, 1)
-        seed_global_random(text)
-        assert random.getstate() == expected, text
-    for seed, seat in ((0, "p1"), (7, "p2"), (2 ** 40 + 3, "p1")):
-        turns = TurnSeeds(seed, seat)
-        assert [turns(t) for t in range(1, 201)] == \
-            [random.Random(f"{seed}:{seat}:{t}").randint(0, 2147483647) for t in range(1, 201)]
-
-
 def test_a_bot_that_replaces_random_seed_gets_its_own_function_called_as_in_rgkit(rg):
     """rgkit calls the module attribute ``random.seed``: a bot that replaced it sees its own."""
     import random

@@ -51,13 +51,7 @@ import random
 import sys
 import traceback
 import types
-from _random import Random as _CRandom  # the C generator under random.Random (its seed method)
 from typing import Any
-
-try:  # the digest random.seed uses (random.py imports it the same way)
-    from _sha512 import sha512
-except ImportError:  # pragma: no cover - CPython builds without it
-    from hashlib import sha512
 
 from botwars.engine.agent import BotHost
 from botwars.engine.codes import FailureCode
@@ -72,50 +66,6 @@ RG_STEP_DIR = {(0, -1): "N", (1, 0): "E", (0, 1): "S", (-1, 0): "W"}
 
 class InvalidAction(Exception):
     """An rgkit action we cannot turn into an arena order."""
-
-
-#: ``random.seed`` as the standard library defines it (the module's bound method of its hidden
-#: instance), the C seeding under it, and the largest rgkit seed + 1 (``randint``'s bound)
-_STD_SEED = random.seed
-_C_SEED = _CRandom.seed
-_SEED_BOUND = 2147483648  # rgkit settings.max_seed + 1 (2**31)
-
-
-def seed_global_random(text: str) -> None:
-    """``random.seed(text)``, as rgkit calls it before every ``act``, with the same result: the
-    module's generator in the state that ``random.seed(text)`` (version 2: the text's UTF-8
-    bytes followed by their SHA-512 digest, as one big-endian int) gives, and ``gauss_next``
-    cleared. Skips the Python-level argument handling of ``Random.seed`` (about 1 µs a call);
-    when a bot has replaced ``random.seed``, calls that instead, as rgkit would."""
-    seed = random.seed
-    if seed is not _STD_SEED:
-        seed(text)
-        return
-    data = text.encode()
-    inst = _STD_SEED.__self__
-    _C_SEED(inst, int.from_bytes(data + sha512(data).digest()))
-    inst.gauss_next = None
-
-
-class TurnSeeds:
-    """rgkit's per-player turn seed (0..``max_seed``) for one seat:
-    ``random.Random(f"{seed}:{seat}:{turn}").randint(0, max_seed)``, computed with one kept
-    generator (the same state as a fresh ``Random`` seeded with that text; the same draws as
-    ``randint``: 32 random bits, drawn again while not below 2**31)."""
-
-    def __init__(self, seed: int, seat: str):
-        self.prefix = f"{seed}:{seat}:"
-        self.rng = random.Random()
-
-    def __call__(self, turn: int) -> int:
-        data = f"{self.prefix}{turn}".encode()
-        rng = self.rng
-        _C_SEED(rng, int.from_bytes(data + sha512(data).digest()))
-        bits = rng.getrandbits
-        r = bits(32)
-        while r >= _SEED_BOUND:
-            r = bits(32)
-        return r
 
 
 def install_rg_modules() -> None:
@@ -332,7 +282,6 @@ class RgkitHost:
         self.seed = seed
         self.path = path
         self.tracker: IdTracker | None = None
-        self.turn_seed: TurnSeeds | None = None
 
     def act(self, view: dict[str, Any]) -> dict[str, Any]:
         """One P11 view → the P12 reply, plus ``robot_errors`` for robots that fell back to
@@ -342,7 +291,6 @@ class RgkitHost:
         tracker = self.tracker
         if tracker is None:
             tracker = self.tracker = IdTracker(self.amap, self.config.get("spawn_interval", 10), player)
-            self.turn_seed = TurnSeeds(self.seed, self.seat)
         own: dict = {}
         foe: dict = {}
         for rv in view["robots"]:
@@ -379,7 +327,8 @@ class RgkitHost:
             robots[loc] = info
         game = AttrDict(robots=robots, turn=turn)
         # rgkit: one seed per player and turn (0..max_seed), "SEED-ROBOT_ID" per act
-        prefix = f"{self.turn_seed(turn)}-"
+        turn_seed = random.Random(f"{self.seed}:{self.seat}:{turn}").randint(0, rgcompat.RGKIT_FIXED["max_seed"])
+        prefix = f"{turn_seed}-"
         orders = []
         failures: list[dict[str, Any]] = []
         chosen: dict = {}
@@ -390,7 +339,7 @@ class RgkitHost:
             # the bot's earlier acts may have changed)
             r.location, r.hp, r.player_id, r.robot_id = loc, hp, me, rid
             seed = f"{prefix}{rid}"
-            seed_global_random(seed)
+            random.seed(seed)
             game.seed = seed
             try:
                 a, d = to_order(r.act(game), loc)
