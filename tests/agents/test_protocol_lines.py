@@ -111,3 +111,27 @@ def test_P13_a_bot_value_that_json_refuses_is_still_malformed():
     assert pyhost.answer(out, b'{"turn": 1}\n', lambda view: {"orders": [], "x": float("nan")})
     reply = json.loads(out.getvalue())
     assert reply["code"] == "malformed" and "not JSON" in reply["botwars_error"]
+
+
+def test_P11_arena_view_lines_are_byte_for_byte_the_compact_json_starters_scan():
+    """The Rust, C++ and Java starters scan the engine's compact JSON (docs/bots.md): every
+    arena view of a played match is written exactly as ``json`` writes it."""
+    from botwars.engine.referee import Referee
+    from botwars.engine.ruleset import get_ruleset
+    from botwars.games.arena.bots import BUILTIN
+
+    rs = get_ruleset("arena")
+    cfg = rs.validate_config({"max_turns": 30})
+    ref = Referee(rs, cfg, ["p1", "p2"], 5, clock=False, history=False)
+    bots = {"p1": BUILTIN["hunter"](), "p2": BUILTIN["random"]()}
+    for seat, b in bots.items():
+        b.start("arena", seat, cfg, 5)
+    seen = 0
+    while not ref.over:
+        for seat in ref.pending():
+            view = ref.view(seat)
+            assert view_line(view) == (JSON_VIEW.encode(view) + "\n").encode("utf-8")
+            seen += 1
+            ref.submit(seat, bots[seat].act(view), 0.0)
+        ref.resolve_point()
+    assert seen == 60
