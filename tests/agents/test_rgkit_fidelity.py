@@ -201,3 +201,50 @@ def test_P14_each_robot_crash_is_recorded_and_the_others_orders_stand(tmp_path):
         crashed = next(t for t in tokens if t.endswith("-D")).rsplit("-D", 1)[0]
         assert any(e["detail"].startswith(crashed + " ") for e in errs if e["decision"] == n)
     assert errors_of(res, "p2") == []
+
+
+def test_a_bot_that_replaces_random_seed_gets_its_own_function_called_as_in_rgkit(rg):
+    """rgkit calls the module attribute ``random.seed``: a bot that replaced it sees its own."""
+    import random
+    calls = []
+    saved = random.seed
+
+    class R:
+        def act(self, game):
+            return ["guard"]
+    random.seed = calls.append
+    try:
+        RgkitHost(R(), AMAP, CONFIG, "p2", 7).act(VIEW)
+    finally:
+        random.seed = saved
+    assert len(calls) == 2 and all(c.endswith(("-1", "-2")) for c in calls)
+
+
+def test_a_bot_that_changes_game_robots_does_not_change_its_next_robots_facts(real, rg):
+    """rgkit sets each robot's location, hp and robot_id from its own state, not from the
+    ``game.robots`` the bot was given: a bot that empties that dict in one act still sees its
+    next robot's facts (and neither rgkit nor the host crashes)."""
+    import contextlib
+    import io
+
+    class Clearer:
+        def __init__(self):
+            self.seen = []
+
+        def act(self, game):
+            self.seen.append((self.location, self.hp, self.player_id))
+            game.robots.clear()
+            return ["guard"]
+    gs = real["gamestate"].GameState()
+    gs.add_robot((11, 4), 1, hp=90)   # VIEW's own robots, as rgkit locations
+    gs.add_robot((11, 11), 1, hp=100)
+    theirs = Clearer()
+    player = real["game"].Player(robot=theirs)
+    player.set_player_id(1)
+    with contextlib.redirect_stderr(io.StringIO()):
+        actions, outputs = player.get_responses(gs, 5)
+    assert not any(flag for flag, _ in outputs.values())
+    ours = Clearer()
+    reply = RgkitHost(ours, AMAP, CONFIG, "p2", 0).act(VIEW)  # VIEW: the same two robots, player 2
+    assert sorted(ours.seen) == sorted(theirs.seen) == [((11, 4), 90, 1), ((11, 11), 100, 1)]
+    assert [o["action"] for o in reply["orders"]] == ["D", "D"] and "robot_errors" not in reply

@@ -50,8 +50,32 @@ from botwars.agents import hostpool, sandbox
 from botwars.engine.codes import FailureCode
 from botwars.agents.botenv import read_config_from_env
 
+try:  # encodes views about 4x faster than json (see view_line)
+    import orjson
+except ImportError:  # pragma: no cover - a declared dependency; json alone still works
+    orjson = None
+
 #: the view as one compact JSON line (``json.dumps`` with these options builds an encoder per call)
 _ENCODE = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+
+
+def view_line(view: Any) -> bytes:
+    """``view`` as one compact JSON line with its LF (UTF-8): the value ``json`` gives
+    (``separators=(",", ":")``, ``ensure_ascii=False``), through ``orjson`` where that gives
+    the same value. Left to ``json``: whatever ``orjson`` refuses (keys that are not strings,
+    integers beyond 64 bits, dataclasses, dates, ...) and any line holding ``null``, as
+    ``orjson`` writes NaN and infinities as ``null`` where ``json`` writes ``NaN`` and
+    ``Infinity``. (Floats may be spelled differently, e.g. ``0.00001`` for ``1e-05``: the same
+    number.) Raises what ``json`` raises for a view that is not JSON."""
+    if orjson is not None:
+        try:
+            data = orjson.dumps(view, option=orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME)
+        except orjson.JSONEncodeError:
+            pass
+        else:
+            if b"null" not in data:
+                return data + b"\n"
+    return (_ENCODE(view) + "\n").encode("utf-8")
 ENV_LIMIT = 64 * 1024
 STDERR_TAIL = 8192
 DEFAULT_MEMORY_MIB = 1024
@@ -287,7 +311,7 @@ class JsonLinesAgent(Agent):
             failure = self._died("closed its output before this decision")
             self._drop()
             raise failure
-        data = (_ENCODE(view) + "\n").encode("utf-8")
+        data = view_line(view)
         end = None if deadline_s is None else t0 + deadline_s
         line = self._exchange(data, end, deadline_s)
         return self._decode(line)

@@ -10,7 +10,9 @@ P12 object:
   and ``rgkit.rg`` (and ``rgkit.settings``), configured for the match's map and parameters.
 - One instance of the file's ``Robot`` class is made per match. For every robot of the player,
   in ascending rgkit location order, the instance's ``location``, ``hp``, ``player_id`` and
-  ``robot_id`` are set and ``act(game)`` is called, exactly as rgkit does.
+  ``robot_id`` are set (from the view, as rgkit sets them from its own state: a bot that
+  changes ``game.robots`` changes nothing for its next robot) and ``act(game)`` is called,
+  exactly as rgkit does.
 - ``game`` has ``game.robots`` (also ``game['robots']``): a dict keyed by rgkit location of
   robot records with ``location``, ``hp`` and ``player_id`` (0 for arena player 1, 1 for player
   2) for both players, and ``robot_id`` for the player's own robots only (rgkit removes its
@@ -94,6 +96,8 @@ class IdTracker:
         self.own: dict[tuple[int, int], tuple[int, int]] = {}    # square → (id, hp)
         self.enemy: dict[tuple[int, int], tuple[int, int]] = {}
         self.orders: dict[tuple[int, int], tuple[str, str | None]] = {}
+        self.own_spawns = frozenset(amap.spawns.get(player, ()))
+        self.enemy_spawns = frozenset(amap.spawns.get(3 - player, ()))
 
     def _new(self) -> int:
         i = self.next_id
@@ -102,21 +106,24 @@ class IdTracker:
 
     def update(self, turn: int, own_now: dict, enemy_now: dict) -> tuple[dict, dict]:
         """Ids for this turn's robots: ``(own square → id, enemy square → id)``."""
-        fresh = self.turn is None or turn != self.turn + 1
-        spawned_turn = (not fresh) and (turn - 1) % self.spawn_interval == 0
-        own_spawns = set(self.amap.spawns.get(self.player, ())) if spawned_turn else set()
-        enemy_spawns = set(self.amap.spawns.get(3 - self.player, ())) if spawned_turn else set()
         own_ids: dict = {}
         enemy_ids: dict = {}
-        if not fresh:
-            own_ids = self._match_own(own_now, own_spawns, enemy_now)
-            enemy_ids = self._match_enemy(enemy_now, enemy_spawns)
-        for sq in sorted(own_now):
-            if sq not in own_ids:
-                own_ids[sq] = self._new()
-        for sq in sorted(enemy_now):
-            if sq not in enemy_ids:
-                enemy_ids[sq] = self._new()
+        if self.turn is not None and turn == self.turn + 1:
+            if (turn - 1) % self.spawn_interval == 0:  # robots on spawn points are new
+                own_ids = self._match_own(own_now, self.own_spawns, enemy_now)
+                enemy_ids = self._match_enemy(enemy_now, self.enemy_spawns)
+            else:
+                own_ids = self._match_own(own_now, _NONE, enemy_now)
+                enemy_ids = self._match_enemy(enemy_now, _NONE)
+        # the matches name only robots seen now: when they name all of them, nobody is new
+        if len(own_ids) != len(own_now):
+            for sq in sorted(own_now):
+                if sq not in own_ids:
+                    own_ids[sq] = self._new()
+        if len(enemy_ids) != len(enemy_now):
+            for sq in sorted(enemy_now):
+                if sq not in enemy_ids:
+                    enemy_ids[sq] = self._new()
         self.turn = turn
         self.own = {sq: (own_ids[sq], hp) for sq, hp in own_now.items()}
         self.enemy = {sq: (enemy_ids[sq], hp) for sq, hp in enemy_now.items()}
@@ -139,6 +146,8 @@ class IdTracker:
             if a == "M" and sq in own:
                 dx, dy = DIRS[d]
                 movers[sq] = (sq[0] + dx, sq[1] + dy)
+        if not movers:  # nobody moved: every robot kept its square (distinct squares, any order)
+            return {p: rid for p, (rid, hp) in own.items() if p in now and p not in spawned and now[p] <= hp}
         count: dict = {}
         for tg in movers.values():
             count[tg] = count.get(tg, 0) + 1
@@ -191,15 +200,17 @@ class IdTracker:
         ids: dict = {}
         used: set = set()
         pending = []
-        for sq in sorted(now):
+        enemy = self.enemy
+        for sq, hp in now.items():  # independent of each other: any order
             if sq in spawned:
                 continue
-            prev = self.enemy.get(sq)
-            if prev is not None and now[sq] <= prev[1]:
+            prev = enemy.get(sq)
+            if prev is not None and hp <= prev[1]:
                 ids[sq] = prev[0]
                 used.add(sq)
             else:
                 pending.append(sq)
+        pending.sort()  # these compete for last turn's robots: in square order
         for sq in pending:
             cands = [(sq[0] + dx, sq[1] + dy) for dx, dy in DIRS.values()]
             cands = [c for c in cands if c in self.enemy and c not in used and now[sq] <= self.enemy[c][1]
@@ -256,6 +267,11 @@ def _short(value: Any) -> str:
 class RgkitHost:
     """Drives one rgkit ``Robot`` instance for one arena seat."""
 
+    #: the replies of :meth:`act` hold only dicts, lists, ``str`` (failure codes: a ``StrEnum``)
+    #: and ``int`` that this class built (the bot's own values never reach them), so the Python
+    #: host may encode them with ``orjson`` (:func:`botwars.agents.pyhost.plain_reply_bytes`)
+    plain_replies = True
+
     def __init__(self, robot: Any, amap, config: dict[str, Any], seat: str, seed: int, path: str = "",
                  host: BotHost | None = None):
         self.robot = robot
@@ -272,33 +288,59 @@ class RgkitHost:
         guard (see the module docstring)."""
         h = self.amap.height
         player = view["player"]
-        if self.tracker is None:
-            self.tracker = IdTracker(self.amap, self.config.get("spawn_interval", 10), player)
-        own = {(r["x"], r["y"]): r["hp"] for r in view["robots"] if r["side"] == "F"}
-        foe = {(r["x"], r["y"]): r["hp"] for r in view["robots"] if r["side"] == "E"}
-        own_ids, foe_ids = self.tracker.update(view["turn"], own, foe)
+        tracker = self.tracker
+        if tracker is None:
+            tracker = self.tracker = IdTracker(self.amap, self.config.get("spawn_interval", 10), player)
+        own: dict = {}
+        foe: dict = {}
+        for rv in view["robots"]:
+            side = rv["side"]
+            if side == "F":
+                own[(rv["x"], rv["y"])] = rv["hp"]
+            elif side == "E":
+                foe[(rv["x"], rv["y"])] = rv["hp"]
+        turn = view["turn"]
+        own_ids, foe_ids = tracker.update(turn, own, foe)
         me, them = player - 1, 2 - player
+        # rgkit's AttrDict records, built without AttrDict.__init__ (same keys, same order)
+        new = _new_dict
         robots = AttrDict()
+        mine = []
         for sq, hp in own.items():
-            loc = rgcompat.to_rg(sq, h)
-            robots[loc] = AttrDict(location=loc, hp=hp, player_id=me, robot_id=own_ids[sq])
+            loc = (sq[0] - 1, h - sq[1])  # rgcompat.to_rg
+            rid = own_ids[sq]
+            info = new(AttrDict)
+            info["location"] = loc
+            info["hp"] = hp
+            info["player_id"] = me
+            info["robot_id"] = rid
+            info.__dict__ = info
+            robots[loc] = info
+            mine.append((loc, sq, hp, rid))
         for sq, hp in foe.items():  # rgkit: player_only_properties (robot_id) removed from enemies
-            loc = rgcompat.to_rg(sq, h)
-            robots[loc] = AttrDict(location=loc, hp=hp, player_id=them)
-        game = AttrDict(robots=robots, turn=view["turn"])
+            loc = (sq[0] - 1, h - sq[1])
+            info = new(AttrDict)
+            info["location"] = loc
+            info["hp"] = hp
+            info["player_id"] = them
+            info.__dict__ = info
+            robots[loc] = info
+        game = AttrDict(robots=robots, turn=turn)
         # rgkit: one seed per player and turn (0..max_seed), "SEED-ROBOT_ID" per act
-        turn_seed = random.Random(f"{self.seed}:{self.seat}:{view['turn']}").randint(0, rgcompat.RGKIT_FIXED["max_seed"])
+        turn_seed = random.Random(f"{self.seed}:{self.seat}:{turn}").randint(0, rgcompat.RGKIT_FIXED["max_seed"])
+        prefix = f"{turn_seed}-"
         orders = []
         failures: list[dict[str, Any]] = []
         chosen: dict = {}
-        for loc in sorted(rgcompat.to_rg(sq, h) for sq in own):
-            info = robots[loc]
-            r = self.robot
-            r.location, r.hp, r.player_id, r.robot_id = loc, info.hp, info.player_id, info.robot_id
-            seed = f"{turn_seed}-{info.robot_id}"
+        r = self.robot
+        mine.sort()  # rgkit location order (locations are distinct)
+        for loc, sq, hp, rid in mine:
+            # as rgkit, from the engine's own record of the robot (not from game.robots, which
+            # the bot's earlier acts may have changed)
+            r.location, r.hp, r.player_id, r.robot_id = loc, hp, me, rid
+            seed = f"{prefix}{rid}"
             random.seed(seed)
             game.seed = seed
-            sq = rgcompat.from_rg(loc, h)
             try:
                 a, d = to_order(r.act(game), loc)
             except InvalidAction as exc:
@@ -314,11 +356,11 @@ class RgkitHost:
                 failures.append({"x": sq[0], "y": sq[1], "code": reply["code"],
                                  "detail": _clip(f"robot at {loc}: {reply['botwars_error']}")})
             chosen[sq] = (a, d)
-            o = {"x": sq[0], "y": sq[1], "action": a}
             if d:
-                o["dir"] = d
-            orders.append(o)
-        self.tracker.orders = chosen
+                orders.append({"x": sq[0], "y": sq[1], "action": a, "dir": d})
+            else:
+                orders.append({"x": sq[0], "y": sq[1], "action": a})
+        tracker.orders = chosen
         out: dict[str, Any] = {"orders": orders}
         if failures:
             if len(failures) > MAX_ROBOT_ERRORS:
@@ -328,6 +370,10 @@ class RgkitHost:
                     f"(and {more} more robots) {last['detail']}"))]
             out["robot_errors"] = failures
         return out
+
+
+_new_dict = dict.__new__
+_NONE: frozenset = frozenset()
 
 
 #: at most this many ``robot_errors`` entries per reply (the P12 line stays under 8192 characters)
