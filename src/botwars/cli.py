@@ -268,12 +268,17 @@ def replay(
     from botwars.engine.plugin import get_game
     game = _guard(lambda: get_game(rs.id))
     reporter = game.report is not None
+    shown = ""  # the last text printed: a game whose text already states the result is not repeated
     for s in steps:
         if report and reporter:
-            console.print(game.describe(s.before, s.after, s.events))
+            shown = str(game.describe(s.before, s.after, s.events))
+            console.print(shown)
             continue
         console.print(f"[bold]decision {s.n}[/]", highlight=False)
-        console.print(rs.render_text(s.after), highlight=False, markup=False)
+        shown = rs.render_text(s.after)
+        console.print(shown, highlight=False, markup=False)
+        if s.events:
+            shown = ""
         for e in s.events:
             console.print("  " + json.dumps(e.to_json()), highlight=False, markup=False)
     if html and report:  # issue 14: the game master's publication, a board before every table
@@ -287,7 +292,9 @@ def replay(
             _fail(f"--html {html}: cannot write: {exc.strerror or exc}")
         console.print(f"HTML report written to {html}", highlight=False)
     if rec.outcome:
-        console.print(f"result: {rec.outcome.get('winner') or 'draw'} ({rec.outcome.get('reason')})", highlight=False)
+        line = f"result: {rec.outcome.get('winner') or 'draw'} ({rec.outcome.get('reason')})"
+        if shown.rstrip().splitlines()[-1:] != [line]:  # not said by the last thing printed
+            console.print(line, highlight=False)
 
 
 def _write_picture(rs, rec, steps, svg_path, png_path, seat) -> None:
