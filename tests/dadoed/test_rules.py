@@ -388,9 +388,15 @@ def _play(a, b, seed, tmp_path=None):
 
 def test_match_seed_3_plays_to_the_end_and_verifies(tmp_path):
     m, res = _play("builtin:greedy", "builtin:random", 3, tmp_path)
-    assert res.outcome.reason in ("elimination", "no_legal_order", "turn_limit")
     ok, msg = verify_record(read_record(res.replay))
     assert ok, msg
+    # D-8.1, D-8.5: this seeded game ends by elimination; the winner is the one player with a bot on
+    # the board (reserves do not count) in the final position
+    assert res.outcome.reason == "elimination"
+    final = RS.view(m.state, "blue")
+    on_board = {b["owner"] for b in final["bots"].values() if b["tile"]}
+    assert on_board == {res.outcome.winner}
+    assert final["result"] == {"winner": res.outcome.winner, "reason": "elimination"}
 
 
 def test_same_seed_same_record(tmp_path):
@@ -444,7 +450,9 @@ def test_cli_match_and_replay_verify(tmp_path):
     r = runner.invoke(app, ["match", "dadoed", "builtin:greedy", "builtin:random", "--seed", "3", "--replay", path,
                             "--json"])
     assert r.exit_code == 0, r.output
-    assert json.loads(r.output.strip().splitlines()[-1])["winner"] in ("blue", "orange", None)
+    last = json.loads(r.output.strip().splitlines()[-1])
+    rec = read_record(path)
+    assert last["winner"] == rec.outcome["winner"] and rec.outcome["reason"] == "elimination"  # as above, D-8.1
     r = runner.invoke(app, ["replay", path, "--verify"])
     assert r.exit_code == 0, r.output
     r = runner.invoke(app, ["replay", path, "--report"])
