@@ -4,28 +4,8 @@ ignored)."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import pytest
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-ENV = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "src")}
-
-
-def botwars(*args: str, cwd: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "botwars.cli", *args], capture_output=True, text=True, env=ENV,
-                          timeout=120, cwd=cwd)
-
-
-def one_error_line(r: subprocess.CompletedProcess) -> str:
-    assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
-    assert "Traceback" not in r.stderr + r.stdout
-    lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1, r.stderr
-    assert lines[0].startswith("error: ")
-    return lines[0][len("error: "):]
+from test_malformed_input import botwars, one_error_line  # the CLI helpers of tests/cli
 
 
 @pytest.fixture(scope="module")
