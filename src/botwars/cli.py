@@ -12,6 +12,7 @@ from typing import Any, Optional
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from botwars.engine.errors import BotwarsError, ConfigError
 
@@ -271,8 +272,11 @@ def replay(
     shown = ""  # the last text printed: a game whose text already states the result is not repeated
     for s in steps:
         if report and reporter:
-            shown = str(game.describe(s.before, s.after, s.events))
-            console.print(shown)
+            with console.capture() as cap:  # printed as rendered; kept as plain text for the result line
+                console.print(game.describe(s.before, s.after, s.events))
+            out = cap.get()
+            console.file.write(out)
+            shown = Text.from_ansi(out).plain
             continue
         console.print(f"[bold]decision {s.n}[/]", highlight=False)
         shown = rs.render_text(s.after)

@@ -4,6 +4,7 @@ SQLite and PostgreSQL. The server clock is a fake: no test depends on real time.
 
 from __future__ import annotations
 
+import copy
 import json
 
 from conftest import make_client
@@ -314,3 +315,35 @@ def test_an_ended_match_keeps_no_bot_memory(db_url, clock):
         assert api.get(f"/api/matches/{mid}").json()["status"] == "ended"
         with store.read() as db:
             assert db.query(BotMemoryRow).filter_by(match_id=mid).count() == 0
+
+
+def test_a_bot_memory_ahead_of_or_behind_its_stored_answers_is_not_restored(sqlite_url, clock, toy):
+    """A server killed between storing a built-in bot's memory and storing its answer (the bot
+    pool's order) left a memory that had already made a decision the match still awaits; restored,
+    the bot decided that point again from a changed memory, so the match differed from the one
+    played without the kill (seen in tests/server/test_server_kill.py under load). A memory whose
+    decision is not the last one its answers are stored for is not restored: the bot's views are
+    replayed instead, and the bot is where the stored answers say it is."""
+    import pickle
+
+    from botwars.store.models import BotMemoryRow
+    from server_toygame import OneBot
+    for stored_as in (8, 4):  # ahead (answered point 8, never stored) and behind (a lost save)
+        with make_client(sqlite_url, clock) as api:
+            mid, toks, _ = create(api, game="servertoy", seats=["remote", "builtin:one"], config={"target": 20})
+            for n in (1, 3, 5):
+                order(api, mid, toks[0], n, {"add": 1})
+            s = api.app.state.manager.get(mid)
+            assert s.bots["p2"].bot.asked == 3 and s.n == 6  # answers to points 2, 4 and 6 stored
+            other = copy.deepcopy(s.bots["p2"])
+            other.bot.asked = 4 if stored_as > 6 else 2
+            with api.app.state.manager.store.write() as db:
+                row = db.get(BotMemoryRow, (mid, "p2"))
+                row.decision, row.state = stored_as, pickle.dumps(other)
+        calls = OneBot.calls
+        with make_client(sqlite_url, clock) as api:
+            s = api.app.state.manager.get(mid)
+            assert s.bots["p2"].bot.asked == 3, stored_as  # replayed: points 2, 4 and 6 only
+            assert OneBot.calls == calls + 3
+            order(api, mid, toks[0], 7, {"add": 1})
+            assert s.bots["p2"].bot.asked == 4 and s.n == 8

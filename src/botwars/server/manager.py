@@ -111,6 +111,21 @@ ones are still answered and counted towards a rule set's refusal limit only if r
 rule set's ``refusal_limit`` must not exceed it."""
 
 
+def answered_points(lines: list[dict[str, Any]], order_rows: list[Any], open_point: int) -> dict[str, int]:
+    """The last decision point each seat's answer is stored for: the highest ``n`` of the
+    record ``lines`` whose orders hold the seat, or ``open_point`` where an order row of the open
+    point holds it (0: none yet). Used to check a built-in bot's stored memory against what was
+    stored of its answers (:meth:`MatchManager._restore_bots`)."""
+    out: dict[str, int] = {}
+    for line in lines:
+        for seat in line.get("orders", {}):
+            out[seat] = max(out.get(seat, 0), int(line["n"]))
+    for o in order_rows:
+        if o.n == open_point:
+            out[o.seat] = max(out.get(o.seat, 0), open_point)
+    return out
+
+
 @dataclass
 class MatchSession:
     """One match in memory: its :class:`~botwars.engine.referee.Referee` (the only place a
@@ -511,7 +526,7 @@ class MatchManager:
         restored: set[str] = set()
         if not row.outcome:
             self._make_bots(sess)
-            restored = self._restore_bots(sess)
+            restored = self._restore_bots(sess, answered_points(lines, order_rows, row.decisions + 1))
             if sess.heavy:  # a big configuration: re-simulated where it will live (in its worker)
                 with sess.lock:
                     self._adopt(sess)
@@ -564,14 +579,23 @@ class MatchManager:
         except Exception:  # the match goes on; a restart would replay this bot's views instead
             log.exception("match %s: the memory of bot %s was not stored", sess.id, seat)
 
-    def _restore_bots(self, sess: MatchSession) -> set[str]:
+    def _restore_bots(self, sess: MatchSession, answered: dict[str, int]) -> set[str]:
         """Put back the stored memory of the match's built-in bots (:meth:`_save_memory`);
-        returns the seats restored. A match stored before memories were kept has none: its bots
-        are replayed the views they answered instead (:meth:`_replay_bots`)."""
+        returns the seats restored. ``answered``: the last decision point each seat's answer is
+        stored for (:func:`answered_points`). A memory stored after another point than that one
+        is not restored: the server was killed between storing the bot's memory and its answer
+        (or the memory could not be stored), and a bot asked again with a memory that already
+        made that decision would decide differently. Such a bot, and those of a match stored
+        before memories were kept, are replayed the views they answered instead
+        (:meth:`_replay_bots`), so a restart never changes what they play."""
         with self.store.read() as s:
             rows = list(s.scalars(select(BotMemoryRow).where(BotMemoryRow.match_id == sess.id)))
         restored = set()
         for row in rows:
+            if row.seat in sess.bots and row.decision != answered.get(row.seat, 0):
+                log.info("match %s: the memory of bot %s is from decision %d, its last stored answer from %d: "
+                         "its views are replayed", sess.id, row.seat, row.decision, answered.get(row.seat, 0))
+                continue
             if row.seat in sess.bots:
                 try:
                     sess.bots[row.seat] = pickle.loads(row.state)  # botwars' own objects, stored by this server
