@@ -14,6 +14,7 @@ from botwars.league.ratings import fixed_order, rating_history
 
 #: at most this many points per line (a long tournament is sampled evenly, the last kept)
 MAX_POINTS = 400
+_STYLES = ("-", "--", ":", "-.")
 
 
 def _short(text: str, most: int = 48) -> str:
@@ -51,8 +52,9 @@ def rating_chart_svg(matches: list[dict[str, Any]], agents: list[str],
                                 "text.parse_math": False}):  # an agent's name is text, never TeX
         fig = Figure(figsize=(8.0, 3.6), dpi=100)
         ax = fig.add_subplot()
-        for a in agents:
-            ax.plot(xs, [hist[a][x] for x in xs], linewidth=1.4, label=_short(labels.get(a, a)))
+        for i, a in enumerate(agents):  # ten colours, then the same colours dashed, dotted, ...
+            ax.plot(xs, [hist[a][x] for x in xs], linewidth=1.4, linestyle=_STYLES[i // 10 % len(_STYLES)],
+                    label=_short(labels.get(a, a)))
         ax.set_xlabel("matches counted (in schedule order)")
         ax.set_ylabel("rating (openskill μ − 3σ)")
         ax.grid(True, linewidth=0.4, alpha=0.5)
