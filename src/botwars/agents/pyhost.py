@@ -149,6 +149,11 @@ def read_view(line: bytes) -> Any:
     return json.loads(line)
 
 
+def _reply_bytes(reply: Any) -> bytes:
+    """A bot's reply as its line's bytes (without LF), by ``json``."""
+    return _ENCODE_REPLY(reply).encode("utf-8", "replace")
+
+
 def plain_reply_bytes(reply: Any) -> bytes:
     """The compact JSON line (without LF) of a reply that a game's adapter built from plain
     ``dict``/``list``/``str``/``int`` values (never a bot's own return value, whose encoding
@@ -159,7 +164,7 @@ def plain_reply_bytes(reply: Any) -> bytes:
             return orjson.dumps(reply)
         except orjson.JSONEncodeError:
             pass
-    return _ENCODE_REPLY(reply).encode("utf-8", "replace")
+    return _reply_bytes(reply)
 
 
 def answer(proto, line: bytes, handle) -> bool:
@@ -167,16 +172,15 @@ def answer(proto, line: bytes, handle) -> bool:
     that is not JSON or a reply that is not JSON); False when the engine closed the pipe.
     ``handle.encode`` (:func:`plain_reply_bytes`, set by :func:`make_handler` for an adapter
     whose object says ``plain_replies = True``) turns the reply into the line's bytes;
-    otherwise ``json`` does."""
+    otherwise ``json`` does (:func:`_reply_bytes`)."""
     try:
         view = read_view(line)
     except ValueError:
         reply: Any = {"botwars_error": "the engine sent a line that is not JSON", "code": FailureCode.CRASH}
     else:
         reply = handle(view)
-    encode = getattr(handle, "encode", None)
     try:
-        data = encode(reply) if encode is not None else _ENCODE_REPLY(reply).encode("utf-8", "replace")
+        data = getattr(handle, "encode", _reply_bytes)(reply)
     except (TypeError, ValueError) as exc:
         data = json.dumps({"botwars_error": f"act returned a value that is not JSON: {exc}",
                            "code": FailureCode.MALFORMED}).encode("utf-8", "replace")

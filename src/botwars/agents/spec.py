@@ -60,10 +60,7 @@ def make_agent(spec: str, game: str) -> Agent:
     prefix, sep, rest = spec.partition(":")
     if sep and prefix == "builtin":
         name, options = parse_builtin(rest, spec)
-        try:
-            return CallableAgent(g.make_builtin(name, options), spec)
-        except ConfigError as exc:
-            raise ConfigError(exc.message, source=spec) from None
+        return CallableAgent(g.make_builtin(name, options, source=spec), spec)
     if sep and prefix == "cmd":
         return TOOLS.json_lines(TOOLS.split_command(rest, spec), spec)
     if sep and prefix not in PLATFORM_KINDS:

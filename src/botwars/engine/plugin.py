@@ -320,16 +320,17 @@ class Game:
         found = self._hook("bots", self.bots)
         return dict(found if isinstance(found, Mapping) else found(self.ruleset()))
 
-    def builtin_options(self, name: str) -> dict[str, int | float | bool]:
+    def builtin_options(self, name: str, source: str | None = None) -> dict[str, int | float | bool]:
         """The options of built-in bot ``name`` and their defaults, e.g. ``{"simulations": 48,
         "c": 0.5}`` for a search bot: the keyword parameters of its factory whose default is a
         number or a boolean (a declared contract, docs/plugins.md). A parameter defaulting to
         ``None`` (a wall-clock budget such as ``seconds``, which would make a match depend on the
-        machine's speed) is not an option. Raises :class:`ConfigError` for an unknown bot."""
+        machine's speed) is not an option. Raises :class:`ConfigError` (naming ``source``,
+        default ``builtin:NAME``) for an unknown bot."""
         bots = self.builtin_bots()
         if name not in bots:
             raise ConfigError(f"unknown built-in bot {name!r} for {self.id} (known: {', '.join(sorted(bots))})",
-                              source=f"builtin:{name}")
+                              source=source or f"builtin:{name}")
         try:
             params = inspect.signature(bots[name]).parameters.values()
         except (TypeError, ValueError):  # pragma: no cover - a factory without a signature
@@ -338,16 +339,16 @@ class Game:
                 if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and not p.name.startswith("_")
                 and isinstance(p.default, (bool, int, float))}
 
-    def make_builtin(self, name: str, options: Mapping[str, str] | None = None) -> Any:
+    def make_builtin(self, name: str, options: Mapping[str, str] | None = None, source: str | None = None) -> Any:
         """A new built-in bot ``name`` with ``options`` (option name -> its text, as written in
         ``builtin:NAME(KEY=VALUE,...)``) parsed to the type of each option's default
         (:meth:`builtin_options`): an integer, a finite number, or ``true``/``false``.
 
-        Raises :class:`ConfigError` naming the bot and the option for an unknown bot, an unknown
-        option (listing the known ones), a value of the wrong type, or one the bot refuses
-        (its factory raises ``ValueError``, e.g. ``simulations=0``)."""
-        known = self.builtin_options(name)
-        source = f"builtin:{name}"
+        Raises :class:`ConfigError` (naming ``source``, default ``builtin:NAME``, and the option)
+        for an unknown bot, an unknown option (listing the known ones), a value of the wrong type,
+        or one the bot refuses (its factory raises ``ValueError``, e.g. ``simulations=0``)."""
+        source = source or f"builtin:{name}"
+        known = self.builtin_options(name, source)
         kwargs: dict[str, Any] = {}
         for key, text in (options or {}).items():
             if key not in known:

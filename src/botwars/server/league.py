@@ -442,11 +442,14 @@ class League:
         (identity), ``mu``, ``sigma``, ``ordinal``, ``elo`` (games with ``rating_initial``,
         else ``None``), ``games``, ``wins``, ``draws``, ``losses``, ``form`` (e.g. ``"WLD"``,
         newest first). Ordered by ordinal, then μ, then name. Raises 404 for an unknown game."""
+        return self._ladder(game, self._stored(game))
+
+    def _ladder(self, game: str, matches: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """:meth:`ladder` from the game's stored ladder ``matches`` (:meth:`_stored`)."""
         try:
             rs = get_ruleset(game)
         except BotwarsError:
             raise ApiError(404, "unknown_game", f"no game {game[:64]!r}") from None
-        matches = self._stored(game)
         names = self.names(game)
         bots = self.bots(game)
         members = [(identity(b["bot"], b["version"]), b["bot"], b["name"], b["kind"]) for b in bots]
@@ -474,25 +477,26 @@ class League:
             x["rank"] = i + 1
         return rows
 
-    def rating_chart(self, game: str, rows: list[dict[str, Any]]) -> str | None:
-        """An SVG chart of how the ratings of the ladder's top :data:`CHART_MEMBERS` members
-        (``rows``: :meth:`ladder`'s, in rank order) moved over the stored ladder matches
-        (:func:`botwars.league.charts.rating_chart_svg`, display names as labels), or ``None``
-        before any match counts. Drawn once per set of results and member list, then kept, so a
-        page view does not redraw it."""
+    def ladder_with_chart(self, game: str) -> tuple[list[dict[str, Any]], str | None]:
+        """:meth:`ladder`, and an SVG chart of how the ratings of its top :data:`CHART_MEMBERS`
+        members moved over the stored ladder matches
+        (:func:`botwars.league.charts.rating_chart_svg`, display names as labels; ``None``
+        before any match counts), from one read of the matches. The chart is drawn once per set
+        of results and member list, then kept, so a page view does not redraw it. Raises 404
+        for an unknown game."""
         from botwars.league.charts import rating_chart_svg
         matches = self._stored(game)
+        rows = self._ladder(game, matches)
         counted = rating_mod.fixed_order(matches)
         top = rows[:CHART_MEMBERS]
         ids = hashlib.sha256("\n".join(m["match_id"] for m in counted).encode()).hexdigest()
         key = (ids, tuple((r["agent"], r["name"]) for r in top))
         with self._chart_lock:
             kept = self._charts.get(game)
-            if kept is not None and kept[0] == key:
-                return kept[1]
-            svg = rating_chart_svg(matches, [r["agent"] for r in top], labels={r["agent"]: r["name"] for r in top})
-            self._charts[game] = (key, svg)
-            return svg
+            if kept is None or kept[0] != key:
+                kept = self._charts[game] = (key, rating_chart_svg(matches, [r["agent"] for r in top],
+                                                                   labels={r["agent"]: r["name"] for r in top}))
+        return rows, kept[1]
 
     def bot_matches(self, bot_id: str, limit: int = 200) -> list[dict[str, Any]]:
         """A bot's matches (every version; ladder and challenges), newest first, public fields."""
@@ -618,7 +622,7 @@ class League:
         rows = self._rows()
         matches = self._stored(game)
         seq0 = max((m["seq"] for m in matches), default=0) + 1
-        lad = {r["agent"]: r for r in self.ladder(game)}
+        lad = {r["agent"]: r for r in self._ladder(game, matches)}
         uploaded = sorted(a for a in lad if a.startswith("bot:"))
         members = sorted(lad)
         played = {a: lad[a]["games"] for a in members}

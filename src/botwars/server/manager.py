@@ -592,18 +592,19 @@ class MatchManager:
             rows = list(s.scalars(select(BotMemoryRow).where(BotMemoryRow.match_id == sess.id)))
         restored = set()
         for row in rows:
-            if row.seat in sess.bots and row.decision != answered.get(row.seat, 0):
+            if row.seat not in sess.bots:
+                continue
+            if row.decision != answered.get(row.seat, 0):
                 log.info("match %s: the memory of bot %s is from decision %d, its last stored answer from %d: "
                          "its views are replayed", sess.id, row.seat, row.decision, answered.get(row.seat, 0))
                 continue
-            if row.seat in sess.bots:
-                try:
-                    sess.bots[row.seat] = pickle.loads(row.state)  # botwars' own objects, stored by this server
-                except Exception as exc:
-                    log.warning("match %s: the memory of bot %s cannot be restored (%s): its views are replayed",
-                                sess.id, row.seat, type(exc).__name__)
-                    continue
-                restored.add(row.seat)
+            try:
+                sess.bots[row.seat] = pickle.loads(row.state)  # botwars' own objects, stored by this server
+            except Exception as exc:
+                log.warning("match %s: the memory of bot %s cannot be restored (%s): its views are replayed",
+                            sess.id, row.seat, type(exc).__name__)
+                continue
+            restored.add(row.seat)
         return restored
 
     def _replay_bots(self, sess: MatchSession, state: Any, seats: set[str]) -> None:

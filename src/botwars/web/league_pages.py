@@ -68,7 +68,6 @@ def install_league_pages(app: FastAPI) -> None:
     def ladder_page(game: str) -> HTMLResponse:
         if game not in all_games():
             raise ApiError(404, "unknown_game", f"no game {game[:64]!r}")
-        rows = league.ladder(game)
-        chart = league.rating_chart(game, rows)
+        rows, chart = league.ladder_with_chart(game)
         return page("league_ladder.html", game=game, rows=rows, elo=any(r["elo"] is not None for r in rows),
                     chart=Markup(chart) if chart else None, chart_members=CHART_MEMBERS)
