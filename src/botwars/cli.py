@@ -24,6 +24,7 @@ class _OneLineErrors(typer.core.TyperGroup):
     def main(self, args: Any = None, prog_name: Any = None, complete_var: Any = None,  # type: ignore[override]
              standalone_mode: bool = True, **extra: Any) -> Any:
         from typer.exceptions import TyperException  # base of Typer's (vendored Click's) usage errors
+        _hide_flag_types(self)
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         try:
@@ -42,6 +43,18 @@ class _OneLineErrors(typer.core.TyperGroup):
             _error_line(" ".join(exc.format_message().split()) + hint)
             sys.exit(getattr(exc, "exit_code", 2))
         sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def _hide_flag_types(cmd: Any) -> None:
+    """Typer (0.29) prints a type after every option in ``--help``, ``<bool>`` after flags too, as
+    if ``--json`` or ``--help`` took a value: give every flag of ``cmd`` and its subcommands,
+    the help option included, an empty metavar, so the type column stays empty for them."""
+    helper = cmd.get_help_option(cmd.context_class(cmd))
+    for param in [*cmd.params, *([helper] if helper is not None else [])]:
+        if getattr(param, "is_flag", False) and param.metavar is None:
+            param.metavar = ""
+    for sub in getattr(cmd, "commands", {}).values():
+        _hide_flag_types(sub)
 
 
 # help texts are read as Markdown, not Rich markup, which swallowed every "[default: X]" of an
@@ -134,7 +147,7 @@ def match(
                                                    "cmd:PROGRAM, or a kind the game adds "
                                                    "(`botwars games GAME` lists them)."),
     seed: int = typer.Option(0, help="Match seed: same seed and orders, same game."),
-    set_: Optional[list[str]] = typer.Option(None, "--set", help="Parameter override key=value (repeatable)."),
+    set_: Optional[list[str]] = typer.Option(None, "--set", metavar="KEY=VALUE", help="Parameter override key=value (repeatable)."),
     replay: Optional[str] = typer.Option(None, help="Write the record (JSON Lines) here "
                                                     "[default: replays/GAME-SEED-TIME.jsonl]."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON result object as the last line."),
@@ -536,7 +549,7 @@ def new_match(
     game: str = typer.Argument(..., help="Game id (see `botwars games`)."),
     seat: Optional[list[str]] = typer.Option(None, "--seat", help="remote or builtin:NAME, once per seat "
                                                                   "[default: remote for every seat]."),
-    set_: Optional[list[str]] = typer.Option(None, "--set", help="Parameter override key=value (repeatable)."),
+    set_: Optional[list[str]] = typer.Option(None, "--set", metavar="KEY=VALUE", help="Parameter override key=value (repeatable)."),
     seed: Optional[int] = typer.Option(None, help="Match seed [default: a secret random one drawn by the "
                                                   "server; a seed the players know reveals every deal]."),
     no_clock: bool = typer.Option(False, "--no-clock", help="Create the match without time control."),
@@ -602,7 +615,7 @@ def bot_check(
     opponent: Optional[str] = typer.Option(None, help="Opponent spec [default: the game's first built-in bot]."),
     decisions: int = typer.Option(12, min=1, max=10_000, help="Decision points per match (one match per seat)."),
     seed: int = typer.Option(1, help="Seed of the first match (the second uses seed + 1)."),
-    set_: Optional[list[str]] = typer.Option(None, "--set", help="Parameter override key=value (repeatable)."),
+    set_: Optional[list[str]] = typer.Option(None, "--set", metavar="KEY=VALUE", help="Parameter override key=value (repeatable)."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as one JSON object."),
 ) -> None:
     """Play short matches against a built-in bot and report every protocol fault in plain words.
@@ -652,7 +665,7 @@ def tournament(
     players: Optional[int] = typer.Option(None, help="Players per match, for free-for-all games "
                                                      "(`botwars games GAME` shows the range)."),
     rounds: Optional[int] = typer.Option(None, help="Swiss rounds [default: ceil(log2 agents)]."),
-    set_: Optional[list[str]] = typer.Option(None, "--set", help="Parameter override key=value (repeatable)."),
+    set_: Optional[list[str]] = typer.Option(None, "--set", metavar="KEY=VALUE", help="Parameter override key=value (repeatable)."),
     no_clock: bool = typer.Option(False, "--no-clock", help="Disable time control."),
     retry_failed: bool = typer.Option(False, "--retry-failed", help="Play again the stored matches that "
                                       "failed (a worker that died on every try, an agent that could not be "

@@ -95,3 +95,22 @@ def test_scenario_run_on_a_folder_without_scenarios_is_refused(tmp_path):
 def test_replay_verify_with_a_turn_is_refused_not_ignored(record):
     msg = one_error_line(botwars("replay", record, "--verify", "--turn", "2"))
     assert "--verify" in msg and "--turn" in msg
+
+
+@pytest.mark.parametrize("command", [["match"], ["tournament"], ["board", "check"], ["replay"], ["serve"]])
+def test_help_shows_no_value_after_a_flag(command):
+    # Typer 0.29 writes a type after every option, "<bool>" after flags too, so `--json <bool>`
+    # and `--help <bool>` read as if they took a value; a flag's type column is left empty, and
+    # --set shows what it takes
+    from typer.testing import CliRunner
+
+    from botwars.cli import app
+    h = CliRunner().invoke(app, [*command, "--help"], terminal_width=200)
+    assert h.exit_code == 0, h.output
+    assert "<bool>" not in h.output
+    rows = {line.replace("│", " ").split()[0]: line for line in h.output.splitlines()
+            if line.replace("│", " ").split()[:1] and line.replace("│", " ").split()[0].startswith("--")}
+    assert rows["--help"].replace("│", " ").split()[1:4] == ["Show", "this", "message"]
+    if command == ["match"]:
+        assert rows["--json"].replace("│", " ").split()[1] == "Print"
+        assert rows["--set"].replace("│", " ").split()[1] == "KEY=VALUE"
