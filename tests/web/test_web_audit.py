@@ -7,6 +7,7 @@ one test per fix:
   sub (the summary read the seats' field ``visible_enemy_subs``, absent from a spectator's view,
   instead of ``surfaced_subs``, S-8.1: surfaced subs are public);
 - the geeko "what just happened" panel said "room room 1";
+- a league ladder page scrolled sideways on a 390 px phone (its eight-column table);
 - a browser that opened a replay before the end (the lobby's "replay (when over)" link), a
   mistyped match or a stale seat link got a line of raw JSON instead of a page with a way on.
 
@@ -106,3 +107,18 @@ def test_audit_pages_refused_to_a_browser_say_why_as_a_page(live):
     # other clients keep the JSON error of before
     r = httpx.get(f"{live.url}/replay/{running['match']}")
     assert r.status_code == 403 and r.json()["error"] == "match_running"
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["arena", "submarine"])
+def test_audit_ladder_page_fits_a_phone(browser, live, game):
+    """The ladder table (eight columns) scrolls inside its card; the page does not scroll sideways."""
+    page = open_page(browser, f"{live.url}/league/{game}", width=390, height=844)
+    page.wait_for_selector("#ladder")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    # every column is still there, reachable by scrolling the table's own box
+    assert page.locator("#ladder thead th").count() >= 7
+    shot(page, f"audit-ladder-{game}-390")
+    assert page.errors == [], page.errors
+    page.context.close()
