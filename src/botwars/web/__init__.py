@@ -308,20 +308,44 @@ def install_web(app: FastAPI) -> None:
         return page("lobby.html", games=_games(), running=manager.list("running", 50, 0),
                     ended=manager.list("ended", 50, 0))
 
+    # A page refused (unknown match, wrong token, a replay before the end): a browser gets the
+    # reason as a page with a way on, at the same status; other clients keep the JSON error.
+    _TITLES = {"match_running": "This match is still being played", "unknown_match": "No such match",
+               "bad_token": "This seat link is not valid"}
+
+    def refused(request: Request, exc: ApiError, match_id: str) -> HTMLResponse:
+        if "text/html" not in request.headers.get("accept", ""):
+            raise exc
+        watch = f"/watch/{match_id}" if exc.code == "match_running" else None
+        resp = page("error.html", title=_TITLES.get(exc.code, "This page cannot be shown"), message=exc.message,
+                    code=exc.code, watch=watch)
+        resp.status_code = exc.status
+        return resp
+
     @app.get("/play/{match_id}", response_class=HTMLResponse, include_in_schema=False)
-    def play(match_id: str, token: str = Query(..., max_length=200)) -> HTMLResponse:
+    def play(request: Request, match_id: str, token: str = Query(..., max_length=200)) -> HTMLResponse:
+        try:
+            return _play(match_id, token)
+        except ApiError as exc:
+            return refused(request, exc, match_id)
+
+    def _play(match_id: str, token: str) -> HTMLResponse:
         sess = manager.get(match_id)
         seat = manager.authenticate(sess, token)
         game = get_game(sess.rs.id)
         return page("match.html", sess=sess, seat=seat, token=token, game=sess.rs.id,
-                    bots=sorted(game.builtin_bots()), entry_script=game.web_entry is not None)
+                    bots=sorted(game.builtin_bots()), entry_script=game.web_entry is not None,
+                    has_stages=game.stages is not None)
 
     @app.get("/watch/{match_id}", response_class=HTMLResponse, include_in_schema=False)
-    def watch(match_id: str) -> HTMLResponse:
-        sess = manager.get(match_id)
+    def watch(request: Request, match_id: str) -> HTMLResponse:
+        try:
+            sess = manager.get(match_id)
+        except ApiError as exc:
+            return refused(request, exc, match_id)
         game = get_game(sess.rs.id)
         return page("match.html", sess=sess, seat=None, token="", game=sess.rs.id, bots=[],
-                    entry_script=game.web_entry is not None)
+                    entry_script=game.web_entry is not None, has_stages=game.stages is not None)
 
     @app.get("/rules/{game_id}", response_class=HTMLResponse, include_in_schema=False)
     def rules_page(game_id: str) -> HTMLResponse:
@@ -343,8 +367,11 @@ def install_web(app: FastAPI) -> None:
         return Response(text, media_type="text/javascript")
 
     @app.get("/replay/{match_id}", response_class=HTMLResponse, include_in_schema=False)
-    def replay(match_id: str) -> HTMLResponse:
-        sess, steps = replays.get(manager, match_id)
+    def replay(request: Request, match_id: str) -> HTMLResponse:
+        try:
+            sess, steps = replays.get(manager, match_id)
+        except ApiError as exc:
+            return refused(request, exc, match_id)
         game = get_game(sess.rs.id)
         return page("replay.html", sess=sess, count=len(steps), game=sess.rs.id,
                     entry_script=game.web_entry is not None)

@@ -41,10 +41,12 @@
     },
     describe(e) {
       if (e.kind === "hand") return null;
+      // a row's label, then the robot's entry, unless the entry already names it ("ROOM" + "room 1")
+      const cellText = (label, v) => String(v).toLowerCase().startsWith(label.toLowerCase() + " ") ? String(v) : `${label.toLowerCase()} ${v}`;
       const lines = rows => {
         const names = (rows.find(r => r[0] === "NAME") || []).slice(1);
         return names.map((n, i) => `robot ${String(n).replace(/^p\d+-/, "")}: ` + rows.filter(r => !["NAME", "MODE"].includes(r[0]) && r[i + 1] && r[i + 1] !== "-")
-          .map(r => `${r[0].toLowerCase()} ${r[i + 1]}`).join("; ")).join(" | ");
+          .map(r => cellText(r[0], r[i + 1])).join("; ")).join(" | ");
       };
       if (e.kind === "stage") return `Stage ${e.stage}: ${lines(e.rows || [])}`;
       if (e.kind === "end") return `End of turn: ${lines(e.rows || [])}`;

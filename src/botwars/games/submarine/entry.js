@@ -27,6 +27,10 @@
   const actText = a => `${a.sub} ${a.action.replace("_", " ")}${a.dir ? " " + a.dir : ""}${a.space ? " " + a.space : ""}${a.special ? " " + a.special : ""}`;
   const clean = a => Object.fromEntries(Object.entries(a).filter(([k]) => ["sub", "action", "dir", "space", "special"].includes(k)));
   const cost = a => (ACT[a.action] || [0])[0];
+  // the surfaced subs of seat p that this page may see: a seat sees the enemy's as
+  // visible_enemy_subs, a spectator every surfaced sub as surfaced_subs (S-3.1: p1 a–e, p2 v–z)
+  const seenSubs = (view, p) => view.you ? Object.entries(view.visible_enemy_subs || {}) :
+    Object.entries(view.surfaced_subs || {}).filter(([k]) => ("abcde".includes(k) ? "p1" : "p2") === p);
 
   const kit = {
     keys: "Subs and actions: arrow keys move along a row, Enter chooses; then the direction, space or special; Tab to Add (the AP left is read out beside it), then Submit. Remove: Enter on an action's remove button. Setup: choose a sub, then its space (or the board cursor) and its special.",
@@ -37,6 +41,8 @@
       const st = view.state;
       if (st && st.subs) return ["p1", "p2"].map(p => ({seat: p, items: Object.entries(st.subs).filter(([, s]) => s.owner === p)
         .map(([k, s]) => `sub ${k} on ${s.space}, ${s.hp} HP`)}));
+      if (!me) return view.setup ? [] : ["p1", "p2"].map(p => ({seat: p, items: seenSubs(view, p).map(([k, v]) => `sub ${k} surfaced on ${v}`)
+        .concat(["submerged subs are hidden"])}));
       if (view.visible_enemy_subs || !view.setup) out.push({seat: other, items: Object.entries(view.visible_enemy_subs || {}).map(([k, v]) => `sub ${k} seen surfaced on ${v}`)
         .concat(["submerged enemy subs are hidden"])});
       return out;
@@ -59,7 +65,7 @@
         } else if (st) {
           Object.entries(st.subs || {}).filter(([, s]) => s.owner === p).forEach(([k, s]) => lines.push(`${k}: ${s.space}, ${s.hp} HP, ${s.special}`));
         } else if (!view.setup) {
-          const seen = Object.entries(view.visible_enemy_subs || {});
+          const seen = seenSubs(view, p);
           lines.push(seen.length ? `seen surfaced: ${seen.map(([k, v]) => `${k} ${v}`).join(", ")}` : "no sub seen (submerged subs are hidden)");
           if ((view.announced_25 || {})[p]) lines.push("has reached 25 points");
         }

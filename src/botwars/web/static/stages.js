@@ -33,6 +33,7 @@
   const page = document.getElementById("page");
   const box = document.getElementById("last-turn");
   if (!page || !box) return;  // the replay viewer only uses table()
+  if (!page.dataset.stages) return;  // a game without stages: nothing to ask for (the server would answer 404)
   const M = page.dataset.match, TOKEN = page.dataset.token || "";
   const body = box.querySelector(".stages-body");
   let shown = 0, seq = 0;
