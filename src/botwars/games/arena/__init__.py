@@ -28,5 +28,6 @@ GAME = Game(
     svg=_RULES + ".svg",
     report=_RULES + ".report",
     web_entry="botwars.games.arena:entry.js",
+    notation="botwars.games.arena.notation:notation",
     rl="botwars.games.arena.rlspec:make",
 )

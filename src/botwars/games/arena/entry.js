@@ -4,6 +4,9 @@
 (function () {
   const DIRS = {N: [0, 1], E: [1, 0], S: [0, -1], W: [-1, 0]};
   const ACT = {M: "move", A: "attack", D: "defend", S: "self-destruct"};
+  // why a move failed (a move_failed event's "why"), with the rule
+  const WHY = {wall: "a wall or the edge is there (R16a)", contested: "another robot moved there too (R16b)",
+    swap: "it tried to swap places head-on (R16c)", blocked: "a robot that stays is there (R17)"};
   const seatOfPlayer = p => `p${p}`;
   function sideSeat(r, view) {  // a robot's seat: "F" friendly (the viewer's), "E" enemy, or its player
     if (r.player) return seatOfPlayer(r.player);
@@ -41,6 +44,8 @@
       if (e.kind === "spawn") return `A new robot for ${ui.seatName(seatOfPlayer(e.player))} appeared at ${e.at}.`;
       if (e.kind === "spawn_kill") return `A robot of ${ui.seatName(seatOfPlayer(e.player))} standing on spawn point ${e.at} died (spawn turn).`;
       if (e.kind === "move") return `Robot moved ${e.from} → ${e.to}.`;
+      if (e.kind === "move_failed") return `The robot on ${e.at} could not move${e.to ? " to " + e.to : ""}` +
+        `${WHY[e.why] ? ": " + WHY[e.why] : ""}; it stays, not defending (R18).`;
       if (e.kind === "attack") return `Attack ${e.from} → ${e.to}${e.damage ? `: ${e.damage} damage` : " (missed)"}.`;
       if (e.kind === "blast") return `Self-destruct at ${e.at}.`;
       if (e.kind === "death" || e.kind === "dead") return `A robot died at ${e.at || e.square || "?"}.`;

@@ -42,6 +42,11 @@ def render_board(state: Any) -> str:
     return "\n".join(lines)
 
 
+#: why a move failed (the ``why`` of a ``move_failed`` event), in words, with the rule
+MOVE_FAILURE = {"wall": "a wall or the edge, R16a", "contested": "another robot moves there too, R16b",
+                "swap": "head-on swap, R16c", "blocked": "a robot stays there, R17"}
+
+
 def _describe(kind: str, d: dict[str, Any]) -> str:
     """One event as a short English line."""
     if kind == "orders":
@@ -50,7 +55,9 @@ def _describe(kind: str, d: dict[str, Any]) -> str:
     if kind == "move":
         return f"robot {d['robot']} moves {d['from']} -> {d['to']}"
     if kind == "move_failed":
-        return f"robot {d['robot']} fails to move, stays on {d['at']}"
+        why = MOVE_FAILURE.get(str(d.get("why")))
+        return (f"robot {d['robot']} fails to move" + (f" to {d['to']}" if "to" in d else "")
+                + f", stays on {d['at']}" + (f" ({why})" if why else ""))
     if kind == "spawn_kill":
         return f"robot {d['robot']} (player {d['player']}) dies on spawn point {d['at']}"
     if kind == "spawn":

@@ -89,6 +89,20 @@ PARAMS = (
 )
 
 
+def _move_failure(target: Square, origin: Square, movers: dict[Square, Square], count: dict[Square, int],
+                  is_open: Any) -> str:
+    """Why a failed mover failed, by the first rule that fails it: ``wall`` (R16a: a wall or off
+    the grid), ``contested`` (R16b: another mover has the same target), ``swap`` (R16c: a
+    head-on swap), else ``blocked`` (R17: its target holds a robot that is not leaving it)."""
+    if not is_open(target):
+        return "wall"
+    if count[target] > 1:
+        return "contested"
+    if movers.get(target) == origin:
+        return "swap"
+    return "blocked"
+
+
 class ArenaObservation(NamedTuple):
     """A seat's P11 observation as plain read-only values, for trusted in-process bots
     (:meth:`ArenaRuleset.native_view`): the same facts as the P11 object and nothing more.
@@ -215,8 +229,9 @@ class ArenaRuleset(Ruleset):
         ``orders`` maps seat → :class:`ArenaOrders` (from :meth:`parse_orders` or
         :meth:`default_orders`); an order for a square without a robot of that seat is never
         carried out. Returns the new state (``state`` is not modified) and the turn's events, in
-        a deterministic order: ``orders`` per seat, then ``move``/``move_failed``, ``spawn_kill``/
-        ``spawn``, ``attack``, ``blast``, ``removed``.
+        a deterministic order: ``orders`` per seat, then ``move``/``move_failed`` (with the
+        target ``to`` and the rule it failed by, ``why``: see :func:`_move_failure`),
+        ``spawn_kill``/``spawn``, ``attack``, ``blast``, ``removed``.
         """
         cfg = state.config
         amap = state.amap
@@ -276,7 +291,9 @@ class ArenaRuleset(Ruleset):
             for sq, r in robots.items():  # R18: successful movers arrive together...
                 if sq in movers:
                     if sq in failed:
-                        events.append(Event("move_failed", {"robot": r[0], "at": sq_str(sq)}))
+                        tg = movers[sq]
+                        events.append(Event("move_failed", {"robot": r[0], "at": sq_str(sq), "to": sq_str(tg),
+                                                            "why": _move_failure(tg, sq, movers, count, is_open)}))
                     else:
                         new[movers[sq]] = r
                         events.append(Event("move", {"robot": r[0], "from": sq_str(sq), "to": sq_str(movers[sq])}))
