@@ -99,6 +99,7 @@ def test_audit_pages_refused_to_a_browser_say_why_as_a_page(live):
     r = httpx.get(f"{live.url}/replay/{running['match']}", headers=html)
     assert r.status_code == 403 and r.headers["content-type"].startswith("text/html")
     assert "still being played" in r.text and f'href="/watch/{running["match"]}"' in r.text
+    assert "public once the match has ended" in r.text and "token" not in r.text  # no API advice on a page
     r = httpx.get(f"{live.url}/play/{running['match']}", params={"token": "not-a-seat"}, headers=html)
     assert r.status_code == 403 and "not valid" in r.text and "this token is not a seat of this match" in r.text
     for path in ("/watch/nosuchmatch", "/replay/nosuchmatch", "/play/nosuchmatch?token=x"):

@@ -317,7 +317,9 @@ def install_web(app: FastAPI) -> None:
         if "text/html" not in request.headers.get("accept", ""):
             raise exc
         watch = f"/watch/{match_id}" if exc.code == "match_running" else None
-        resp = page("error.html", title=_TITLES.get(exc.code, "This page cannot be shown"), message=exc.message,
+        # the API's words for a running match name seat tokens, which this page cannot take
+        message = "A match's replay is public once the match has ended." if watch else exc.message
+        resp = page("error.html", title=_TITLES.get(exc.code, "This page cannot be shown"), message=message,
                     code=exc.code, watch=watch)
         resp.status_code = exc.status
         return resp
