@@ -229,10 +229,11 @@ def answer(proto, line: bytes, handle) -> bool:
 
 
 def serve(proto, handle) -> None:
-    """Read views from stdin line by line; write ``handle(view)`` as one JSON line each."""
-    stdin = sys.stdin.buffer
+    """Read views from stdin (fd 0, through a :class:`LineReader`) line by line; write
+    ``handle(view)`` as one JSON line each."""
+    reader = LineReader(0)
     while True:
-        line = stdin.readline()
+        line = reader.readline()
         if not line or not answer(proto, line, handle):
             return
 
