@@ -141,7 +141,7 @@ class _ReplyEncoder:
 
     def __init__(self) -> None:
         from json import encoder
-        self._make = encoder.c_make_encoder
+        self._make = getattr(encoder, "c_make_encoder", None)
         self._string = encoder.encode_basestring  # ensure_ascii=False
         self._encode = self._new()
 

@@ -449,7 +449,6 @@ class JsonLinesAgent(Agent):
         if rest is not None:
             pipes.register(in_fd, "in")
         out = self._out
-        out_fd = pipes.out_fd
         try:
             while True:
                 if out:
