@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import selectors
 import tempfile
 import time
@@ -69,13 +70,42 @@ def view_line(view: Any) -> bytes:
     number.) Raises what ``json`` raises for a view that is not JSON."""
     if orjson is not None:
         try:
-            data = orjson.dumps(view, option=orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME)
+            data = orjson.dumps(view, option=_VIEW_OPTIONS)
         except orjson.JSONEncodeError:
             pass
         else:
             if b"null" not in data:
-                return data + b"\n"
+                return data
     return (_ENCODE(view) + "\n").encode("utf-8")
+
+
+if orjson is not None:
+    _VIEW_OPTIONS = orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_APPEND_NEWLINE
+
+#: digits → "0", for :func:`reply_value`'s look for long runs of digits (as ``pyhost.read_view``)
+_DIGITS_TO_ZERO = bytes.maketrans(b"123456789", b"000000000")
+_LONG_DIGITS = b"0" * 19  # an integer of 19 digits or more may lie beyond 64 bits
+#: replies with this many ``[`` and ``{`` or more are left to ``json``: nested about 1,000 deep
+#: (less the caller's stack), ``json`` raises ``RecursionError``; ``orjson`` reads 1,024 levels
+_MAX_OPENERS = 256
+
+
+def reply_value(line: bytes, text: str) -> Any:
+    """A reply line's value: ``json.loads(text)`` (``text`` is ``line`` decoded as UTF-8, which
+    the caller has checked), the same objects, through ``orjson`` where it gives them. Left to
+    ``json``: a line with a run of 19 or more digits (``orjson`` reads an integer beyond 64 bits
+    as a float), a line with :data:`_MAX_OPENERS` or more ``[`` and ``{`` (nested that deep,
+    ``json`` raises ``RecursionError`` where ``orjson`` would read it) and whatever ``orjson``
+    refuses (``NaN``, ``Infinity``, ``1e400``, a lone surrogate, ..., and every line that is
+    not JSON, so that the error is ``json``'s). Raises ``ValueError`` (``json.JSONDecodeError``)
+    where ``json`` does."""
+    if orjson is not None and line.count(b"[") + line.count(b"{") < _MAX_OPENERS \
+            and _LONG_DIGITS not in line.translate(_DIGITS_TO_ZERO):
+        try:
+            return orjson.loads(line)
+        except orjson.JSONDecodeError:
+            pass
+    return json.loads(text)
 ENV_LIMIT = 64 * 1024
 STDERR_TAIL = 8192
 DEFAULT_MEMORY_MIB = 1024
@@ -103,6 +133,76 @@ def _botwars_pythonpath() -> str:
     return os.path.dirname(os.path.dirname(os.path.abspath(botwars.__file__)))
 
 
+class _Pipes:
+    """``poll(2)`` over a bot process's pipes: its stdout (tag ``"out"``), stderr (``"err"``),
+    stdin (``"in"``, registered only while a view is being written) and, where the OS gives
+    pidfds (Linux ≥ 5.3), the process itself (``"exit"``: ready once it has ended; it is then
+    dropped from the set and :attr:`exited` is set). One ``poll`` call thus tells at once what
+    the program printed and whether it has ended, so a decision needs no ``waitpid`` of its own.
+    Registering and unregistering are no system calls."""
+
+    def __init__(self, proc: Any):
+        self._poll = select.poll()
+        self._tags: dict[int, str] = {}
+        self.out_fd = proc.stdout.fileno()
+        self.err_fd = proc.stderr.fileno()
+        self.in_fd = proc.stdin.fileno()
+        self.register(self.out_fd, "out")
+        self.register(self.err_fd, "err")
+        self.exited = False
+        self.pidfd: int | None = None
+        try:
+            self.pidfd = os.pidfd_open(proc.pid)
+        except (AttributeError, OSError):  # no pidfds here: the caller asks waitpid instead
+            pass
+        else:
+            self.register(self.pidfd, "exit")
+
+    def register(self, fd: int, tag: str) -> None:
+        """Watch ``fd``: for writing when ``tag`` is ``"in"``, else for reading."""
+        self._tags[fd] = tag
+        self._poll.register(fd, select.POLLOUT if tag == "in" else select.POLLIN)
+
+    def unregister(self, fd: int) -> None:
+        """Stop watching ``fd`` (nothing when it is not watched)."""
+        if self._tags.pop(fd, None) is not None:
+            self._poll.unregister(fd)
+
+    def watching(self, fd: int) -> bool:
+        """Whether ``fd`` is watched (stdout/stderr: not yet at end of file)."""
+        return fd in self._tags
+
+    def open_pipes(self) -> bool:
+        """Whether any pipe (not the process) is still watched."""
+        return len(self._tags) > (0 if self.pidfd is None or self.exited else 1)
+
+    def poll(self, timeout_s: float | None) -> list[tuple[int, str]]:
+        """Wait up to ``timeout_s`` seconds (``None``: no limit) for a watched descriptor; the
+        ready ones as ``(fd, tag)`` (an ended process once, as ``(pidfd, "exit")``)."""
+        ready = self._poll.poll(None if timeout_s is None else max(0.0, timeout_s) * 1000.0)
+        if not ready:
+            return []
+        tags = self._tags
+        out = [(fd, tags[fd]) for fd, _ in ready if fd in tags]
+        if self.pidfd is not None and not self.exited:
+            for fd, tag in out:
+                if tag == "exit":
+                    self.exited = True
+                    self.unregister(fd)
+        return out
+
+    def close(self) -> None:
+        """Stop watching everything and close the pidfd."""
+        for fd in list(self._tags):
+            self.unregister(fd)
+        if self.pidfd is not None:
+            try:
+                os.close(self.pidfd)
+            except OSError:
+                pass
+            self.pidfd = None
+
+
 class JsonLinesAgent(Agent):
     """A persistent subprocess speaking the JSON-lines protocol (see the module docstring).
 
@@ -125,7 +225,7 @@ class JsonLinesAgent(Agent):
         self._config_file: str | None = None
         self._out = bytearray()
         self._err = bytearray()
-        self._sel: selectors.BaseSelector | None = None
+        self._sel: _Pipes | None = None
         self.restarts = 0
         self.extra_lines = 0
         """Lines the program wrote after a reply, before the next view (discarded; ``botwars bot
@@ -199,9 +299,7 @@ class JsonLinesAgent(Agent):
             self.proc = None
             raise AgentFailure(FailureCode.CRASH, f"cannot start {self.argv[0]}: {exc.strerror or exc}") from None
         os.set_blocking(self.proc.stdin.fileno(), False)
-        self._sel = selectors.DefaultSelector()
-        self._sel.register(self.proc.stdout, selectors.EVENT_READ, "out")
-        self._sel.register(self.proc.stderr, selectors.EVENT_READ, "err")
+        self._sel = _Pipes(self.proc)
         if self._pool is not None:
             self._pool.started += 1
             self._open_match()
@@ -268,10 +366,10 @@ class JsonLinesAgent(Agent):
                     self._err.clear()
                     return True
                 continue
-            if self._sel is None or not self._sel.get_map():
+            if self._sel is None or not self._sel.open_pipes():
                 return False
-            for key, _ in self._sel.select(max(0.0, end - time.monotonic())):
-                if not self._read(key.fileobj, key.data) and key.data == "out":
+            for fd, tag in self._sel.poll(max(0.0, end - time.monotonic())):
+                if tag != "exit" and not self._read(fd, tag) and tag == "out":
                     return False
         return False
 
@@ -293,17 +391,25 @@ class JsonLinesAgent(Agent):
         t0 = time.monotonic()
         if self.env is None:
             self.start("", "", {}, 0)
+        pipes = self._sel
         if self.proc is None:
             self._spawn()
-        elif self.proc.poll() is not None:
             self._pump(0)
-            failure = self._died("exited before this decision")
-            self._drop()
-            raise failure
-        self._pump(0)  # discard what it printed since its last reply
-        self.extra_lines += self._out.count(b"\n")
-        self._out.clear()
-        if self._sel is None or not self._reading_stdout():
+        elif pipes is None or pipes.pidfd is None:
+            if self.proc.poll() is not None:
+                self._ended_before()
+            self._pump(0)  # discard what it printed since its last reply
+        else:
+            # one poll: what it printed since its last reply (discarded) and whether it has ended
+            if pipes.exited:
+                self._ended_before()
+            self._pump(0)
+            if pipes.exited:
+                self._ended_before(pumped=True)
+        if self._out:
+            self.extra_lines += self._out.count(b"\n")
+            self._out.clear()
+        if self._sel is None or not self._sel.watching(self._sel.out_fd):
             try:
                 self.proc.wait(timeout=0.5)
             except Exception:
@@ -316,64 +422,79 @@ class JsonLinesAgent(Agent):
         line = self._exchange(data, end, deadline_s)
         return self._decode(line)
 
-    def _reading_stdout(self) -> bool:
-        """Whether the program's stdout is still open (registered with the selector)."""
-        assert self._sel is not None and self.proc is not None
-        try:
-            self._sel.get_key(self.proc.stdout)
-        except (KeyError, ValueError):
-            return False
-        return True
+    def _ended_before(self, pumped: bool = False) -> None:
+        """The program has ended (when :meth:`Popen.poll` agrees) before this decision: read
+        what its pipes hold (unless just done), then raise its ``crash``/``memory`` failure."""
+        assert self.proc is not None
+        if self.proc.poll() is None:
+            return  # not reaped yet (cannot happen once its pidfd was ready): it runs on
+        if not pumped:
+            self._pump(0)
+        failure = self._died("exited before this decision")
+        self._drop()
+        raise failure
 
     def _exchange(self, data: bytes, end: float | None, deadline_s: float | None) -> bytes:
         proc = self.proc
-        assert proc is not None and self._sel is not None
-        view = memoryview(data)
-        try:  # a view usually fits in the pipe: write it at once, no selector round
-            view = view[os.write(proc.stdin.fileno(), view):]
+        pipes = self._sel
+        assert proc is not None and pipes is not None
+        in_fd = pipes.in_fd
+        try:  # a view usually fits in the pipe: write it at once, no poll round
+            n = os.write(in_fd, data)
         except BlockingIOError:
-            pass
+            n = 0
         except OSError:
-            view = view[:0]  # it does not read its input: it has ended or will soon; read stdout
-        writing = bool(view)
-        if writing:
-            self._sel.register(proc.stdin, selectors.EVENT_WRITE, "in")
+            n = len(data)  # it does not read its input: it has ended or will soon; read stdout
+        rest = memoryview(data)[n:] if n < len(data) else None
+        if rest is not None:
+            pipes.register(in_fd, "in")
+        out = self._out
         try:
             while True:
-                nl = self._out.find(b"\n")
-                if nl >= 0:
-                    line = bytes(self._out[:nl])
-                    del self._out[:nl + 1]
-                    return line
-                if len(self._out) > self.max_line_bytes:
-                    self._drop()
-                    raise AgentFailure(FailureCode.MALFORMED, f"reply line longer than {self.max_line_bytes} bytes")
+                if out:
+                    nl = out.find(b"\n")
+                    if nl >= 0:
+                        line = bytes(out[:nl])
+                        del out[:nl + 1]
+                        return line
+                    if len(out) > self.max_line_bytes:
+                        self._drop()
+                        raise AgentFailure(FailureCode.MALFORMED, f"reply line longer than {self.max_line_bytes} bytes")
                 timeout = None if end is None else end - time.monotonic()
                 if timeout is not None and timeout <= 0:
                     self._drop()
                     raise AgentFailure(FailureCode.TIMEOUT, f"no reply within {deadline_s:g} s")
                 if self._sel is None:
                     break
-                for key, _ in self._sel.select(timeout):
-                    if key.data == "in":
+                whole = None  # a read that is exactly one line (the usual reply): no copy into the buffer
+                for fd, tag in pipes.poll(timeout):
+                    if tag == "in":
+                        assert rest is not None
                         try:
-                            n = os.write(proc.stdin.fileno(), view)
+                            n = os.write(in_fd, rest)
                         except BlockingIOError:
                             n = 0
                         except (BrokenPipeError, OSError):
                             n = -1
                         if n < 0:
                             # it does not read its input: it has ended or will soon; keep reading stdout
-                            self._sel.unregister(proc.stdin)
-                            writing = False
+                            pipes.unregister(in_fd)
                         else:
-                            view = view[n:]
-                            if not view:
-                                self._sel.unregister(proc.stdin)
-                                writing = False
-                    elif not self._read(key.fileobj, key.data):
-                        if key.data == "out":
+                            rest = rest[n:]
+                            if not rest:
+                                pipes.unregister(in_fd)
+                    elif tag == "out":
+                        try:
+                            chunk = os.read(fd, 65536)
+                        except OSError:
+                            chunk = b""
+                        if chunk and not out and chunk.find(b"\n") == len(chunk) - 1:
+                            whole = chunk
+                        elif chunk:
+                            out += chunk
+                        else:
                             # stdout closed: the program has ended (or closed it on purpose)
+                            pipes.unregister(fd)
                             self._pump(0.5)
                             try:
                                 proc.wait(timeout=0.5)
@@ -382,27 +503,25 @@ class JsonLinesAgent(Agent):
                             failure = self._died("ended without replying")
                             self._drop()
                             raise failure
+                    elif tag == "err":
+                        self._read(fd, tag)
+                if whole is not None:
+                    return whole[:-1]
             # unreachable: kept for type checkers
             raise AgentFailure(FailureCode.CRASH, "lost the program")
         finally:
-            if writing and self._sel is not None:
-                try:
-                    self._sel.unregister(proc.stdin)
-                except (KeyError, ValueError):
-                    pass
+            if self._sel is not None:
+                self._sel.unregister(in_fd)
 
-    def _read(self, f, which: str) -> bool:
+    def _read(self, fd: int, which: str) -> bool:
         """Read what is available from stdout/stderr; False at end of file."""
         try:
-            chunk = os.read(f.fileno(), 65536)
+            chunk = os.read(fd, 65536)
         except OSError:
             chunk = b""
         if not chunk:
             if self._sel is not None:
-                try:
-                    self._sel.unregister(f)
-                except (KeyError, ValueError):
-                    pass
+                self._sel.unregister(fd)
             return False
         if which == "out":
             self._out += chunk
@@ -417,16 +536,16 @@ class JsonLinesAgent(Agent):
         if self._sel is None:
             return
         end = time.monotonic() + wait_s
-        while self._sel is not None and self._sel.get_map():
-            ready = self._sel.select(max(0.0, end - time.monotonic()))
+        while self._sel is not None and self._sel.open_pipes():
+            ready = self._sel.poll(max(0.0, end - time.monotonic()))
             if not ready:
                 return
-            for key, _ in ready:
-                if key.data in ("out", "err"):
-                    self._read(key.fileobj, key.data)
+            for fd, tag in ready:
+                if tag == "out" or tag == "err":
+                    self._read(fd, tag)
             if len(self._out) > self.max_line_bytes * 4:
                 del self._out[:-self.max_line_bytes]
-            if time.monotonic() >= end:
+            if wait_s <= 0 or time.monotonic() >= end:
                 return  # a program that never stops writing cannot hold the engine here
 
     def _died(self, what: str) -> AgentFailure:
@@ -444,7 +563,7 @@ class JsonLinesAgent(Agent):
         if self.max_chars is not None and len(text) > self.max_chars:
             raise AgentFailure(FailureCode.MALFORMED, f"reply line longer than {self.max_chars} characters")
         try:
-            obj = json.loads(text)
+            obj = reply_value(line, text)
         except ValueError as exc:
             raise AgentFailure(FailureCode.MALFORMED, f"reply is not JSON ({exc.msg} at column {exc.colno}): "
                                                       f"{_clip(text)}") from None
