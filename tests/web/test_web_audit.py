@@ -123,3 +123,35 @@ def test_audit_ladder_page_fits_a_phone(browser, live, game):
     shot(page, f"audit-ladder-{game}-390")
     assert page.errors == [], page.errors
     page.context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_audit_a_double_click_on_submit_submits_once(browser, live):
+    """A player's double click on Submit: the first click sends this decision point's orders; the
+    built-in bot answers at once, the next point opens, and the second click (detail 2) must not
+    send that point's untouched controls."""
+    m = live.create("arena", ["remote", "builtin:defender"], seed=3, clock=False)
+    page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_ready(page)
+    wait_my_move(page, ".robot")
+    box = page.locator("#submit").bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down(click_count=1)
+    page.mouse.up(click_count=1)  # the first click: decision point 1's orders
+    wait_decision(page, 2)
+    wait_my_move(page, ".robot")
+    page.mouse.down(click_count=2)
+    page.mouse.up(click_count=2)  # the second click of the double click
+    page.wait_for_timeout(1500)  # a submission would have been answered, and point 3 opened
+    assert page.evaluate("document.getElementById('page').dataset.decision") == "2"
+    assert page.evaluate("document.getElementById('page').dataset.yourTurn") == "true"
+    state = httpx.get(f"{live.url}/api/matches/{m['match']}").json()
+    assert state["decision"] == 2, state
+    # a plain click still submits
+    page.mouse.down(click_count=1)
+    page.mouse.up(click_count=1)
+    wait_decision(page, 3)
+    assert page.errors == [], page.errors
+    page.context.close()

@@ -631,7 +631,10 @@
     try { localStorage.removeItem(STORE); } catch (e) { /* off */ }
     say(j.duplicate ? "Already accepted." : `Accepted for decision point ${j.decision}${notes ? ` with notes: ${notes}` : ""}.`, false);
   }
-  $("submit").addEventListener("click", submit);
+  // The second click of a double click (event.detail 2) is no second submission: once the other
+  // seats answer quickly, it would send the next decision point's untouched controls. (A click by
+  // keyboard has detail 0; a single click, 1.)
+  $("submit").addEventListener("click", ev => { if (ev.detail <= 1) submit(); });
   $("resign").addEventListener("click", async () => {
     if (!confirm("Resign this match? You lose it.")) return;
     const r = await fetch(`/api/matches/${M}/resign${q}`, {method: "POST"});
