@@ -46,6 +46,7 @@ import errno
 import itertools
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -744,16 +745,21 @@ def kill(proc: subprocess.Popen) -> None:
         proc.cgroup = None
 
 
+_TRAILER = re.compile(r"Node\.js v\d[\w.]*\s*$|\s+at \S")
+
+
 def exit_failure(returncode: int | None, stderr_tail: str) -> tuple[FailureCode, str]:
     """``(code, detail)`` of :class:`~botwars.agents.AgentFailure` for a bot process that ended.
 
     ``memory`` when the process ran out of memory (a ``MemoryError`` or ``bad_alloc`` on
     stderr, or killed by SIGKILL/SIGSEGV/SIGABRT while out of memory), else ``crash``;
-    the detail names the exit status or signal and the last stderr line.
+    the detail names the exit status or signal and the last stderr line that is not a stack
+    frame or node's version trailer (for node: the ``SyntaxError: ...`` line).
     """
     last = ""
     for line in reversed(stderr_tail.splitlines()):
-        if line.strip():
+        # skip what names no fault: node's trailing "Node.js v20.1.0" and stack frames ("at f (x.js:3:5)")
+        if line.strip() and not _TRAILER.match(line):
             last = line.strip()[:300]
             break
     if returncode is None:

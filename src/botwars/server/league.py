@@ -337,15 +337,13 @@ class League:
             raise ApiError(422, "unknown_game", str(exc)) from None
         _check_source(source)
         with self.store.read() as s:
-            if s.scalar(select(LeagueBotRow.id).where(LeagueBotRow.game == game, LeagueBotRow.name == name)):
-                raise ApiError(409, "name_taken", f"a {game} bot is already called {name!r}")
+            _name_free(s, game, name)
         bot_id = secrets.token_hex(6)
         self._validate(bot_id, 1, game, kind, source)
         token = new_token()
         now = time.time()
         with self.store.write() as s:
-            if s.scalar(select(LeagueBotRow.id).where(LeagueBotRow.game == game, LeagueBotRow.name == name)):
-                raise ApiError(409, "name_taken", f"a {game} bot is already called {name!r}")
+            _name_free(s, game, name)
             row = LeagueBotRow(id=bot_id, name=name, game=game, kind=kind, source=source, version=1,
                                token_hash=token_hash(token), status="active", created_at=now, updated_at=now)
             s.add(row)
@@ -582,6 +580,11 @@ class League:
             raise ConfigError(f"league bot {bid} is retired")
         return self.materialise(row), identity(row.id, row.version)
 
+    @staticmethod
+    def _active(bot_id: str, rows: dict[str, LeagueBotRow]) -> bool:
+        row = rows.get(bot_id)
+        return row is not None and row.status == "active"
+
     def _rows(self) -> dict[str, LeagueBotRow]:
         with self.store.read() as s:
             return {r.id: r for r in s.scalars(select(LeagueBotRow))}
@@ -623,6 +626,8 @@ class League:
         matches = self._stored(game)
         seq0 = max((m["seq"] for m in matches), default=0) + 1
         lad = {r["agent"]: r for r in self._ladder(game, matches)}
+        # a bot uploaded (or retired) between the two reads is left to the next batch
+        lad = {a: r for a, r in lad.items() if r["bot"] is None or self._active(r["bot"], rows)}
         uploaded = sorted(a for a in lad if a.startswith("bot:"))
         members = sorted(lad)
         played = {a: lad[a]["games"] for a in members}
@@ -732,6 +737,15 @@ class League:
             for line in decisions:
                 s.add(DecisionRow(match_id=r.match_id, n=line["n"], line=canonical_json(line)))
         return r.match_id
+
+
+def _name_free(s: Any, game: str, name: str) -> None:
+    """Raise 409 ``name_taken`` when a bot of ``game`` (active or retired: names are never
+    reused, so old matches keep naming one bot) is called ``name``."""
+    status = s.scalar(select(LeagueBotRow.status).where(LeagueBotRow.game == game, LeagueBotRow.name == name))
+    if status is not None:
+        held = " by a retired bot (names are not reused)" if status != "active" else ""
+        raise ApiError(409, "name_taken", f"name: {name!r} is taken in {game}{held}; choose another name")
 
 
 def _check_source(source: str) -> None:

@@ -5,19 +5,23 @@
   ``POST /api/league/bots`` and shows the owner token once);
 - ``GET /league/{game}`` — the ladder: rank, name, μ ± σ, ordinal, Elo (games with
   ``rating_initial``: arena R29), games, wins/draws/losses, recent form;
-- ``GET /league/bots/{id}`` — a bot: its matches with links to their replays, and a form to
-  challenge another bot or a built-in bot (unrated; needs the owner token);
+- ``GET /league/bots/{id}`` — a bot: its ladder rank and rating, its matches with links to
+  their replays, a form to challenge another bot or a built-in bot (unrated; needs the owner
+  token) and one to replace or retire it (owner token: ``PUT``/``DELETE /api/league/bots/{id}``);
 - ``GET /league/matches/{id}`` — a league match: queued, or its result and replay link;
 - ``GET /league/matches/{id}/replay`` — registers the played match with the server's replay
   viewer (once) and redirects to ``/replay/{id}``.
+
+An unknown bot, match or game answers 404: a browser (``Accept: text/html``) gets a page naming
+it with a way back to the league, other clients the JSON error as before.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import FastAPI
-from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi import FastAPI, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
@@ -26,6 +30,9 @@ from botwars.engine.plugin import get_game
 from botwars.server.league import CHART_MEMBERS, KINDS, League
 from botwars.server.manager import ApiError
 
+_TITLES = {"unknown_bot": "No such league bot", "unknown_match": "No such league match",
+           "unknown_game": "No such game", "match_queued": "This match has not been played yet",
+           "no_record": "This match has no replay"}
 _env = Environment(loader=PackageLoader("botwars.web", "templates"), autoescape=select_autoescape(["html"]))
 
 
@@ -39,6 +46,18 @@ def install_league_pages(app: FastAPI) -> None:
     def page(name: str, **ctx: Any) -> HTMLResponse:
         return HTMLResponse(_env.get_template(name).render(**ctx))
 
+    def or_refused(request: Request, make: Any) -> Response:
+        """``make()``, or a browser's error page for the :class:`ApiError` it raises."""
+        try:
+            return make()
+        except ApiError as exc:
+            if "text/html" not in request.headers.get("accept", ""):
+                raise
+            resp = page("league_error.html", title=_TITLES.get(exc.code, "This page cannot be shown"),
+                        message=exc.message, code=exc.code)
+            resp.status_code = exc.status
+            return resp
+
     @app.get("/league", response_class=HTMLResponse, include_in_schema=False)
     def index() -> HTMLResponse:
         games = []
@@ -49,23 +68,31 @@ def install_league_pages(app: FastAPI) -> None:
         return page("league.html", games=games, kinds=list(KINDS))
 
     @app.get("/league/bots/{bot_id}", response_class=HTMLResponse, include_in_schema=False)
-    def bot_page(bot_id: str) -> HTMLResponse:
+    def bot_page(request: Request, bot_id: str) -> Response:
+        return or_refused(request, lambda: _bot_page(bot_id))
+
+    def _bot_page(bot_id: str) -> HTMLResponse:
         bot = league.bot(bot_id)
         others = [b for b in league.bots(bot["game"]) if b["bot"] != bot_id]
+        rows = league.ladder(bot["game"]) if bot["status"] == "active" else []
+        row = next((r for r in rows if r["bot"] == bot_id), None)
         return page("league_bot.html", bot=bot, matches=league.bot_matches(bot_id), others=others,
-                    builtins=sorted(get_game(bot["game"]).builtin_bots()))
+                    builtins=sorted(get_game(bot["game"]).builtin_bots()), row=row, members=len(rows))
 
     @app.get("/league/matches/{match_id}", response_class=HTMLResponse, include_in_schema=False)
-    def match_page(match_id: str) -> HTMLResponse:
-        return page("league_match.html", m=league.match(match_id))
+    def match_page(request: Request, match_id: str) -> Response:
+        return or_refused(request, lambda: page("league_match.html", m=league.match(match_id)))
 
     @app.get("/league/matches/{match_id}/replay", include_in_schema=False)
-    def match_replay(match_id: str) -> RedirectResponse:
-        mid = league.register_replay(match_id)
-        return RedirectResponse(f"/replay/{mid}", status_code=303)
+    def match_replay(request: Request, match_id: str) -> Response:
+        return or_refused(request, lambda: RedirectResponse(f"/replay/{league.register_replay(match_id)}",
+                                                            status_code=303))
 
     @app.get("/league/{game}", response_class=HTMLResponse, include_in_schema=False)
-    def ladder_page(game: str) -> HTMLResponse:
+    def ladder_page(request: Request, game: str) -> Response:
+        return or_refused(request, lambda: _ladder_page(game))
+
+    def _ladder_page(game: str) -> HTMLResponse:
         if game not in all_games():
             raise ApiError(404, "unknown_game", f"no game {game[:64]!r}")
         rows, chart = league.ladder_with_chart(game)

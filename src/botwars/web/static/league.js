@@ -1,10 +1,10 @@
-// League pages (issue 15 item 4): upload form, challenge form, waiting challenge page.
+// League pages (issue 15 item 4): upload form, challenge form, replace/retire form, waiting challenge page.
 "use strict";
 (function () {
-  async function post(url, body, token) {
+  async function post(url, body, token, method) {
     const headers = { "Content-Type": "application/json" };
     if (token) headers.Authorization = "Bearer " + token;
-    const r = await fetch(url, { method: "POST", headers, body: JSON.stringify(body) });
+    const r = await fetch(url, { method: method || "POST", headers, body: body === undefined ? undefined : JSON.stringify(body) });
     const data = await r.json().catch(() => ({}));
     if (!r.ok) throw new Error(data.message || ("HTTP " + r.status));
     return data;
@@ -15,6 +15,16 @@
     const file = document.getElementById("bot-file");
     const text = document.getElementById("bot-source");
     file.addEventListener("change", async () => { if (file.files[0]) text.value = await file.files[0].text(); });
+    // only the kinds the chosen game takes (rgkit and botwars-io bots play only the arena)
+    const game = document.getElementById("bot-game");
+    const kind = document.getElementById("bot-kind");
+    const kinds = () => {
+      const ok = (game.selectedOptions[0].dataset.kinds || "").split(" ");
+      for (const o of kind.options) o.disabled = !ok.includes(o.value);
+      if (kind.selectedOptions[0].disabled) kind.value = ok[0];
+    };
+    game.addEventListener("change", kinds);
+    kinds();
     up.addEventListener("submit", async (ev) => {
       ev.preventDefault();
       const err = document.getElementById("upload-error");
@@ -45,6 +55,29 @@
           opponent: document.getElementById("opponent").value }, document.getElementById("owner-token").value);
         location.href = "/league/matches/" + m.match;
       } catch (e) { err.textContent = e.message; }
+    });
+  }
+
+  const own = document.getElementById("owner-form");
+  if (own) {
+    const url = "/api/league/bots/" + own.dataset.bot;
+    const err = document.getElementById("owner-error");
+    const token = () => document.getElementById("owner-token-2").value;
+    const file = document.getElementById("new-file");
+    const text = document.getElementById("new-source");
+    file.addEventListener("change", async () => { if (file.files[0]) text.value = await file.files[0].text(); });
+    own.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      err.textContent = "";
+      if (!text.value) { err.textContent = "choose or paste the new program first"; return; }
+      try { await post(url, { source: text.value }, token(), "PUT"); location.reload(); }
+      catch (e) { err.textContent = e.message; }
+    });
+    document.getElementById("retire-btn").addEventListener("click", async () => {
+      err.textContent = "";
+      if (!own.reportValidity() || !confirm("Retire this bot? It leaves the ladder for good.")) return;
+      try { await post(url, undefined, token(), "DELETE"); location.reload(); }
+      catch (e) { err.textContent = e.message; }
     });
   }
 
