@@ -62,6 +62,7 @@ from botwars.engine.record import Record, resimulate
 from botwars.engine.errors import RulesetError
 from botwars.server.manager import ApiError, MatchManager
 from botwars.web.editor import install_editor
+from botwars.web.refused import refused_page
 
 _HERE = os.path.dirname(__file__)
 _env = Environment(loader=PackageLoader("botwars.web", "templates"), autoescape=select_autoescape(["html"]))
@@ -314,15 +315,10 @@ def install_web(app: FastAPI) -> None:
                "bad_token": "This seat link is not valid"}
 
     def refused(request: Request, exc: ApiError, match_id: str) -> HTMLResponse:
-        if "text/html" not in request.headers.get("accept", ""):
-            raise exc
         watch = f"/watch/{match_id}" if exc.code == "match_running" else None
         # the API's words for a running match name seat tokens, which this page cannot take
-        message = "A match's replay is public once the match has ended." if watch else exc.message
-        resp = page("error.html", title=_TITLES.get(exc.code, "This page cannot be shown"), message=message,
-                    code=exc.code, watch=watch)
-        resp.status_code = exc.status
-        return resp
+        return refused_page(request, exc, _TITLES.get(exc.code, "This page cannot be shown"), watch=watch,
+                            message="A match's replay is public once the match has ended." if watch else None)
 
     @app.get("/play/{match_id}", response_class=HTMLResponse, include_in_schema=False)
     def play(request: Request, match_id: str, token: str = Query(..., max_length=200)) -> HTMLResponse:

@@ -29,6 +29,7 @@ from botwars.engine.plugin import games as all_games
 from botwars.engine.plugin import get_game
 from botwars.server.league import CHART_MEMBERS, KINDS, League
 from botwars.server.manager import ApiError
+from botwars.web.refused import refused_page
 
 _TITLES = {"unknown_bot": "No such league bot", "unknown_match": "No such league match",
            "unknown_game": "No such game", "match_queued": "This match has not been played yet",
@@ -51,12 +52,8 @@ def install_league_pages(app: FastAPI) -> None:
         try:
             return make()
         except ApiError as exc:
-            if "text/html" not in request.headers.get("accept", ""):
-                raise
-            resp = page("league_error.html", title=_TITLES.get(exc.code, "This page cannot be shown"),
-                        message=exc.message, code=exc.code)
-            resp.status_code = exc.status
-            return resp
+            return refused_page(request, exc, _TITLES.get(exc.code, "This page cannot be shown"),
+                                back=("/league", "league"))
 
     @app.get("/league", response_class=HTMLResponse, include_in_schema=False)
     def index() -> HTMLResponse:

@@ -1,0 +1,30 @@
+"""A page refused to a browser: an :class:`~botwars.server.manager.ApiError` (unknown match, bot
+or game, a seat link that is not valid, a replay before the end) answered as a short HTML page
+at the same status, with the reason in words and a way on; every other client gets the JSON
+error as before. Used by the match pages (``botwars.web``) and the league pages
+(``botwars.web.league_pages``)."""
+
+from __future__ import annotations
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse
+from jinja2 import Environment, PackageLoader, select_autoescape
+
+from botwars.server.manager import ApiError
+
+_env = Environment(loader=PackageLoader("botwars.web", "templates"), autoescape=select_autoescape(["html"]))
+
+
+def refused_page(request: Request, exc: ApiError, title: str, *, message: str | None = None,
+                 watch: str | None = None, back: tuple[str, str] = ("/", "lobby")) -> HTMLResponse:
+    """The page for ``exc`` when ``request`` accepts ``text/html``: ``title`` as its heading,
+    ``message`` (default: the error's own) in words, a link to watch a running match (``watch``,
+    a path) and one back (``back``: the path and the page's name, "Back to the NAME"). Raises
+    ``exc`` again for any other client, so that the API's JSON error is unchanged."""
+    if "text/html" not in request.headers.get("accept", ""):
+        raise exc
+    resp = HTMLResponse(_env.get_template("error.html").render(
+        title=title, message=exc.message if message is None else message, code=exc.code, watch=watch,
+        back_url=back[0], back_name=back[1]))
+    resp.status_code = exc.status
+    return resp
