@@ -15,7 +15,7 @@
     const file = document.getElementById("bot-file");
     const text = document.getElementById("bot-source");
     file.addEventListener("change", async () => { if (file.files[0]) text.value = await file.files[0].text(); });
-    // only the kinds the chosen game takes (rgkit and botwars-io bots play only the arena)
+    // only the kinds the chosen game takes (its option lists them in data-kinds: a kind a game adds)
     const game = document.getElementById("bot-game");
     const kind = document.getElementById("bot-kind");
     const kinds = () => {
