@@ -395,14 +395,12 @@ class JsonLinesAgent(Agent):
         if self.proc is None:
             self._spawn()
             self._pump(0)
-        elif pipes is None or pipes.pidfd is None:
+        elif pipes is None or pipes.pidfd is None:  # no pidfd: waitpid tells whether it has ended
             if self.proc.poll() is not None:
                 self._ended_before()
             self._pump(0)  # discard what it printed since its last reply
         else:
             # one poll: what it printed since its last reply (discarded) and whether it has ended
-            if pipes.exited:
-                self._ended_before()
             self._pump(0)
             if pipes.exited:
                 self._ended_before(pumped=True)

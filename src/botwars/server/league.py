@@ -580,11 +580,6 @@ class League:
             raise ConfigError(f"league bot {bid} is retired")
         return self.materialise(row), identity(row.id, row.version)
 
-    @staticmethod
-    def _active(bot_id: str, rows: dict[str, LeagueBotRow]) -> bool:
-        row = rows.get(bot_id)
-        return row is not None and row.status == "active"
-
     def _rows(self) -> dict[str, LeagueBotRow]:
         with self.store.read() as s:
             return {r.id: r for r in s.scalars(select(LeagueBotRow))}
@@ -627,7 +622,8 @@ class League:
         seq0 = max((m["seq"] for m in matches), default=0) + 1
         lad = {r["agent"]: r for r in self._ladder(game, matches)}
         # a bot uploaded (or retired) between the two reads is left to the next batch
-        lad = {a: r for a, r in lad.items() if r["bot"] is None or self._active(r["bot"], rows)}
+        lad = {a: r for a, r in lad.items()
+               if r["bot"] is None or (r["bot"] in rows and rows[r["bot"]].status == "active")}
         uploaded = sorted(a for a in lad if a.startswith("bot:"))
         members = sorted(lad)
         played = {a: lad[a]["games"] for a in members}

@@ -53,7 +53,6 @@ from typing import Any, Optional
 from fastapi import Body, FastAPI, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from jinja2 import Environment, PackageLoader, select_autoescape
 
 from botwars.engine.events import filter_events
 from botwars.engine.plugin import games as all_games
@@ -62,10 +61,10 @@ from botwars.engine.record import Record, resimulate
 from botwars.engine.errors import RulesetError
 from botwars.server.manager import ApiError, MatchManager
 from botwars.web.editor import install_editor
-from botwars.web.refused import refused_page
+from botwars.web.rendering import env
+from botwars.web.rendering import page, refused_page
 
 _HERE = os.path.dirname(__file__)
-_env = Environment(loader=PackageLoader("botwars.web", "templates"), autoescape=select_autoescape(["html"]))
 
 SVG_TYPE = "image/svg+xml"
 
@@ -296,10 +295,7 @@ def install_web(app: FastAPI) -> None:
     from botwars.web.league_pages import install_league_pages
     install_league_pages(app)  # the league pages (web/league_pages.py, issue 15 item 4)
 
-    install_editor(app, _env)  # the board editor, /editor/GAME (web/editor.py)
-
-    def page(name: str, **ctx: Any) -> HTMLResponse:
-        return HTMLResponse(_env.get_template(name).render(**ctx))
+    install_editor(app, env)  # the board editor, /editor/GAME (web/editor.py)
 
     def seat_of(sess, token: Optional[str]) -> Optional[str]:
         return manager.authenticate(sess, token) if token else None

@@ -22,19 +22,17 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
 from botwars.engine.plugin import games as all_games
 from botwars.engine.plugin import get_game
 from botwars.server.league import CHART_MEMBERS, KINDS, League
 from botwars.server.manager import ApiError
-from botwars.web.refused import refused_page
+from botwars.web.rendering import page, refused_page
 
 _TITLES = {"unknown_bot": "No such league bot", "unknown_match": "No such league match",
            "unknown_game": "No such game", "match_queued": "This match has not been played yet",
            "no_record": "This match has no replay"}
-_env = Environment(loader=PackageLoader("botwars.web", "templates"), autoescape=select_autoescape(["html"]))
 
 
 def install_league_pages(app: FastAPI) -> None:
@@ -43,9 +41,6 @@ def install_league_pages(app: FastAPI) -> None:
     league: League | None = getattr(app.state, "league", None)
     if league is None:
         return
-
-    def page(name: str, **ctx: Any) -> HTMLResponse:
-        return HTMLResponse(_env.get_template(name).render(**ctx))
 
     def or_refused(request: Request, make: Any) -> Response:
         """``make()``, or a browser's error page for the :class:`ApiError` it raises."""

@@ -1,8 +1,9 @@
-"""A page refused to a browser: an :class:`~botwars.server.manager.ApiError` (unknown match, bot
-or game, a seat link that is not valid, a replay before the end) answered as a short HTML page
+"""The web pages' one Jinja environment (``templates/``, HTML autoescaped), :func:`page`, and
+:func:`refused_page`: an :class:`~botwars.server.manager.ApiError` (unknown match, bot or game, a
+seat link that is not valid, a replay before the end) answered to a browser as a short HTML page
 at the same status, with the reason in words and a way on; every other client gets the JSON
-error as before. Used by the match pages (``botwars.web``) and the league pages
-(``botwars.web.league_pages``)."""
+error as before. Used by the match pages (``botwars.web``), the league pages
+(``botwars.web.league_pages``) and the board editor."""
 
 from __future__ import annotations
 
@@ -12,7 +13,12 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 
 from botwars.server.manager import ApiError
 
-_env = Environment(loader=PackageLoader("botwars.web", "templates"), autoescape=select_autoescape(["html"]))
+env = Environment(loader=PackageLoader("botwars.web", "templates"), autoescape=select_autoescape(["html"]))
+
+
+def page(name: str, **ctx: object) -> HTMLResponse:
+    """The template ``name`` rendered with ``ctx``, status 200."""
+    return HTMLResponse(env.get_template(name).render(**ctx))
 
 
 def refused_page(request: Request, exc: ApiError, title: str, *, message: str | None = None,
@@ -23,8 +29,7 @@ def refused_page(request: Request, exc: ApiError, title: str, *, message: str | 
     ``exc`` again for any other client, so that the API's JSON error is unchanged."""
     if "text/html" not in request.headers.get("accept", ""):
         raise exc
-    resp = HTMLResponse(_env.get_template("error.html").render(
-        title=title, message=exc.message if message is None else message, code=exc.code, watch=watch,
-        back_url=back[0], back_name=back[1]))
+    resp = page("error.html", title=title, message=exc.message if message is None else message, code=exc.code,
+                watch=watch, back_url=back[0], back_name=back[1])
     resp.status_code = exc.status
     return resp
