@@ -199,45 +199,151 @@
     },
   };
 
-  // D-3.4 setup: each bot gets [a blue command, any command], four different ids in all
+  // ---- setup, guided (D-3.4): per bot a blue command first, then any other; four different ids ----
+  // What a command does, in a sentence a newcomer reads before choosing it (D-4.2, D-6, D-7.4).
+  const EFFECT = {
+    step: "Your bot walks 1 tile in a direction you choose, pushing whatever stands in its way. The tile it leaves becomes a hole.",
+    stride: "Your bot walks 2 tiles in a direction you choose, pushing whatever stands in its way. The tile it starts from becomes a hole.",
+    dash: "Your bot walks 3 tiles in a direction you choose, pushing whatever stands in its way. The tile it starts from becomes a hole.",
+    charge: "Your bot walks 4 tiles in a direction you choose, pushing whatever stands in its way. The tile it starts from becomes a hole.",
+    north_3: "Your bot walks 3 tiles north (always north), pushing whatever stands in its way. The tile it starts from becomes a hole.",
+    south_3: "Your bot walks 3 tiles south (always south), pushing whatever stands in its way. The tile it starts from becomes a hole.",
+    east_3: "Your bot walks 3 tiles east (always east), pushing whatever stands in its way. The tile it starts from becomes a hole.",
+    west_3: "Your bot walks 3 tiles west (always west), pushing whatever stands in its way. The tile it starts from becomes a hole.",
+    spread_fire: "A fire anywhere spreads to the next tile in a direction you choose (a bot standing there burns at the end of the turn).",
+    nudge_boulder: "Any boulder is pushed one tile in a direction you choose; it keeps rolling until it hits a boulder or a rooted bot, or falls.",
+    root: "Your bot becomes rooted: nothing can push it until it walks again.",
+    self_destruct: "Your bot explodes: it and every tile around it become holes, and every bot there is destroyed (yours last).",
+    ignite: "Your bot sets the next tile in a direction you choose on fire.",
+    place_boulder: "A boulder appears on a tile you choose (without a bot); a fire there goes out.",
+    douse: "The fires on your bot's tile and on the four tiles next to it go out.",
+    patch: "A hole next to your bot becomes floor again.",
+    drop_bot: "A bot from your reserve (a bot you captured) is placed on a free tile you choose; it fights for you from then on.",
+  };
+  const COLOUR_WORDS = {blue: "blue: walks the bot", gold: "gold: moves a hazard", red: "red: other effects", green: "green: drops a captured bot"};
+
+  // A small 5×5 board showing what command `id` does (an SVG string; role img, named by EFFECT).
+  function miniBoard(id) {
+    const S = 16, N = 5, at = (c, r) => [c * S + S / 2, r * S + S / 2], parts = [];
+    for (let r = 0; r < N; r++) for (let c = 0; c < N; c++)
+      parts.push(`<rect x="${c * S}" y="${r * S}" width="${S}" height="${S}" fill="${(r + c) % 2 ? "#e9ecef" : "#f6f7f9"}" stroke="#c3c9d0" stroke-width=".5"/>`);
+    const bot = (c, r, txt, dashed) => { const [x, y] = at(c, r); return `<circle cx="${x}" cy="${y}" r="6" fill="#1f77b4" stroke="#0b3a5e"${dashed ? ' stroke-dasharray="2 1.5" fill-opacity=".55"' : ""}/>` +
+      `<text x="${x}" y="${y + 3}" font-size="8" text-anchor="middle" fill="#fff" font-family="sans-serif" font-weight="bold">${txt}</text>`; };
+    const hole = (c, r) => `<rect x="${c * S + 1}" y="${r * S + 1}" width="${S - 2}" height="${S - 2}" fill="#2b2f33"/>` +
+      `<path d="M${c * S + 2} ${r * S + S - 2}L${c * S + S - 2} ${r * S + 2}" stroke="#777" stroke-width="1"/>`;
+    const fire = (c, r, faded) => { const [x, y] = at(c, r); return `<path d="M${x} ${y - 6}C${x + 5} ${y - 1} ${x + 5} ${y + 5} ${x} ${y + 6}C${x - 5} ${y + 5} ${x - 5} ${y - 1} ${x} ${y - 6}Z" fill="#f97316" stroke="#b42318" stroke-width=".8"${faded ? ' opacity=".35"' : ""}/>`; };
+    const boulder = (c, r, faded) => { const [x, y] = at(c, r); return `<circle cx="${x}" cy="${y}" r="5.5" fill="#8a8f96" stroke="#4b5058"${faded ? ' opacity=".4"' : ""}/>`; };
+    const arrow = (a, b, colour) => { const [x1, y1] = at(...a), [x2, y2] = at(...b), ang = Math.atan2(y2 - y1, x2 - x1), h = 4;
+      return `<line x1="${x1}" y1="${y1}" x2="${x2 - 5 * Math.cos(ang)}" y2="${y2 - 5 * Math.sin(ang)}" stroke="${colour || "#0a8f3c"}" stroke-width="2"/>` +
+        `<polygon points="${x2 - 3 * Math.cos(ang)},${y2 - 3 * Math.sin(ang)} ${x2 - 3 * Math.cos(ang) - h * Math.cos(ang - .5)},${y2 - 3 * Math.sin(ang) - h * Math.sin(ang - .5)} ` +
+        `${x2 - 3 * Math.cos(ang) - h * Math.cos(ang + .5)},${y2 - 3 * Math.sin(ang) - h * Math.sin(ang + .5)}" fill="${colour || "#0a8f3c"}"/>`; };
+    const cross = (c, r) => { const [x, y] = at(c, r); return `<path d="M${x - 5} ${y - 5}L${x + 5} ${y + 5}M${x + 5} ${y - 5}L${x - 5} ${y + 5}" stroke="#0a8f3c" stroke-width="2"/>`; };
+    const walk = {step: [[1, 2], [2, 2]], stride: [[1, 2], [3, 2]], dash: [[0, 2], [3, 2]], charge: [[0, 2], [4, 2]],
+                  north_3: [[2, 4], [2, 1]], south_3: [[2, 0], [2, 3]], east_3: [[0, 2], [3, 2]], west_3: [[4, 2], [1, 2]]}[id];
+    if (walk) parts.push(hole(...walk[0]), arrow(walk[0], walk[1]), bot(...walk[1], "A"));
+    else if (id === "spread_fire") parts.push(fire(1, 2), arrow([1, 2], [2, 2], "#b42318"), fire(2, 2));
+    else if (id === "nudge_boulder") parts.push(boulder(1, 2, true), arrow([1, 2], [3, 2], "#4b5058"), boulder(3, 2));
+    else if (id === "root") parts.push(bot(2, 2, "A"), `<circle cx="40" cy="40" r="8.5" fill="none" stroke="#8b5a2b" stroke-width="2.5"/>`);
+    else if (id === "self_destruct") { for (let r = 1; r <= 3; r++) for (let c = 1; c <= 3; c++) parts.push(hole(c, r)); parts.push(bot(2, 2, "A", true), `<rect x="15" y="15" width="50" height="50" fill="none" stroke="#b42318" stroke-width="2"/>`); }
+    else if (id === "ignite") parts.push(bot(2, 2, "A"), arrow([2, 2], [3, 2], "#b42318"), fire(3, 2));
+    else if (id === "place_boulder") parts.push(fire(2, 2, true), boulder(2, 2), `<text x="40" y="14" font-size="9" text-anchor="middle" fill="#0a8f3c" font-family="sans-serif">+</text>`);
+    else if (id === "douse") parts.push(bot(2, 2, "A"), fire(3, 2, true), fire(2, 1, true), cross(3, 2), cross(2, 1));
+    else if (id === "patch") parts.push(bot(2, 2, "A"), `<rect x="49" y="33" width="14" height="14" fill="#f6f7f9" stroke="#0a8f3c" stroke-width="2" stroke-dasharray="2 1.5"/>`);
+    else if (id === "drop_bot") parts.push(arrow([0, 0], [2, 2]), bot(2, 2, "C", true));
+    return `<svg xmlns="http://www.w3.org/2000/svg" class="mini-board" viewBox="0 0 ${N * S} ${N * S}" width="${N * S * 1.5}" height="${N * S * 1.5}">${parts.join("")}</svg>`;
+  }
+
   function setupEntry(box, view, ui) {
     const el = ui.el;
-    const mine = Object.entries(view.bots || {}).filter(([, b]) => b.owner === view.you).map(([lb]) => lb);
+    const mine = Object.entries(view.bots || {}).filter(([, b]) => b.owner === view.you).map(([lb]) => lb).sort();
     const ids = Object.keys(view.pool || CMD), blue = ids.filter(i => CMD[i] && CMD[i][1] === "blue");
     const sup = Object.fromEntries(mine.map(lb => [lb, [null, null]]));
-    let cur = mine[0];
-    const body = el("div", {});
-    function used(except) {
-      return mine.flatMap(lb => sup[lb].map((x, i) => (lb === except[0] && i === except[1]) ? null : x)).filter(Boolean);
+    const nameOf = id => CMD[id] ? CMD[id][0] : id, colourOf = id => CMD[id] ? CMD[id][1] : "";
+    const copies = id => { const p = (view.pool || {})[id]; return !p ? null : (p.copies === null || p.copies === undefined ? "∞" : p.copies); };
+    let cur = mine[0], shown = null;  // the bot being set up; the command described in the detail card
+    const steps = el("div", {class: "setup-steps", role: "group", "aria-label": "your bots"});
+    const body = el("div", {id: "setup-body"}), detail = el("div", {class: "setup-detail", id: "setup-detail", "aria-live": "polite"});
+    const status = el("p", {class: "cmdhelp", role: "status", id: "setup-status"});
+    const owner = id => { for (const lb of mine) { const i = sup[lb].indexOf(id); if (i >= 0) return [lb, i]; } return null; };
+    const partName = i => i === 0 ? "first" : "second";
+    // what is still missing, as the sentence Submit shows while it is disabled
+    function missing() {
+      for (const lb of mine) for (const i of [0, 1]) if (!sup[lb][i]) return `Pick a ${partName(i)} command for bot ${lb}.`;
+      return null;
+    }
+    function pick(lb, i, id) {
+      const o = owner(id);
+      if (o && !(o[0] === lb && o[1] === i)) {  // D-3.4c: the four commands differ
+        ui.say(`${nameOf(id)} is already bot ${o[0]}'s ${partName(o[1])} command: the four commands of your two supers must all differ. ` +
+               `Choose another one, or first change bot ${o[0]}'s ${partName(o[1])} command.`, true);
+        return;
+      }
+      sup[lb][i] = id;  // a second click (or a double click) keeps the pick: it never takes it back
+      shown = id;
+      if (sup[lb][0] && sup[lb][1]) { const next = mine.find(x => !(sup[x][0] && sup[x][1])); if (next) cur = next; }
+      redraw();
+    }
+    function describe(id) {
+      detail.innerHTML = "";
+      if (!id) { detail.append(el("p", {class: "hint"}, "Point at a command (or focus it) to see what it does.")); return; }
+      const pic = el("div", {class: "mini", role: "img", "aria-label": `picture: ${EFFECT[id] || cmdText(id)}`});
+      pic.innerHTML = miniBoard(id);
+      const n = copies(id);
+      detail.append(pic, el("div", {},
+        el("p", {class: "setup-name"}, el("b", {}, nameOf(id)), ` (${COLOUR_WORDS[colourOf(id)] || colourOf(id)})`),
+        el("p", {id: "setup-effect"}, EFFECT[id] || cmdText(id)),
+        CMD[id] && CMD[id][3] !== "none" ? el("p", {class: "cmdhelp"}, `It can only be played when ${CMD[id][3]}.`) : null,
+        el("p", {class: "cmdhelp"}, n === null ? "" : `In the shared pool: ${n} ${n === 1 ? "copy" : "copies"}. As part of a super it never uses them up.`)));
+    }
+    function button(lb, i, id) {
+      const o = owner(id), taken = o && !(o[0] === lb && o[1] === i), on = sup[lb][i] === id, n = copies(id);
+      return el("button", {type: "button", class: "cmd " + colourOf(id) + (on ? " on" : "") + (taken ? " used" : ""),
+        dataset: {bot: lb, part: i, id}, "aria-pressed": String(on),
+        "aria-label": taken ? `${nameOf(id)}: already bot ${o[0]}'s ${partName(o[1])} command` : null,
+        title: taken ? `already bot ${o[0]}'s ${partName(o[1])} command` : EFFECT[id] || cmdText(id),
+        onclick: () => pick(lb, i, id), onmouseenter: () => describe(id), onfocus: () => describe(id)},
+        nameOf(id), colourTag(el, colourOf(id)), n === null ? null : el("span", {class: "cmdcol"}, ` · pool ${n}`));
     }
     function redraw(push = true) {
-      body.innerHTML = "";
-      mine.forEach(lb => {
-        const part = (i, list, label) => el("div", {class: "setup-part"}, el("div", {class: "cmdhelp"}, label),
-          el("div", {class: "pickgrid", role: "group", "aria-label": `bot ${lb} ${label}`}, ...list.map(id => el("button", {type: "button",
-            class: "cmd " + (CMD[id] ? CMD[id][1] : "") + (sup[lb][i] === id ? " on" : ""), dataset: {bot: lb, part: i, id},
-            "aria-pressed": String(sup[lb][i] === id), title: cmdText(id), disabled: used([lb, i]).includes(id) ? "disabled" : null,
-            onclick: () => { sup[lb][i] = sup[lb][i] === id ? null : id; cur = lb; redraw(); }}, CMD[id] ? CMD[id][0] : id, colourTag(el, CMD[id] ? CMD[id][1] : "")))));
-        body.append(el("fieldset", {class: "setup-bot" + (lb === cur ? " sel" : ""), dataset: {bot: lb}},
-          el("legend", {}, `Bot ${lb} (${view.bots[lb].tile}): super = ${sup[lb].map(x => x ? (CMD[x] ? CMD[x][0] : x) : "?").join(" + ")}`),
-          part(0, blue, "First: a blue (walking) command"), part(1, ids, "Second: any command")));
+      steps.innerHTML = "";
+      mine.forEach((lb, k) => {
+        const done = sup[lb][0] && sup[lb][1];
+        steps.append(el("button", {type: "button", class: "setup-step" + (lb === cur ? " sel" : "") + (done ? " done" : ""),
+          dataset: {stepBot: lb}, "aria-pressed": String(lb === cur), onclick: () => { cur = lb; redraw(false); }},
+          `${done ? "✓ " : ""}${k + 1}. Bot ${lb} (${view.bots[lb].tile}): ` +
+          (sup[lb][0] || sup[lb][1] ? sup[lb].map(x => x ? nameOf(x) : "…").join(" then ") : "not chosen yet")));
       });
+      body.innerHTML = "";
+      const lb = cur;
+      body.append(el("fieldset", {class: "setup-bot sel", dataset: {bot: lb}},
+        el("legend", {}, `Bot ${lb} on ${view.bots[lb].tile}: its super is ` + sup[lb].map(x => x ? nameOf(x) : "?").join(" then ")),
+        el("p", {class: "cmdhelp"}, el("b", {}, "1. "), "First part: a blue command (your bot walks)."),
+        el("div", {class: "pickgrid", role: "group", "aria-label": `bot ${lb} first command`}, ...blue.map(id => button(lb, 0, id))),
+        sup[lb][0] ? el("p", {class: "cmdhelp"}, el("b", {}, "2. "), `Second part: any other command, played right after ${nameOf(sup[lb][0])}.`) : null,
+        sup[lb][0] ? el("div", {class: "pickgrid", role: "group", "aria-label": `bot ${lb} second command`}, ...ids.map(id => button(lb, 1, id))) : null));
+      describe(shown || sup[lb][1] || sup[lb][0]);
       ui.board.clear();
-      if (cur && view.bots[cur]) ui.board.mark(view.bots[cur].tile, "sel", `bot ${cur}`);
+      mine.forEach(x => ui.board.mark(view.bots[x].tile, x === cur ? "sel" : "plan", `bot ${x}`, x));
       ui.board.draw();
-      const done = mine.every(lb => sup[lb][0] && sup[lb][1]);
-      status.textContent = done ? "Both supers chosen: press Submit." : "Pick a first and a second command for every bot (greyed: already used by your other choices).";
-      if (push && done) ui.setOrders({type: "setup", supers: Object.fromEntries(mine.map(lb => [lb, sup[lb].slice()]))});
+      const need = missing();
+      status.textContent = need ? need : "Both supers chosen: press Submit.";
+      status.classList.toggle("ready", !need);
+      ui.ready(!need, need);
+      // the picks so far (incomplete ones too, so a reload keeps them; Submit stays off until complete)
+      if (push) ui.setOrders({type: "setup", supers: Object.fromEntries(mine.map(x => [x, sup[x].slice()]))});
     }
-    const status = el("p", {class: "cmdhelp", role: "status", id: "setup-status"});
     ui.board.onClick(t => { const lb = mine.find(x => view.bots[x].tile === t); if (lb) { cur = lb; redraw(false); } });
-    box.append(el("p", {class: "hint"}, "Setup (D-3.4): give each of your bots a super — its own two-part command, usable on any later turn (not on Blue's first). " +
-      "The first part must be a blue (walking) command; the four commands must all differ. The opponent's choices stay secret until both are in."),
-      body, status);
-    redraw();
+    box.append(el("p", {class: "hint"}, "Before the first turn, give each of your two bots a super: its own two-part command, " +
+      "a blue (walking) command and then any other, played together in one turn whenever you like (not on Blue's first turn). " +
+      "The four commands must all differ. Your opponent chooses in secret too; all supers are shown once both are in."),
+      steps, body, detail, status,
+      el("p", {class: "cmdhelp pool", id: "setup-pool"}, el("b", {}, "The shared pool, copies of each command: "),
+        ids.map(id => `${nameOf(id)} ${copies(id) === null ? "" : copies(id)}`).join(" · ")));
+    redraw(false);
     return {load(p) {
       if (!p || !p.supers) return;
       mine.forEach(lb => { const s = p.supers[lb]; sup[lb] = Array.isArray(s) ? [s[0] || null, s[1] || null] : [null, null]; });
+      cur = mine.find(x => !(sup[x][0] && sup[x][1])) || cur;
       redraw(false);
     }};
   }

@@ -193,19 +193,28 @@ class DadoedRuleset(Ruleset):
     def _parse_setup(self, state: State, player: str, payload: Any) -> Order:
         """D-3.4 / D-12.5 setup order."""
         if not isinstance(payload, dict) or payload.get("type") != "setup" or not isinstance(payload.get("supers"), dict):
-            raise _malformed('setup expects {"type": "setup", "supers": {LABEL: [first, second], ...}} (D-12.5)')
+            raise _malformed("a setup order names a super for each of your bots: a blue command, then any other "
+                             "command (D-3.4; the order's format: D-12.5)")
         extra = set(payload) - {"type", "supers"}
         if extra:
             raise _malformed(f"unknown field(s) {', '.join(sorted(extra))} in the setup order")
         mine = sorted(lb for lb, b in state.bots.items() if b.owner == player)
         supers = payload["supers"]
         if sorted(map(str, supers)) != mine:
-            raise InvalidOrders(f"give one super for each of your bots {', '.join(mine)} (D-3.4), "
-                                f"got {', '.join(sorted(map(str, supers))) or 'none'}", code=RefusalCode.ILLEGAL)
+            missing = [lb for lb in mine if lb not in supers]
+            if missing:
+                raise InvalidOrders(f"Pick a super for bot {' and '.join(missing)}: give one super for each of "
+                                    f"your bots {', '.join(mine)} (D-3.4)", code=RefusalCode.ILLEGAL)
+            raise InvalidOrders(f"give supers to your own bots {', '.join(mine)} only, not to "
+                                f"{', '.join(sorted(str(x) for x in supers if x not in mine))} (D-3.4)",
+                                code=RefusalCode.ILLEGAL)
         ids: list[str] = []
         out = []
         for lb in mine:
             pair = supers[lb]
+            if isinstance(pair, list) and len(pair) == 2 and None in pair:  # a pick still missing (the page's partial orders)
+                raise InvalidOrders(f"Pick a {'first' if pair[0] is None else 'second'} command for bot {lb} (D-3.4)",
+                                    code=RefusalCode.ILLEGAL)
             if not isinstance(pair, list) or len(pair) != 2 or not all(isinstance(x, str) for x in pair):
                 raise _malformed(f"super of {lb} must be a list [first, second] of command ids")
             for cid in pair:

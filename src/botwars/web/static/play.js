@@ -17,7 +17,9 @@
 // }. Every member is optional; without a kit the JSON box is the order entry.
 // ui = {el, setOrders, board: {onClick(fn), mark(name, cls, text), arrow(a, b, cls), clear()},
 //       seatName(seat), say(text, bad), plan(body, redraw(steps)), drawPlan(steps, who),
-//       registerCard(program, i, redraw, {id, describe, who}), stageMoves(events, text, colour)}.
+//       registerCard(program, i, redraw, {id, describe, who}), stageMoves(events, text, colour),
+//       ready(ok, why)}: ready(false, "Pick a second command for bot B.") disables Submit and shows
+//       the sentence beside it until the kit calls ready(true) (orders complete).
 "use strict";
 (function () {
   const page = document.getElementById("page");
@@ -484,8 +486,21 @@
     }
     return out;
   }
+  // Submit is disabled while the kit says its orders are incomplete (ui.ready(false, why)); the
+  // sentence that says what is missing stands beside it.
+  let entryBlock = null;
+  function updateSubmit() {
+    const b = $("submit");
+    if (!SEAT || !b || !snap) return;
+    b.disabled = !snap.your_turn || snap.status === "ended" || !!entryBlock;
+    let why = $("submit-why");
+    if (!why) { why = el("span", {id: "submit-why", class: "note", role: "status"}); b.after(why); }
+    why.textContent = entryBlock && snap.your_turn && snap.status !== "ended" ? entryBlock : "";
+    if (entryBlock) b.setAttribute("aria-describedby", "submit-why"); else b.removeAttribute("aria-describedby");
+  }
+  function ready(ok, why) { entryBlock = ok ? null : (why || "The orders are not complete yet."); updateSubmit(); }
   const ui = {el, setOrders, board, seatName, seatInfo, swatch, say: (t, bad) => say(t, bad), get snap() { return snap; }, seat: SEAT,
-              plan, drawPlan, registerCard, stageMoves};
+              plan, drawPlan, registerCard, stageMoves, ready};
 
   function apply(s) {
     if (snap && s.decision < snap.decision && s.status === snap.status) return;  // an old push
@@ -505,7 +520,7 @@
       const key = `${s.decision}:${s.status}:${s.your_turn && !s.submitted.includes(SEAT)}`;
       if (builtFor !== key) { builtFor = key; buildEntry(s); }
       $("orders-card").classList.toggle("idle", !s.your_turn);
-      $("submit").disabled = !s.your_turn || s.status === "ended";
+      updateSubmit();
       document.querySelector(".submit-row").hidden = s.status === "ended";
     }
   }
@@ -607,6 +622,7 @@
   }
 
   async function submit() {
+    if (entryBlock) { say(entryBlock, true); return; }
     const body = payload();
     const sent = snap.decision;
     say("Sending…", false);
@@ -616,7 +632,7 @@
     if (!r.ok) {
       // a rule number (e.g. S-4.3, R12) is worth showing; an internal code word is not
       const rule = j.rule_code && /^[A-Z]+-?\d/.test(j.rule_code) ? ` (rule ${j.rule_code})` : "";
-      const ptxt = j.part !== undefined && j.part !== null ? (typeof j.part === "string" ? j.part : JSON.stringify(j.part)) : "";
+      const ptxt = typeof j.part === "string" || typeof j.part === "number" ? String(j.part) : "";  // never JSON on the page
       const part = ptxt && !String(j.message).includes(ptxt) ? ` — in: ${ptxt}` : "";
       if (r.status === 409 && j.error === "wrong_decision") {
         await refresh();  // follow the open decision point; the planned orders stay
@@ -657,10 +673,11 @@
     if (entryCtl && entryCtl.load && !syncing) { syncing = true; try { entryCtl.load(v); } finally { syncing = false; } }
   });
 
+  let buildSeq = 0;
   async function buildEntry(s) {
-    const entry = $("entry");
+    const entry = $("entry"), mine = ++buildSeq;
     entry.innerHTML = "";
-    board.clear(); boardClick = null; entryCtl = null;
+    board.clear(); boardClick = null; entryCtl = null; entryBlock = null; updateSubmit();
     drawPlanned();
     if (!s.your_turn || s.submitted.includes(SEAT) || s.status === "ended") {
       entry.append(el("p", {class: "hint"}, s.status === "ended" ? "The match is over." :
@@ -669,6 +686,9 @@
       return;
     }
     const h = await (await fetch(`/web/matches/${M}/helpers${q}`)).json();
+    // a newer push rebuilt the controls meanwhile: this older build must not add a second set
+    // (two sets of controls, each with its own picks, lost a pick now and then)
+    if (mine !== buildSeq) return;
     if (!KIT.entry) $("advanced").open = true;  // no controls: the orders box is the entry
     if (KIT.entry) {  // (a game without a kit: the Advanced box is the entry, and #entry stays empty)
       entry.append(el("p", {class: "keys", id: "keys-help"}, "Keyboard: Tab / Shift+Tab go from control to control, " +
