@@ -32,6 +32,23 @@
   const seenSubs = (view, p) => view.you ? Object.entries(view.visible_enemy_subs || {}) :
     Object.entries(view.surfaced_subs || {}).filter(([k]) => ("abcde".includes(k) ? "p1" : "p2") === p);
 
+  // S-7.2: a score is its owner's secret; the other side (and a spectator) learns only that it
+  // reached 25 (announced once) and, at the end, the final scores.
+  function scoreKnown(view, p) {
+    const a = (view.announced_25 || {})[p];
+    return a ? "score: 25 or more (announced); the exact score stays secret until the end" :
+      "score: under 25 (a player's score is secret; everyone is told when it reaches 25, and all scores are shown at the end)";
+  }
+  function scoreFacts(view, ui) {  // both scores as far as this page may know them, and how points come
+    const name = p => ui ? ui.seatName(p) : p, res = view.result, lines = [];
+    if (res && res.scores) lines.push(`Final scores: ${["p1", "p2"].map(p => `${name(p)} ${res.scores[p]}`).join(", ")}.`);
+    else ["p1", "p2"].forEach(p => lines.push(p === view.you && view.own_subs ? `${name(p)} (you): ${view.score || 0} points of the 50 needed to win.` :
+      `${name(p)}: ${(view.announced_25 || {})[p] ? "25 points or more" : "under 25 points"} (the exact score is secret until the end).`));
+    lines.push("Points: at the end of your own turn each of your subs on a gold space scores its number (D4: 4; D3, C4, E4, D5: 2; C3, E3, C5, E5: 1), doubled if the sub is surfaced.",
+               "You win with 50 points at the end of your turn, or by sinking every enemy sub.");
+    if (view.you && !view.setup && view.ap !== null && view.ap !== undefined) lines.push(`Action points this turn: ${view.ap} (5 each turn, +1 with Overclock).`);
+    return lines;
+  }
   const kit = {
     keys: "Subs and actions: arrow keys move along a row, Enter chooses; then the direction, space or special; Tab to Add (the AP left is read out beside it), then Submit. Remove: Enter on an action's remove button. Setup: choose a sub, then its space (or the board cursor) and its special.",
     pieces(view) {  // the board in words: own subs, seen enemy subs
@@ -52,7 +69,7 @@
       square: (c, r) => `${COLS[c]}${7 - r}`,
       cell: n => { const p = parse(n); return p ? [p[0] - 1, 7 - p[1]] : null; },
     },
-    summary(view) {
+    summary(view, snap, ui) {
       const res = view.result, st = view.state;
       return ["p1", "p2"].map(p => {
         const lines = [];
@@ -73,8 +90,9 @@
         if (gone.length) lines.push(`destroyed: ${gone.join(", ")}`);
         if (view.active === p) lines.push("to move now");
         if (res && res.scores) lines.push(`final score ${res.scores[p]}`);
+        else if (p !== view.you || !view.own_subs) lines.push(scoreKnown(view, p));
         return {seat: p, lines};
-      });
+      }).concat([{title: "Scores and points", lines: scoreFacts(view, ui)}]);
     },
     awaited: view => view.setup ? "place your five subs on your home row and give each a different special" :
       `build your list of actions (${view.ap} AP to spend), then Submit`,
@@ -139,6 +157,7 @@
       const actBox = el("div", {class: "pickgrid", role: "group", "aria-label": "action"});
       const paramBox = el("div", {id: "s-param"}), addBtn = el("button", {type: "button", id: "s-add"}, "Add");
       const counter = el("span", {id: "ap-counter", class: "apbar", role: "status"}), list = el("ol", {class: "seq", id: "s-seq"});
+      const specLine = el("p", {class: "cmdhelp", id: "s-special"});  // what the chosen sub's special does, in words
       const addMsg = el("p", {class: "msg", id: "s-add-msg", role: "alert"});
       const used = () => seq.reduce((t, a) => t + cost(a), 0);
       function positions() {  // where each sub would be after the queued moves (collisions ignored)
@@ -158,6 +177,8 @@
         Object.entries(own).forEach(([k, s]) => subsBox.append(el("button", {type: "button", class: "sub" + (k === sub ? " sel" : ""), dataset: {sub: k},
           "aria-pressed": String(k === sub), onclick: () => { sub = k; action = null; param = null; redraw(false); }},
           `${k} ${at[k]} ${s.hp}HP ${s.special}`)));
+        specLine.textContent = sub && own[sub] ? `Sub ${sub}'s special — ${SPECIAL_TEXT(own[sub].special)}` +
+          (ACT[own[sub].special] ? " (at most one special action per sub each turn)." : ".") : "";
         actBox.innerHTML = "";
         if (sub) actionsOf(sub).forEach(a => actBox.append(el("button", {type: "button", class: "act" + (a === action ? " sel" : ""), dataset: {action: a},
           title: ACT[a][2], "aria-pressed": String(a === action), onclick: () => { action = a; param = null; redraw(false); }},
@@ -234,7 +255,7 @@
         }
       });
       box.append(el("p", {class: "hint"}, "Pick a sub (on the board or below), an action, its target; then Add. Actions run in list order. Click a neighbouring space to plan a move."),
-        el("div", {class: "row"}, counter), el("h3", {}, "Sub"), subsBox, el("h3", {}, "Action"), actBox, paramBox,
+        el("div", {class: "row"}, counter), el("h3", {}, "Sub"), subsBox, specLine, el("h3", {}, "Action"), actBox, paramBox,
         el("div", {class: "row"}, addBtn), addMsg, el("h3", {}, "Your list"), list);
       redraw();
       return {load(p) {
@@ -252,6 +273,7 @@
     const place = {}, spec = {};
     let cur = subs[0];
     const body = el("div", {}), status = el("p", {class: "cmdhelp", id: "setup-status", role: "status"});
+    const words = el("p", {class: "cmdhelp", id: "s-special-words", "aria-live": "polite"});  // the special in words
     function redraw(push = true) {
       body.innerHTML = "";
       const taken = Object.values(place), usedSp = Object.values(spec);
@@ -266,7 +288,10 @@
           el("p", {class: "cmdhelp"}, `Special of sub ${cur} (each sub a different one; hover for what it does):`),
           el("div", {class: "seg", role: "group", "aria-label": `special of sub ${cur}`}, ...catalog.map(x => el("button", {type: "button",
             class: spec[cur] === x ? "on" : "", dataset: {special: x}, title: SPECIAL_TEXT(x), disabled: usedSp.includes(x) && spec[cur] !== x ? "disabled" : null,
-            onclick: () => { spec[cur] = x; advance(); }}, x))));
+            onclick: () => { spec[cur] = x; advance(); },
+            onmouseenter: () => { words.textContent = SPECIAL_TEXT(x); }, onfocus: () => { words.textContent = SPECIAL_TEXT(x); }}, x))),
+          words);
+        words.textContent = spec[cur] ? SPECIAL_TEXT(spec[cur]) : "Point at a special (or focus it) to read what it does.";
       }
       ui.board.clear();
       subs.forEach(k => { if (place[k]) ui.board.mark(place[k], k === cur ? "sel" : "plan", `sub ${k}${spec[k] ? ", " + spec[k] : ""}`, k); });
