@@ -33,7 +33,10 @@ import this package). Nothing here knows a game: each page asks the game's plug-
   (``/web/matches/{id}/replay/{k}/frame/{j}.svg``);
 - ``GET /web/matches/{id}/turn/{n}/stages.json[?token=T&inline=1]`` — decision point ``n``
   stage by stage (issue 14) as the seat (or a spectator) may see it, running or ended;
-  frames at ``/web/matches/{id}/turn/{n}/frame/{j}.svg[?token=T]``.
+  frames at ``/web/matches/{id}/turn/{n}/frame/{j}.svg[?token=T]``;
+- ``GET /web/matches/{id}/turn/{n}/watch.json[?token=T]`` — decision point ``n`` as board
+  pictures the seat (or a spectator) may see, for the pages' "watch the last turn" player
+  (issue 23; :func:`watch_frames`, or the visible stage frames of a game with stages).
 
 - ``GET /editor/{game}`` — the board editor (issue 14; ``web/editor.py``): palette, grid,
   live ``board check`` through the game's ``BoardFormat.editor`` hook, load, save, play.
@@ -209,6 +212,47 @@ def _frame_svg(sections: list[dict[str, Any]] | None, j: int, seat: Optional[str
                 return str(f["svg"])
             k += 1
     raise ApiError(404, "not_found", f"no frame {j} for this viewer")
+
+
+WATCH_MAX_FRAMES = 24
+"""Most pictures :func:`watch_frames` draws for one decision point (steps are merged above it)."""
+
+
+def _watch_steps(events: list[Any], limit: int = WATCH_MAX_FRAMES) -> list[list[int]]:
+    """The steps of a decision point's events, as lists of event indices: one event a step;
+    over ``limit`` steps, consecutive events of the same kind are one step (arena: all moves,
+    then all attacks...); still over, they are cut into ``limit`` equal runs."""
+    steps = [[i] for i in range(len(events))]
+    if len(steps) > limit:
+        steps = []
+        for i, e in enumerate(events):
+            if steps and events[steps[-1][-1]].kind == e.kind:
+                steps[-1].append(i)
+            else:
+                steps.append([i])
+    if len(steps) > limit:
+        flat = [i for st in steps for i in st]
+        size = -(-len(flat) // limit)
+        steps = [flat[k:k + size] for k in range(0, len(flat), size)]
+    return steps
+
+
+def watch_frames(game: Any, before: Any, after: Any, events: list[Any], seat: Optional[str]) -> list[dict[str, Any]]:
+    """Issue 23 item 4: a decision point as board pictures for ``seat`` (``None``: a spectator),
+    drawn by the game's own ``draw_svg`` for that viewer only, so nothing hidden from it shows:
+    frame 0 the board before the point (as the viewer saw it then), then one frame per step of
+    the viewer's ``events`` (already filtered for ``seat``; see :func:`_watch_steps`): the board
+    after the point with the events up to that step marked. Each frame is ``{"label", "events":
+    [the step's events as JSON], "svg"}``; ``label`` is ``"before"``, ``"step K"`` or ``"after"``
+    (a point without visible events: before and after only)."""
+    frames: list[dict[str, Any]] = [{"label": "before", "events": [], "svg": game.draw_svg(before, seat, [])}]
+    steps = _watch_steps(events)
+    for k, step in enumerate(steps):
+        frames.append({"label": f"step {k + 1}", "events": [events[i].to_json() for i in step],
+                       "svg": game.draw_svg(after, seat, events[:step[-1] + 1])})
+    if not steps:
+        frames.append({"label": "after", "events": [], "svg": game.draw_svg(after, seat, [])})
+    return frames
 
 
 RULES_DIR = os.path.join(_HERE, "rules")
@@ -544,6 +588,30 @@ def install_web(app: FastAPI) -> None:
         return JSONResponse({"match": sess.id, "n": n, "sections": _sections_json(
             sections, seat, sess.ended, f"/web/matches/{sess.id}/turn/{n}", query, inline)},
             headers={"Cache-Control": "no-store"})
+
+    # ---- issue 23 item 4: watch the turn -----------------------------------------------------
+    watch_cache = _Lru(64)  # frames by (match, point, viewer, ended)
+
+    @app.get("/web/matches/{match_id}/turn/{n}/watch.json", include_in_schema=False)
+    def turn_watch(match_id: str, n: int, token: Optional[str] = Query(None, max_length=200)) -> JSONResponse:
+        """Decision point ``n`` as a sequence of board pictures for the seat (or a spectator):
+        see :func:`watch_frames`. 404 before ``n`` is resolved."""
+        sess = manager.get(match_id)
+        seat = seat_of(sess, token)
+        game = get_game(sess.rs.id)
+        ended = sess.ended
+
+        def make() -> list[dict[str, Any]]:
+            if game.stages is not None:
+                return [{"label": f"{sec['title']}: {f['label']}" if sec.get("title") else f["label"],
+                         "events": [], "svg": f["svg"]}
+                        for sec in _visible_sections(point_sections(sess, n), seat, ended) for f in sec["frames"]]
+            before, after, events, _line = _before_point(sess, n)
+            return watch_frames(game, before, after, filter_events(events, seat), seat)
+        frames = watch_cache.get((sess.id, n, seat, ended), make)
+        return JSONResponse({"match": sess.id, "n": n, "stages": game.stages is not None,
+                             "frames": [{"j": j, **f} for j, f in enumerate(frames)]},
+                            headers={"Cache-Control": "no-store"})
 
     @app.get("/web/matches/{match_id}/turn/{n}/frame/{j}.svg", include_in_schema=False)
     def turn_frame(match_id: str, n: int, j: int, token: Optional[str] = Query(None, max_length=200)) -> Response:

@@ -1,0 +1,165 @@
+// Watch the turn (issue 23 item 4), on seat and spectator pages: after each resolved decision
+// point the board plays what happened as a sequence of pictures — for games with stages (factory,
+// geeko) one per sub-step of every stage, for the others the board before the point and then one
+// picture per step of its events (arena: moves, then attacks...; dadoed: each command's effects;
+// submarine: each action's) — with Replay, Step back, Pause/Play, Step and Live board buttons.
+// Pictures come from /web/matches/ID/turn/N/watch.json with the page's own token: the server draws
+// each one for this seat (or a spectator) only, so a frame never shows what the viewer may not see.
+// With prefers-reduced-motion: reduce nothing plays by itself: the live (final) board stays, and
+// the step buttons show the pictures one at a time.
+"use strict";
+(function () {
+  const page = document.getElementById("page"), boardBox = document.getElementById("board");
+  if (!page || !boardBox) return;
+  const M = page.dataset.match, GAME = page.dataset.game, TOKEN = page.dataset.token || "";
+  const KIT = (window.botwarsGames || {})[GAME] || {};
+  const STEP_MS = 1100, LAST_MS = 1800, BACK = 3;  // per picture; the last one; points replayed at most
+  const reduced = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  const mk = (tag, attrs, text) => {
+    const e = document.createElement(tag);
+    Object.entries(attrs || {}).forEach(([k, v]) => e.setAttribute(k, v));
+    if (text !== undefined) e.textContent = text;
+    return e;
+  };
+  const seatName = s => { const i = (KIT.seats || {})[s]; return i ? i.name : String(s); };
+  const kitUi = {seatName, el: (t, a, ...k) => { const e = mk(t, a); k.forEach(x => x !== null && x !== undefined && e.append(x)); return e; }};
+  function sentence(e) {  // one event in the kit's words (null: nothing to say)
+    try { return KIT.describe ? KIT.describe(e, kitUi) || null : null; } catch (err) { return null; }
+  }
+
+  // ---- the elements: a picture in place of the board, and a bar right under it ---------------------
+  const pic = mk("div", {id: "watch-pic", class: "board watch-pic", role: "img", hidden: ""});
+  const bar = mk("div", {id: "watch", class: "watch card", hidden: "", "data-frame": "live", "data-count": "0", "data-playing": "false"});
+  const title = mk("span", {class: "watch-title"}, "Last turn");
+  const tools = mk("div", {class: "watch-tools", role: "toolbar", "aria-label": "watch the last turn"});
+  const btn = (key, text, label) => { const b = mk("button", {type: "button", "data-watch": key, "aria-label": label}, text); tools.append(b); return b; };
+  const bReplay = btn("replay", "⟲ Replay", "replay the last turn from its start");
+  const bPrev = btn("prev", "◀ Back", "previous picture");
+  const bPlay = btn("play", "⏸ Pause", "pause");
+  const bNext = btn("next", "Step ▶", "next picture");
+  const bLive = btn("live", "Live board", "back to the live board");
+  const pos = mk("span", {class: "watch-pos", "aria-live": "off"});
+  const caption = mk("p", {class: "watch-caption", "aria-live": "polite"});
+  bar.append(mk("div", {class: "watch-head"}), caption);
+  bar.firstChild.append(title, pos, tools);
+  boardBox.before(pic);
+  boardBox.after(bar);
+  boardBox.parentElement.classList.add("watch-host");
+
+  let frames = [], at = -1, timer = null, playing = false, shown = 0, seq = 0, opened = null;
+
+  function captionOf(fr) {
+    if (fr.label === "before") return `Before: the board as it was at the start of ${fr.point}.`;
+    if (fr.stage) return fr.label;
+    const lines = fr.events.map(sentence).filter(Boolean);
+    return lines.length ? lines.join(" ") : (fr.label === "after" ? "After: nothing you can see changed." : "");
+  }
+  function show(j) {  // j: a frame index, or -1 for the live board
+    at = j;
+    const live = j < 0 || !frames.length;
+    pic.hidden = live;
+    page.classList.toggle("watching", !live);
+    if (!live) {  // over the live board, the same size; clicks go through to it (pointer-events: none)
+      Object.assign(pic.style, {left: `${boardBox.offsetLeft}px`, top: `${boardBox.offsetTop}px`,
+                                width: `${boardBox.offsetWidth}px`, height: `${boardBox.offsetHeight}px`});
+    }
+    bar.dataset.frame = live ? "live" : String(j);
+    if (live) {
+      pic.innerHTML = "";
+      caption.textContent = frames.length ? "The live board: the turn is over. Replay or step through it with the buttons." : "";
+      pos.textContent = frames.length ? `${frames.length} pictures` : "";
+    } else {
+      const fr = frames[j];
+      pic.innerHTML = fr.svg || "";
+      const svg = pic.querySelector("svg");
+      if (svg) svg.setAttribute("aria-hidden", "true");
+      pic.setAttribute("aria-label", `picture ${j + 1} of ${frames.length} of the last turn`);
+      caption.textContent = captionOf(fr);
+      pos.textContent = `${j + 1} / ${frames.length}`;
+    }
+    bPrev.disabled = live ? !frames.length : j === 0;
+    bNext.disabled = !frames.length;
+    bLive.disabled = live;
+  }
+  function setPlaying(on) {
+    playing = on && !reduced();
+    bar.dataset.playing = String(playing);
+    bPlay.textContent = playing ? "⏸ Pause" : "▶ Play";
+    bPlay.setAttribute("aria-label", playing ? "pause" : "play the last turn");
+    clearTimeout(timer);
+    if (playing) tick();
+  }
+  function tick() {
+    timer = setTimeout(() => {
+      if (!playing) return;
+      if (at >= frames.length - 1) { setPlaying(false); show(-1); return; }  // done: back to the live board
+      show(at + 1);
+      tick();
+    }, at >= frames.length - 2 ? LAST_MS : STEP_MS);
+  }
+  bReplay.onclick = () => { if (!frames.length) return; show(0); setPlaying(true); };
+  bPlay.onclick = () => {
+    if (playing) { setPlaying(false); return; }
+    if (at < 0 || at >= frames.length - 1) show(0);
+    setPlaying(true);
+  };
+  bPrev.onclick = () => { setPlaying(false); if (frames.length) show(at < 0 ? frames.length - 1 : Math.max(0, at - 1)); };
+  bNext.onclick = () => { setPlaying(false); if (!frames.length) return; if (at >= frames.length - 1) show(-1); else show(at + 1); };
+  bLive.onclick = () => { setPlaying(false); show(-1); };
+  // a player who reaches for the board (a click, a tap, a key on it) wants the live board at once;
+  // the click itself goes to the board underneath and counts
+  const toLive = () => { if (at >= 0) { setPlaying(false); show(-1); } };
+  boardBox.addEventListener("pointerdown", toLive, true);
+  boardBox.addEventListener("keydown", toLive, true);
+  window.addEventListener("resize", () => { if (at >= 0) show(at); });
+  if (reduced()) { bPlay.hidden = true; bReplay.textContent = "⟲ First picture"; bReplay.setAttribute("aria-label", "the first picture of the last turn"); }
+
+  async function fetchPoint(n) {
+    const q = TOKEN ? `?token=${encodeURIComponent(TOKEN)}` : "";
+    try {
+      const r = await fetch(`/web/matches/${M}/turn/${n}/watch.json${q}`);
+      if (!r.ok) return null;
+      return await r.json();
+    } catch (e) { return null; }
+  }
+  // the points from..n (a seat that played and then saw the opponent answer watches both)
+  async function load(from, n, autoplay) {
+    const my = ++seq, all = [];
+    for (let k = Math.max(1, from, n - BACK + 1); k <= n; k++) {
+      const j = await fetchPoint(k);
+      if (my !== seq) return;
+      if (!j) continue;
+      const point = `decision point ${k}`;
+      j.frames.forEach((f, i) => {
+        const fr = {...f, point, stage: j.stages};
+        // a step whose events say nothing in words (and draw nothing new) is folded into the next one
+        if (!j.stages && fr.label.startsWith("step") && !fr.events.map(sentence).some(Boolean) && i < j.frames.length - 1) return;
+        if (!j.stages && all.length && fr.label === "before") return;  // the next point starts where the last ended
+        all.push(fr);
+      });
+    }
+    if (my !== seq) return;
+    frames = all;
+    bar.hidden = !frames.length;
+    bar.dataset.count = String(frames.length);
+    title.textContent = n > from ? `Last turns (decision points ${Math.max(1, from, n - BACK + 1)}–${n})` : `Last turn (decision point ${n})`;
+    if (!frames.length) { show(-1); return; }
+    if (autoplay && !reduced()) { show(0); setPlaying(true); } else { setPlaying(false); show(-1); }
+  }
+
+  function check() {
+    const d = Number(page.dataset.decision || 0), out = document.getElementById("outcome");
+    const ended = page.dataset.status === "ended" || (out && !out.hidden);
+    const n = ended ? d : d - 1;  // once over, the decision number is the last point's own
+    if (!d) return;  // no view yet
+    const first = opened === null;
+    if (first) opened = d;
+    if (n < 1 || n === shown) return;
+    const from = first || !shown ? n : shown + 1;
+    shown = n;
+    load(from, n, !first);  // a page just opened does not play by itself; a turn that happens while it is open does
+  }
+  new MutationObserver(check).observe(page, {attributes: true, attributeFilter: ["data-decision", "data-status"]});
+  check();
+  window.botwarsWatch = {get frames() { return frames; }, show, play: () => bPlay.click()};
+})();
