@@ -691,9 +691,12 @@
     if (mine !== buildSeq) return;
     if (!KIT.entry) $("advanced").open = true;  // no controls: the orders box is the entry
     if (KIT.entry) {  // (a game without a kit: the Advanced box is the entry, and #entry stays empty)
-      entry.append(el("p", {class: "keys", id: "keys-help"}, "Keyboard: Tab / Shift+Tab go from control to control, " +
+      entry.append(el("p", {class: "keys keys-only", id: "keys-help"}, "Keyboard: Tab / Shift+Tab go from control to control, " +
         "arrow keys move within a row of buttons, Enter or Space presses. On the board (Tab to it): arrow keys move the cursor, " +
-        "Enter chooses the square." + (KIT.keys ? " " + KIT.keys : "")));
+        "Enter chooses the square." + (KIT.keys ? " " + KIT.keys : "")),
+        // touch screens (no hover, coarse pointer: app.css) get this instead of the keyboard help
+        el("p", {class: "keys touch-only", id: "touch-help"}, "Tap a piece or a square on the board to choose it and tap the " +
+        "buttons here to pick; your plan shows on the board as dashed marks. Tap Submit when it is complete." + (KIT.touch ? " " + KIT.touch : "")));
       let saved = null;  // read before the controls start writing their own (empty) orders
       try { saved = JSON.parse(localStorage.getItem(STORE) || "null"); } catch (e) { saved = null; }
       entryCtl = KIT.entry(entry, s.view, h, ui) || null;

@@ -138,7 +138,8 @@
     const cur = moves.querySelector("li.current");
     if (cur) cur.classList.remove("current");
     const li = moves.children[k];
-    if (li) { li.classList.add("current"); if (moves.closest("details").open) li.scrollIntoView({block: "nearest"}); }
+    // the move list scrolls itself, never the page (scrollIntoView moved the step bar off screen)
+    if (li) { li.classList.add("current"); if (moves.closest("details").open) scrollInside(moves, li); }
     const text = await picture(fr.url);
     if (my === seq) showBoard(text);
     // fetch the neighbours ahead of time (autoplay, arrow keys)
@@ -146,6 +147,11 @@
     else if (k + 1 < index.count) step(k + 1).then(n => picture(framesOf(n, k + 1)[0].url));
   }
 
+  function scrollInside(box, item) {  // bring item into view inside box (position: relative) only
+    const top = item.offsetTop, bottom = top + item.offsetHeight;
+    if (top < box.scrollTop) box.scrollTop = top;
+    else if (bottom > box.scrollTop + box.clientHeight) box.scrollTop = bottom - box.clientHeight;
+  }
   async function forward() {
     const s = await step(k);
     if (f + 1 < framesOf(s, k).length) return go(k, f + 1);
@@ -203,6 +209,6 @@
     });
     const [a, b] = fromHash();
     go(a, b, true);
-    root.focus();
+    root.focus({preventScroll: true});
   });
 })();
