@@ -10,6 +10,7 @@
 //   warnings(view, snap) -> [text...],                 // known traps right now
 //   entry(box, view, helpers, ui) -> {load(payload)}   // the order controls
 //   keys: text,                                        // the keyboard help line of the controls
+//   touch: text,                                       // more touch help (touch screens see it instead)
 //   pieces(view, snap) -> [{seat, items: [text...]}],  // text alternative of the board (default:
 //                                                      //   the drawing's piece titles by owner)
 //   letterPieces: bool,                                // draw the seat letter on pieces (colour alone
