@@ -590,7 +590,7 @@ def install_web(app: FastAPI) -> None:
             headers={"Cache-Control": "no-store"})
 
     # ---- issue 23 item 4: watch the turn -----------------------------------------------------
-    watch_cache = _Lru(64)  # frames by (match, point, viewer, ended)
+    watch_cache = _Lru(16)  # pictures by (match, point, viewer, ended)
 
     @app.get("/web/matches/{match_id}/turn/{n}/watch.json", include_in_schema=False)
     def turn_watch(match_id: str, n: int, token: Optional[str] = Query(None, max_length=200)) -> JSONResponse:
@@ -606,7 +606,8 @@ def install_web(app: FastAPI) -> None:
                 return [{"label": f"{sec['title']}: {f['label']}" if sec.get("title") else f["label"],
                          "events": [], "svg": f["svg"]}
                         for sec in _visible_sections(point_sections(sess, n), seat, ended) for f in sec["frames"]]
-            before, after, events, _line = _before_point(sess, n)
+            # one re-simulation per point for all its viewers
+            before, after, events, _line = stage_cache.get(("before", sess.id, n), lambda: _before_point(sess, n))
             return watch_frames(game, before, after, filter_events(events, seat), seat)
         frames = watch_cache.get((sess.id, n, seat, ended), make)
         return JSONResponse({"match": sess.id, "n": n, "stages": game.stages is not None,

@@ -1,8 +1,8 @@
 // Watch the turn (issue 23 item 4), on seat and spectator pages: after each resolved decision
-// point the board plays what happened as a sequence of pictures — for games with stages (factory,
-// geeko) one per sub-step of every stage, for the others the board before the point and then one
-// picture per step of its events (arena: moves, then attacks...; dadoed: each command's effects;
-// submarine: each action's) — with Replay, Step back, Pause/Play, Step and Live board buttons.
+// point the board plays what happened as a sequence of pictures — for games with stages one per
+// sub-step of every stage, for the others the board before the point and then one picture per
+// step of its events (all moves, then all attacks; each command's effects; each action's) —
+// with Replay, Step back, Pause/Play, Step and Live board buttons.
 // Pictures come from /web/matches/ID/turn/N/watch.json with the page's own token: the server draws
 // each one for this seat (or a spectator) only, so a frame never shows what the viewer may not see.
 // With prefers-reduced-motion: reduce nothing plays by itself: the live (final) board stays, and
