@@ -36,14 +36,14 @@
   // reached 25 (announced once) and, at the end, the final scores.
   function scoreKnown(view, p) {
     const a = (view.announced_25 || {})[p];
-    return a ? "score: 25 or more (announced); the exact score stays secret until the end" :
-      "score: under 25 (a player's score is secret; everyone is told when it reaches 25, and all scores are shown at the end)";
+    return a ? "score: 25 or more (the exact score is secret)" : "score: under 25 (the exact score is secret)";
   }
   function scoreFacts(view, ui) {  // both scores as far as this page may know them, and how points come
     const name = p => ui ? ui.seatName(p) : p, res = view.result, lines = [];
     if (res && res.scores) lines.push(`Final scores: ${["p1", "p2"].map(p => `${name(p)} ${res.scores[p]}`).join(", ")}.`);
     else ["p1", "p2"].forEach(p => lines.push(p === view.you && view.own_subs ? `${name(p)} (you): ${view.score || 0} points of the 50 needed to win.` :
       `${name(p)}: ${(view.announced_25 || {})[p] ? "25 points or more" : "under 25 points"} (the exact score is secret until the end).`));
+    if (!res) lines.push("Why only this much: a player's score is secret until the end; everyone is told when a player reaches 25.");
     lines.push("Points: at the end of your own turn each of your subs on a gold space scores its number (D4: 4; D3, C4, E4, D5: 2; C3, E3, C5, E5: 1), doubled if the sub is surfaced.",
                "You win with 50 points at the end of your turn, or by sinking every enemy sub.");
     if (view.you && !view.setup && view.ap !== null && view.ap !== undefined) lines.push(`Action points this turn: ${view.ap} (5 each turn, +1 with Overclock).`);

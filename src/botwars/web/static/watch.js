@@ -46,7 +46,7 @@
   boardBox.after(bar);
   boardBox.parentElement.classList.add("watch-host");
 
-  let frames = [], at = -1, timer = null, playing = false, shown = 0, seq = 0, opened = null;
+  let frames = [], at = -1, timer = null, playing = false, shown = 0, seq = 0, opened = null, seqFrom = 0;
 
   function captionOf(fr) {
     if (fr.label === "before") return `Before: the board as it was at the start of ${fr.point}.`;
@@ -123,7 +123,7 @@
     } catch (e) { return null; }
   }
   // the points from..n (a seat that played and then saw the opponent answer watches both)
-  async function load(from, n, autoplay) {
+  async function load(from, n, autoplay, continueAt) {
     const my = ++seq, all = [];
     for (let k = Math.max(1, from, n - BACK + 1); k <= n; k++) {
       const j = await fetchPoint(k);
@@ -144,7 +144,9 @@
     bar.dataset.count = String(frames.length);
     title.textContent = n > from ? `Last turns (decision points ${Math.max(1, from, n - BACK + 1)}–${n})` : `Last turn (decision point ${n})`;
     if (!frames.length) { show(-1); return; }
-    if (autoplay && !reduced()) { show(0); setPlaying(true); } else { setPlaying(false); show(-1); }
+    seqFrom = Math.max(1, from, n - BACK + 1);
+    if (autoplay && !reduced()) { show(continueAt > 0 && continueAt < frames.length ? continueAt : 0); setPlaying(true); }
+    else { setPlaying(false); show(-1); }
   }
 
   function check() {
@@ -155,9 +157,11 @@
     const first = opened === null;
     if (first) opened = d;
     if (n < 1 || n === shown) return;
-    const from = first || !shown ? n : shown + 1;
+    // a point that comes while the last ones still play joins them (a seat's own move, then the answer)
+    const going = playing && at >= 0;
+    const from = first || !shown ? n : (going ? seqFrom : shown + 1);
     shown = n;
-    load(from, n, !first);  // a page just opened does not play by itself; a turn that happens while it is open does
+    load(from, n, !first, going ? at : -1);  // a page just opened does not play by itself; a turn that happens while it is open does
   }
   new MutationObserver(check).observe(page, {attributes: true, attributeFilter: ["data-decision", "data-status"]});
   check();
