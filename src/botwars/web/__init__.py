@@ -237,6 +237,14 @@ def _watch_steps(events: list[Any], limit: int = WATCH_MAX_FRAMES) -> list[list[
     return steps
 
 
+def _stage_caption(sec: dict[str, Any], label: str) -> str:
+    """A stage frame's caption in the words of the turn: ``"Register 2: conveyors"`` for a
+    stage (one register of the program), ``"End of the turn"`` for the end section."""
+    if sec.get("kind") == "stage" and sec.get("stage") is not None:
+        return f"Register {sec['stage']}: {label}"
+    return label[:1].upper() + label[1:] if label else str(sec.get("title") or "")
+
+
 def watch_frames(game: Any, before: Any, after: Any, events: list[Any], seat: Optional[str]) -> list[dict[str, Any]]:
     """Issue 23 item 4: a decision point as board pictures for ``seat`` (``None``: a spectator),
     drawn by the game's own ``draw_svg`` for that viewer only, so nothing hidden from it shows:
@@ -603,8 +611,7 @@ def install_web(app: FastAPI) -> None:
 
         def make() -> list[dict[str, Any]]:
             if game.stages is not None:
-                return [{"label": f"{sec['title']}: {f['label']}" if sec.get("title") else f["label"],
-                         "events": [], "svg": f["svg"]}
+                return [{"label": _stage_caption(sec, f["label"]), "events": [], "svg": f["svg"]}
                         for sec in _visible_sections(point_sections(sess, n), seat, ended) for f in sec["frames"]]
             # one re-simulation per point for all its viewers
             before, after, events, _line = stage_cache.get(("before", sess.id, n), lambda: _before_point(sess, n))
