@@ -190,6 +190,14 @@ def test_issue23_the_turn_plays_over_the_board_with_pause_step_and_live(browser,
     assert page.locator("#board svg g.planned .mark.sel").count() == 1  # the robot was chosen
     assert page.errors == [], page.errors
     page.context.close()
+    # a spectator's page opened after the turn offers it without playing it by itself
+    spec = open_page(browser, f"{live.url}/watch/{m['match']}")
+    spec.wait_for_selector("#watch:not([hidden])", timeout=WAIT_MS)
+    assert _watch_state(spec)[:2] == ("live", "false")
+    spec.click('[data-watch="next"]')
+    assert _watch_state(spec)[0] == "0" and spec.locator("#watch-pic svg").count() == 1
+    assert spec.errors == [], spec.errors
+    spec.context.close()
 
 
 @pytest.mark.browser

@@ -688,7 +688,7 @@
     }
     const h = await (await fetch(`/web/matches/${M}/helpers${q}`)).json();
     // a newer push rebuilt the controls meanwhile: this older build must not add a second set
-    // (two sets of controls, each with its own picks, lost a pick now and then)
+    // (two sets of controls, each keeping picks of its own: a pick in one is missing from the other)
     if (mine !== buildSeq) return;
     if (!KIT.entry) $("advanced").open = true;  // no controls: the orders box is the entry
     if (KIT.entry) {  // (a game without a kit: the Advanced box is the entry, and #entry stays empty)
