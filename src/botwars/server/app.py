@@ -214,7 +214,7 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, backgro
     app.add_middleware(BodyLimit, limit=max_body)
     app.state.notices = install_notices(app, manager, _token, ErrorOut)  # turn notices (server/notices.py)
     from botwars.server.league import install_league  # late, as before: the league's imports are heavy
-    install_league(app, manager, st)  # the league: uploads, ladder, challenges (issue 15); app.state.league
+    app.state.league = install_league(app, manager, st)  # the league: uploads, ladder, challenges (issue 15)
     for kind, handler in ERROR_HANDLERS.items():
         app.add_exception_handler(kind, handler)
     for router in ROUTERS:
