@@ -326,3 +326,16 @@ def test_issue23_on_a_phone_the_controls_sit_under_the_board_with_touch_help(bro
     wait_my_move(desk, ".registers")
     assert desk.locator("#keys-help").is_visible() and desk.locator("#touch-help").is_hidden()
     desk.context.close()
+
+
+def test_issue23_watch_steps_one_event_a_step_then_by_kind_then_equal_runs():
+    from botwars.engine.events import Event
+    from botwars.web.drawing import WATCH_MAX_FRAMES, watch_steps
+    few = [Event("move"), Event("hole"), Event("move")]
+    assert watch_steps(few) == [[0], [1], [2]]  # a few events: one picture each
+    many = [Event("move")] * 20 + [Event("attack")] * 10  # an arena turn: all moves, then all attacks
+    assert watch_steps(many) == [list(range(20)), list(range(20, 30))]
+    mixed = [Event("move" if i % 2 else "attack") for i in range(60)]  # no two alike in a row
+    steps = watch_steps(mixed)
+    assert len(steps) <= WATCH_MAX_FRAMES
+    assert [i for st in steps for i in st] == list(range(60))  # every event once, in order
