@@ -16,6 +16,8 @@ import this package). Nothing here knows a game: each page asks the game's plug-
   ``shared/rules``) rendered to HTML with markdown-it-py, with a table of contents;
 - ``GET /web/matches/{id}/board.svg[?token=T]`` — the board as the seat (or a spectator) may
   see it, with the last decision point's events highlighted;
+- ``GET /web/matches/{id}/legend.svg[?token=T]`` — the legend of that board (its elements drawn
+  by the board's own symbols, in words), for games that declare one;
 - ``GET /web/matches/{id}/helpers?token=T`` — what the order-entry controls need: legal orders
   (``Ruleset.legal_orders``), built-in bot names, and the facts the game's ``page_helpers``
   adds while the seat is to move;
@@ -59,6 +61,7 @@ from botwars.engine.plugin import games as all_games
 from botwars.engine.plugin import get_game
 from botwars.engine.record import Record, resimulate
 from botwars.engine.errors import RulesetError
+from botwars.render.palette import PALETTE, palette_json
 from botwars.server.manager import ApiError, MatchManager
 from botwars.web.editor import install_editor
 from botwars.web.rendering import env
@@ -271,6 +274,12 @@ def _choices(p: Any) -> list[str]:
     return []
 
 
+def _palette(seats: list[str]) -> dict[str, Any]:
+    """The seat colours for a page's data (render/palette.py, the only copy): ``seats`` maps
+    each seat to ``{word, name, colour, ink, edge}``, ``words`` every palette word to the same."""
+    return {"seats": palette_json(seats), "words": {c.word: c.to_json() for c in PALETTE}}
+
+
 def _games() -> list[dict[str, Any]]:
     out = []
     for gid, game in all_games().items():
@@ -329,7 +338,8 @@ def install_web(app: FastAPI) -> None:
         game = get_game(sess.rs.id)
         return page("match.html", sess=sess, seat=seat, token=token, game=sess.rs.id,
                     bots=sorted(game.builtin_bots()), entry_script=game.web_entry is not None,
-                    has_stages=game.stages is not None)
+                    has_stages=game.stages is not None, palette=_palette(sess.seats),
+                    has_legend=game.legend is not None)
 
     @app.get("/watch/{match_id}", response_class=HTMLResponse, include_in_schema=False)
     def watch(request: Request, match_id: str) -> HTMLResponse:
@@ -339,7 +349,8 @@ def install_web(app: FastAPI) -> None:
             return refused(request, exc, match_id)
         game = get_game(sess.rs.id)
         return page("match.html", sess=sess, seat=None, token="", game=sess.rs.id, bots=[],
-                    entry_script=game.web_entry is not None, has_stages=game.stages is not None)
+                    entry_script=game.web_entry is not None, has_stages=game.stages is not None,
+                    palette=_palette(sess.seats), has_legend=game.legend is not None)
 
     @app.get("/rules/{game_id}", response_class=HTMLResponse, include_in_schema=False)
     def rules_page(game_id: str) -> HTMLResponse:
@@ -368,7 +379,7 @@ def install_web(app: FastAPI) -> None:
             return refused(request, exc, match_id)
         game = get_game(sess.rs.id)
         return page("replay.html", sess=sess, count=len(steps), game=sess.rs.id,
-                    entry_script=game.web_entry is not None)
+                    entry_script=game.web_entry is not None, palette=_palette(sess.seats))
 
     @app.get("/web/matches/{match_id}/board.svg", include_in_schema=False)
     def board(match_id: str, token: Optional[str] = Query(None, max_length=200)) -> Response:
@@ -377,6 +388,18 @@ def install_web(app: FastAPI) -> None:
         with sess.lock:
             events = sess.events[-1] if sess.events else []
             svg = get_game(sess.rs.id).draw_svg(sess.state, seat, filter_events(events, seat))
+        return svg_response(svg, headers={"Cache-Control": "no-store"})
+
+    @app.get("/web/matches/{match_id}/legend.svg", include_in_schema=False)
+    def legend(match_id: str, token: Optional[str] = Query(None, max_length=200)) -> Response:
+        """The legend of the board the seat (or a spectator) sees: its elements, drawn by the
+        board's own symbols, in words (404 for a game that declares none)."""
+        sess = manager.get(match_id)
+        seat = seat_of(sess, token)
+        with sess.lock:
+            svg = get_game(sess.rs.id).draw_legend(sess.state, seat)
+        if svg is None:
+            raise ApiError(404, "not_found", f"the game {sess.rs.id} draws no legend")
         return svg_response(svg, headers={"Cache-Control": "no-store"})
 
     @app.get("/web/matches/{match_id}/helpers", include_in_schema=False)

@@ -45,7 +45,7 @@
   const keyOf = o => o.type === "command" ? o.command : (o.type === "super" ? `super:${o.bot}` : o.type);
   const kit = {
     keys: "Commands: arrow keys move along the row, Enter chooses one; then Tab to the tile and direction buttons (or choose the tile with the board cursor) until \"Ready\" appears; Tab to Submit. Setup: Enter on a first and a second command for each bot.",
-    seats: {blue: {name: "Blue", colour: "#1f77b4", letter: "B"}, orange: {name: "Orange", colour: "#ff7f0e", letter: "O"}},
+    seats: {blue: {letter: "B"}, orange: {letter: "O"}},  // names and colours: the page's palette (render/palette.py)
     grid: {
       square: (c, r) => `${COLS[c]}${8 - r}`,
       cell: name => { const c = COLS.indexOf(String(name)[0]), r = Number(String(name).slice(1)); return c < 0 || !r ? null : [c, 8 - r]; },

@@ -13,10 +13,11 @@ from typing import Any
 
 from botwars.engine.events import Event
 from botwars.games.dadoed.board import COLS, SIZE, parse_tile
-from botwars.render.svg import PLAYER_COLOURS, Svg
+from botwars.render.palette import colour_named
+from botwars.render.svg import Svg
 
 #: Owner colours: Blue and Orange (D-1.1).
-COLOURS = {"blue": PLAYER_COLOURS[1], "orange": PLAYER_COLOURS[3]}
+COLOURS = {p: colour_named(p).fill for p in ("blue", "orange")}
 HIGHLIGHT = "#e6007e"  # magenta: what happened in the last command
 FIRE = "#ff5a1f"
 

@@ -21,10 +21,11 @@ from typing import Any
 
 from botwars.engine.events import Event
 from botwars.games.submarine.board import COLS, NO_MINE, SCORING, SIZE, adjacent, name, on_board, parse_space, step
-from botwars.render.svg import PLAYER_COLOURS, Svg
+from botwars.render.palette import seat_colours
+from botwars.render.svg import Svg
 
-#: Seat colours: p1 red, p2 blue (the platform's first two player colours).
-COLOURS = {"p1": PLAYER_COLOURS[0], "p2": PLAYER_COLOURS[1]}
+#: Seat colours: p1 red, p2 blue (the platform's palette, render/palette.py).
+COLOURS = {s: c.fill for s, c in seat_colours(["p1", "p2"]).items()}
 _TINT = {"p1": "#fbe3e3", "p2": "#e1ecf8"}
 HIGHLIGHT = "#e6007e"
 
