@@ -114,7 +114,7 @@ def conveyor(x: float, y: float, k: float, d: int, express: bool, entries: Itera
             body.append(f'<path d="M{_f(sx)},{_f(sy)}L{_f(ex)},{_f(ey)}" stroke="{ink}" stroke-width="{_f(k * 0.1)}" '
                         f'fill="none"/>')
         else:
-            turns.append("left" if s == (d + 1) % 4 else "right")
+            turns.append("left" if s == (d + 3) % 4 else "right")  # from the west onto a north belt: left
             body.append(f'<path class="turn" d="M{_f(sx)},{_f(sy)}Q{_f(cx)},{_f(cy)} {_f(ex)},{_f(ey)}" stroke="{ink}" '
                         f'stroke-width="{_f(k * 0.1)}" fill="none"/>')
     hs = k * 0.2
@@ -140,25 +140,26 @@ def gear(x: float, y: float, k: float, way: str, where: str = "") -> str:
     body = [_poly(pts, "#b8bec6", "#6b7280", 0.8)]
     r = k * 0.22
     ink = "#1f2937"
-    if way == "U":  # a U-turn: half a circle with a head at each end? No: one arc of 180° and a head
-        a0, a1 = math.pi, 0.0
-        sweep = 1
+    # screen angles (y down): sweep 1 turns clockwise on screen, 0 anticlockwise; 270° of arc
+    # for a quarter turn, a half circle over the top for the U-turn
+    if way == "U":
+        a0, a1, sweep = math.pi * 0.95, math.pi * 0.05, 1
     elif way == "L":
-        a0, a1, sweep = -math.pi * 0.15, math.pi * 1.25, 0
+        a0, a1, sweep = math.pi * 0.25, math.pi * 0.75, 0
     else:
-        a0, a1, sweep = math.pi * 1.15, -math.pi * 0.25, 1
+        a0, a1, sweep = math.pi * 0.75, math.pi * 0.25, 1
     x0, y0 = cx + r * math.cos(a0), cy + r * math.sin(a0)
     x1, y1 = cx + r * math.cos(a1), cy + r * math.sin(a1)
-    large = 0 if way == "U" else 1
+    large = 1
     body.append(f'<path d="M{_f(x0)},{_f(y0)}A{_f(r)},{_f(r)} 0 {large} {sweep} {_f(x1)},{_f(y1)}" stroke="{ink}" '
                 f'stroke-width="{_f(k * 0.08)}" fill="none"/>')
     # the head: tangent to the circle at the end, in the direction of travel
     t = (1 if sweep else -1)
     tx, ty = -math.sin(a1) * t, math.cos(a1) * t
-    h = k * 0.13
+    h = k * 0.17
     px, py = -ty, tx
-    body.append(_poly([(x1 + tx * h, y1 + ty * h), (x1 + px * h * 0.8, y1 + py * h * 0.8),
-                       (x1 - px * h * 0.8, y1 - py * h * 0.8)], ink))
+    body.append(_poly([(x1 + tx * h, y1 + ty * h), (x1 + px * h * 0.75, y1 + py * h * 0.75),
+                       (x1 - px * h * 0.75, y1 - py * h * 0.75)], ink))
     if way == "U":
         body.append(_text(cx, cy + k * 0.1, "180°", k * 0.2, ink))
     name = {"L": "gear-left", "R": "gear-right", "U": "gear-around"}[way]
