@@ -11,6 +11,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from botwars.engine.plugin import get_game
 from botwars.engine.ruleset import get_ruleset
 from botwars.games.factory.board import grid_board
 from botwars.render import render_legend, render_svg
@@ -217,3 +218,47 @@ def test_palette_follows_F_2_9_and_dadoed_seats_keep_their_colours():
     assert seat_colours(["p1", "p2", "p3", "p4"])["p4"].word == "yellow"
     with pytest.raises(KeyError, match="not a seat colour"):
         colour_named("teal")
+
+
+def test_dadoed_commands_are_icons_in_their_colours_on_the_board_and_in_the_page_helpers():
+    """D-4.1, D-4.2: every pool command has one icon, in its command colour, with its name; the
+    board's panel and the order controls' data (page helpers) carry the same icon."""
+    from botwars.games.dadoed.icons import COMMAND_COLOURS
+    dd = get_ruleset("dadoed")
+    st = dd.setup(dd.validate_config({"clock_enabled": "false"}), ["blue", "orange"], 0)
+    doc = ET.fromstring(dd.svg(st, "blue", []))
+    icons = {g.get("data-command"): g for g in doc.iter(f"{NS}g") if g.get("class") == "cmd-icon"}
+    pool = {c.id: c for c in st.pool.commands}
+    assert set(icons) == set(pool)
+    for cid, g in icons.items():
+        assert g.get("data-colour") == pool[cid].colour
+        assert g.find(f"{NS}rect").get("fill") == COMMAND_COLOURS[pool[cid].colour]
+        assert len(list(g)) > 2, f"{cid}: no pictogram"  # title, the tile, then the picture
+        assert g.find(f"{NS}title").text.startswith(pool[cid].name)
+    # the same pictures reach the page's controls
+    facts = get_game("dadoed").page_facts(st, "blue")
+    assert set(facts["commands"]) == set(pool)
+    step = ET.fromstring(facts["commands"]["step"]["icon"])
+    assert step.find(f"{NS}g").get("data-command") == "step" and facts["commands"]["step"]["colour"] == "blue"
+    # the pictures tell commands apart: no two draw the same shapes
+    bodies = {cid: c["icon"].split("</title>", 1)[1] for cid, c in facts["commands"].items()}  # all drawn at 0,0
+    assert len(set(bodies.values())) == len(bodies)
+
+
+def test_dadoed_submarine_and_arena_pieces_use_the_palette():
+    dd = get_ruleset("dadoed")
+    st = dd.setup(dd.validate_config({"clock_enabled": "false"}), ["blue", "orange"], 0)
+    doc = ET.fromstring(dd.svg(st, None, []))
+    fills = {g.get("data-owner"): g.find(f"{NS}circle").get("fill") for g in doc.iter(f"{NS}g") if g.get("class") == "bot"}
+    assert fills == {"blue": colour_named("blue").fill, "orange": colour_named("orange").fill}
+    ar = get_ruleset("arena")
+    st = ar.setup(ar.validate_config({}), ["p1", "p2"], 1)
+    st, _ = ar.resolve(st, {s: ar.default_orders(st, s) for s in ar.pending(st)})
+    robots = [g for g in ET.fromstring(ar.svg(st, None, [], names={"p2": "Zed"})).iter(f"{NS}g")
+              if g.get("class") == "robot"]
+    assert robots
+    for g in robots:
+        k = int(g.get("data-player")) - 1
+        assert g.get("data-colour") == PALETTE[k].word
+        assert [e for e in g if e.tag in (f"{NS}circle", f"{NS}rect")][0].get("fill") == PALETTE[k].fill
+        assert ("Zed" in g.find(f"{NS}title").text) == (k == 1)

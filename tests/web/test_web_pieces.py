@@ -57,7 +57,7 @@ def test_legend_is_served_for_the_seat_page_and_in_the_publication(live, tmp_pat
     res = runner.invoke(app, ["match", "factory", "builtin:random", "builtin:random", "--seed", "3",
                               "--set", "turn_limit=1", "--set", "board=tiny-yard", "--replay", str(rec)])
     assert res.exit_code == 0, res.output
-    res = runner.invoke(app, ["replay", str(rec), "--html", str(out)])
+    res = runner.invoke(app, ["replay", str(rec), "--report", "--html", str(out)])
     assert res.exit_code == 0, res.output
     page = out.read_text()
     assert page.index('<section class="legend"') < page.index('<section class="decision"')

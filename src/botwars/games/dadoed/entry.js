@@ -26,6 +26,16 @@
   };
   // the command's colour in letters too (the coloured edge alone would not tell it)
   const colourTag = (el, c) => c ? el("span", {class: "cmdcol"}, ` · ${c}`) : null;
+  // the board's command icons (games/dadoed/icons.py, sent with the page helpers): one picture
+  // of a command on the board and on its button
+  let ICONS = {};
+  function iconOf(el, id) {
+    const c = id && ICONS[id];
+    if (!c || !c.icon) return null;
+    const span = el("span", {class: "cmdicon", "aria-hidden": "true"});
+    span.innerHTML = c.icon;
+    return span;
+  }
   const DIRNAME = {N: "north", E: "east", S: "south", W: "west"};
   const WALK = {step: 1, stride: 2, dash: 3, charge: 4, north_3: 3, south_3: 3, east_3: 3, west_3: 3};
   const REUSE = {blue: "blue and red copies are used up for good", red: "blue and red copies are used up for good",
@@ -108,6 +118,7 @@
     ],
     entry(box, view, h, ui) {
       const el = ui.el;
+      ICONS = (h && h.commands) || ICONS;
       if (view.phase === "setup") return setupEntry(box, view, ui);
       const legal = (h.legal || []).filter(o => o.type !== "resign");
       if (!legal.length) { box.append(el("p", {class: "hint"}, "No legal order: you may only resign.")); return null; }
@@ -132,7 +143,7 @@
           const label = id ? `${CMD[id] ? CMD[id][0] : id}${pool && pool.left !== null ? ` ×${pool.left}` : ""}` : `Super of bot ${k.slice(6)}`;
           cmdBox.append(el("button", {type: "button", class: "cmd " + (id && CMD[id] ? CMD[id][1] : "super") + (k === key ? " sel" : ""),
             dataset: {command: k}, "aria-pressed": String(k === key), title: id ? cmdText(id) : "this bot's super (two commands in one turn)",
-            onclick: () => { key = k; chosen = {}; redraw(); }}, label, colourTag(el, id && CMD[id] ? CMD[id][1] : "super")));
+            onclick: () => { key = k; chosen = {}; redraw(); }}, iconOf(el, id), label, colourTag(el, id && CMD[id] ? CMD[id][1] : "super")));
         });
         stepBox.innerHTML = "";
         ui.board.clear();
@@ -217,7 +228,7 @@
           el("div", {class: "pickgrid", role: "group", "aria-label": `bot ${lb} ${label}`}, ...list.map(id => el("button", {type: "button",
             class: "cmd " + (CMD[id] ? CMD[id][1] : "") + (sup[lb][i] === id ? " on" : ""), dataset: {bot: lb, part: i, id},
             "aria-pressed": String(sup[lb][i] === id), title: cmdText(id), disabled: used([lb, i]).includes(id) ? "disabled" : null,
-            onclick: () => { sup[lb][i] = sup[lb][i] === id ? null : id; cur = lb; redraw(); }}, CMD[id] ? CMD[id][0] : id, colourTag(el, CMD[id] ? CMD[id][1] : "")))));
+            onclick: () => { sup[lb][i] = sup[lb][i] === id ? null : id; cur = lb; redraw(); }}, iconOf(el, id), CMD[id] ? CMD[id][0] : id, colourTag(el, CMD[id] ? CMD[id][1] : "")))));
         body.append(el("fieldset", {class: "setup-bot" + (lb === cur ? " sel" : ""), dataset: {bot: lb}},
           el("legend", {}, `Bot ${lb} (${view.bots[lb].tile}): super = ${sup[lb].map(x => x ? (CMD[x] ? CMD[x][0] : x) : "?").join(" + ")}`),
           part(0, blue, "First: a blue (walking) command"), part(1, ids, "Second: any command")));
