@@ -694,7 +694,7 @@
   }
 
   // the drawn legend (the game's legend hook: the board's own symbols, in words), fetched again
-  // when the decision point changes (a geeko room changes its elements)
+  // when the decision point changes (a board may change its elements, e.g. a new room)
   let legendFor = null;
   function drawnLegend(box) {
     if (!page.dataset.legend) return;
