@@ -161,7 +161,7 @@ def gear(x: float, y: float, k: float, way: str, where: str = "") -> str:
     body.append(_poly([(x1 + tx * h, y1 + ty * h), (x1 + px * h * 0.75, y1 + py * h * 0.75),
                        (x1 - px * h * 0.75, y1 - py * h * 0.75)], ink))
     if way == "U":
-        body.append(_text(cx, cy + k * 0.1, "180°", k * 0.2, ink))
+        body.append(_text(cx - k * 0.04, cy + k * 0.2, "180°", k * 0.15, ink))
     name = {"L": "gear-left", "R": "gear-right", "U": "gear-around"}[way]
     what = {"L": "turns robots left 90° (anticlockwise)", "R": "turns robots right 90° (clockwise)",
             "U": "turns robots around (180°)"}[way]
