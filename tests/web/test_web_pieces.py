@@ -4,11 +4,13 @@ issue 24: one palette; render/palette.py)."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import xml.etree.ElementTree as ET
 from html import unescape
 
 import httpx
+import pytest
 from typer.testing import CliRunner
 
 from botwars.cli import app
@@ -63,3 +65,35 @@ def test_legend_is_served_for_the_seat_page_and_in_the_publication(live, tmp_pat
     assert page.index('<section class="legend"') < page.index('<section class="decision"')
     assert page.count('class="legend-row" data-el="pit"') >= 1
     assert get_game("factory").legend is not None
+
+
+@pytest.mark.browser
+def test_seat_page_shows_the_drawn_legend_and_the_palette_names(live):
+    """In Chromium: the factory seat page's legend card holds the legend drawn from the board's
+    symbols (with the teleporter row on a board that has teleporters), and the players card names
+    seat 4 Yellow with the palette's colour (issue 24: "p4 (yellow)" everywhere)."""
+    from tests.web.test_web_browser import CHROMIUM, ARGS  # the browser tests' one Chromium setup
+    pw_api = pytest.importorskip("playwright.sync_api")
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"Chromium not found at {CHROMIUM} (scripts/ensure-chromium.sh installs it)")
+    m = live.create("factory", ["remote"] * 4, config={"board": "assembly-hall"})
+    token = m["seats"][3]["token"]
+    with pw_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = b.new_context(viewport={"width": 1280, "height": 800}).new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(f"{live.url}/play/{m['match']}?token={token}")
+            page.click("#legend-card summary")
+            page.wait_for_selector("#legend-board svg g.legend-row[data-el='teleporter']", timeout=15000)
+            rows = page.eval_on_selector_all("#legend-board g.legend-row", "gs => gs.map(g => g.dataset.el)")
+            assert "teleporter" in rows and "robot" in rows and len(rows) == len(set(rows))
+            page.wait_for_function("document.getElementById('sides').textContent.includes('Yellow')", timeout=15000)
+            colour = page.evaluate("JSON.parse(document.getElementById('page').dataset.palette).seats.p4.colour")
+            assert colour == PALETTE[3].fill
+            sides = page.inner_text("#sides")
+            assert all(w in sides for w in ("Red", "Blue", "Green", "Yellow")) and "Orange" not in sides
+            assert not errors, errors
+        finally:
+            b.close()
