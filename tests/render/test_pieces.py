@@ -82,7 +82,7 @@ def test_element_states_are_drawn():
     td = {_square(g): g.get("data-state") for g in _els(doc, "trapdoor")}
     assert td == {"r4c3": "closed", "r3c4": "open"}
     assert [g.get("data-state") for g in _els(doc, "drawbridge")] == ["raised"]
-    tps = {g.get("data-letter"): g for g in _els(doc, "teleporter")}
+    tps = {g.get("data-teleporter"): g for g in _els(doc, "teleporter")}
     assert sorted(tps) == ["A", "B"] and "teleporter A" in tps["A"].find(f"{NS}title").text
     assert {g.get("data-state") for g in _els(doc, "switch-green") + _els(doc, "switch-red")} == {"off"}
     assert [g.get("data-registers") for g in _els(doc, "crusher")] == ["24"]
@@ -105,7 +105,7 @@ def test_conveyor_bend_is_drawn_as_a_turn():
     assert bend.find(f"{NS}path[@class='turn']") is not None
     assert "turning robots left" in bend.find(f"{NS}title").text
     assert belts["r5c3"].find(f"{NS}path[@class='turn']") is None
-    assert belts["r5c4"].get("data-dir") == "N"
+    assert belts["r5c4"].get("data-towards") == "N"
 
 
 def test_the_laser_beam_stops_at_a_wall():
@@ -227,7 +227,7 @@ def test_dadoed_commands_are_icons_in_their_colours_on_the_board_and_in_the_page
     dd = get_ruleset("dadoed")
     st = dd.setup(dd.validate_config({"clock_enabled": "false"}), ["blue", "orange"], 0)
     doc = ET.fromstring(dd.svg(st, "blue", []))
-    icons = {g.get("data-command"): g for g in doc.iter(f"{NS}g") if g.get("class") == "cmd-icon"}
+    icons = {g.get("data-icon"): g for g in doc.iter(f"{NS}g") if g.get("class") == "cmd-icon"}
     pool = {c.id: c for c in st.pool.commands}
     assert set(icons) == set(pool)
     for cid, g in icons.items():
@@ -239,7 +239,7 @@ def test_dadoed_commands_are_icons_in_their_colours_on_the_board_and_in_the_page
     facts = get_game("dadoed").page_facts(st, "blue")
     assert set(facts["commands"]) == set(pool)
     step = ET.fromstring(facts["commands"]["step"]["icon"])
-    assert step.find(f"{NS}g").get("data-command") == "step" and facts["commands"]["step"]["colour"] == "blue"
+    assert step.find(f"{NS}g").get("data-icon") == "step" and facts["commands"]["step"]["colour"] == "blue"
     # the pictures tell commands apart: no two draw the same shapes
     bodies = {cid: c["icon"].split("</title>", 1)[1] for cid, c in facts["commands"].items()}  # all drawn at 0,0
     assert len(set(bodies.values())) == len(bodies)

@@ -93,10 +93,10 @@ def _pictogram(cid: str, x: float, y: float, s: float) -> str:
 
 def command_icon(cid: str, colour: str, x: float, y: float, size: float, name: str = "") -> str:
     """An SVG fragment: the icon of command ``cid`` (D-4.2) of colour word ``colour`` (D-4.1) in
-    the square box at (x, y) of ``size`` pixels, as ``<g class="cmd-icon" data-command=...
+    the square box at (x, y) of ``size`` pixels, as ``<g class="cmd-icon" data-icon=...
     data-colour=...>`` with ``name`` (or the id) as its tooltip."""
     fill = COMMAND_COLOURS.get(colour, "#555")
-    return (f'<g class="cmd-icon" data-command="{escape(cid)}" data-colour="{escape(colour)}">'
+    return (f'<g class="cmd-icon" data-icon="{escape(cid)}" data-colour="{escape(colour)}">'
             f'<title>{escape(name or cid)} ({escape(colour)})</title>'
             f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(size)}" height="{_f(size)}" rx="{_f(size * 0.18)}" fill="{fill}"/>'
             f'{_pictogram(cid, x, y, size)}</g>')

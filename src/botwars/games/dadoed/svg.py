@@ -172,7 +172,7 @@ def _panel(svg: Svg, view: dict[str, Any], commands: dict[str, tuple[str, str]],
         left = "∞" if c["left"] is None else c["left"]
         name, colour = commands.get(cid, (cid, ""))
         used_up = c["left"] == 0
-        svg.add(f'<g class="pool-command" data-command="{cid}"' + (' opacity="0.35"' if used_up else "") + ">"
+        svg.add(f'<g class="pool-command" data-pool="{cid}"' + (' opacity="0.35"' if used_up else "") + ">"
                 + command_icon(cid, colour, x0, y - k / 2 - 1, k, name))
         svg.text(x0 + k + 5, y, f"{name} {left}/{'∞' if c['copies'] is None else c['copies']}", 10,
                  "#888" if used_up else "#222", anchor="start")

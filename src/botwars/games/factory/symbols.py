@@ -125,7 +125,7 @@ def conveyor(x: float, y: float, k: float, d: int, express: bool, entries: Itera
         body.append(_head(tx - ux * hs * 0.9, ty - uy * hs * 0.9, d, hs, ink))
     what = "express conveyor" if express else "conveyor"
     turn = f", turning robots {' and '.join(sorted(set(turns)))} as they come round the bend" if turns else ""
-    return _g(name, f"{where}{what} carrying robots {DIRNAME[d]}{turn}", "".join(body), dir="NESW"[d])
+    return _g(name, f"{where}{what} carrying robots {DIRNAME[d]}{turn}", "".join(body), towards="NESW"[d])
 
 
 def gear(x: float, y: float, k: float, way: str, where: str = "") -> str:
@@ -234,7 +234,7 @@ def teleporter(x: float, y: float, k: float, letter: str, active: bool, where: s
     body += _text(cx, cy, letter, k * 0.3, "#fff")
     state = "active" if active else "inactive"
     return _g("teleporter", f"{where}teleporter {letter} ({state}): a robot entering it jumps to the next active, "
-                            f"empty teleporter in letter order", body, letter=letter, state=state)
+                            f"empty teleporter in letter order", body, teleporter=letter, state=state)
 
 
 def switch(x: float, y: float, k: float, kind: str, on: bool, where: str = "", top: bool = False) -> str:
