@@ -30,6 +30,7 @@
   let snap = null, builtFor = null, clockAt = 0, entryCtl = null, planned = [], boardClick = null;
   const history = [];  // [{decision, events}] newest last, a few decision points
   let announced = {decision: null, count: 0};
+  let legendFor = null;  // the decision point whose drawn legend is shown
 
   function el(tag, attrs, ...kids) {
     const e = document.createElement(tag);
@@ -695,7 +696,6 @@
 
   // the drawn legend (the game's legend hook: the board's own symbols, in words), fetched again
   // when the decision point changes (a board may change its elements, e.g. a new room)
-  let legendFor = null;
   function drawnLegend(box) {
     if (!page.dataset.legend) return;
     const key = snap ? snap.decision : "-";
