@@ -97,3 +97,12 @@ def test_seat_page_shows_the_drawn_legend_and_the_palette_names(live):
             assert not errors, errors
         finally:
             b.close()
+
+
+def test_turn_notices_name_the_seat_by_its_colour():
+    """Issue 24: notices use the same colour word as the page and the reports."""
+    from botwars.server.notices import NoticeService
+    p = {"event": "move", "match": "m1", "game": "factory", "seat": "p4", "colour": PALETTE[3].word, "decision": 3,
+         "turn": 2, "deadline_utc": None, "link": "http://x/watch/m1"}
+    subject, body = NoticeService.render_mail(p)
+    assert "It is seat p4 (yellow)'s move" in body
