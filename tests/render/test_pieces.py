@@ -154,6 +154,12 @@ def test_geeko_legend_follows_the_seats_room_and_shows_gates():
     assert "gate-closed" in legend and "robot" in legend
     assert "robot" not in {g.get("data-el") for g in ET.fromstring(GK.legend(gs, None)).iter(f"{NS}g")
                            if g.get("class") == "legend-row"}  # G-10.6: the spectator's room has no robots
+    # each seat's robots in its own palette colour, though every run holds one player (F-2.9)
+    gs = GK.setup(GK.validate_config({}), ["p1", "p2", "p3", "p4"], 1)
+    for k, seat in enumerate(gs.seats):
+        robots = [g for g in ET.fromstring(GK.svg(gs, seat)).iter(f"{NS}g") if g.get("class") == "robot"]
+        assert len(robots) == 2 and {g.get("data-colour") for g in robots} == {PALETTE[k].word}
+        assert {g.find(f"{NS}circle").get("fill") for g in robots} == {PALETTE[k].fill}
 
 
 def _distance_to_segment(p, a, b) -> float:

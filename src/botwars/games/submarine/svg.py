@@ -289,7 +289,8 @@ def _event_line(e: Event) -> str | None:
     d = e.data
     k = e.kind
     if k == "nullify":
-        return f"nullify: {d['special']} suppressed for {d['player']} until turn {d['until_turn']}"
+        return (f"nullify: {str(d['special']).replace('_', ' ')} suppressed for {_name(d['player'])} until turn "
+                f"{d['until_turn']}")
     if k == "detected":
         return f"enemy sonar detected {', '.join(d['subs'])}"
     if k == "damage":
@@ -297,7 +298,7 @@ def _event_line(e: Event) -> str | None:
     if k == "destroyed":
         return f"{d['sub']} destroyed" + (f" on {d['space']}" if "space" in d else "")
     if k == "announce_25":
-        return f"{d['player']} reached 25 points"
+        return f"{_name(d['player'])} reached 25 points"
     if k == "ring_destroyed":
         return f"ring {d['ring']} destroyed"
     if k == "score":
@@ -307,6 +308,11 @@ def _event_line(e: Event) -> str | None:
     if k == "sonar_result" and "detected" in d:
         return f"sonar found {len(d['detected'])}"
     return None
+
+
+def _name(p: Any) -> str:
+    """A seat as its colour's name ("Red"), the seat id itself when it has none."""
+    return _PALETTE[p].name if p in _PALETTE else str(p)
 
 
 def _panel(svg: Svg, view: dict[str, Any], evs: list[Event], setup: bool, final: bool,
