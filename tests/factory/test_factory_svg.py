@@ -44,12 +44,15 @@ def test_F_6_24a_svg_shows_the_switch_under_a_crusher_and_its_state():
     board = grid_board("r2 . CR24SG3 TD3-\nr1 . . .")
     cfg = RS.validate_config({"robot_lasers": False})
     st = RS.empty_state(cfg, ["p1"], "s", board, ["Alice"])
-    titles = [t.text for t in ET.fromstring(RS.svg(st)).iter(f"{NS}title")]
-    texts = [t.text for t in ET.fromstring(RS.svg(st)).iter(f"{NS}text")]
-    assert "r2c2 crusher stages 24 over switch SG3 off" in titles
-    assert "CR24" in texts and "SG" in texts
+    doc = ET.fromstring(RS.svg(st))
+
+    def on_r2c2(el):
+        return [g for g in doc.iter(f"{NS}g") if g.get("data-el") == el
+                and g.find(f"{NS}title").text.startswith("r2c2: ")]
+    assert [g.get("data-registers") for g in on_r2c2("crusher")] == ["24"]
+    assert [g.get("data-state") for g in on_r2c2("switch-green")] == ["off"]
     c = Ctx(st, 1)
     RS.stage(c, 2)  # S7 of stage 2: the crusher presses the switch (F-6.24a)
     doc = ET.fromstring(RS.svg(st))
-    assert "r2c2 crusher stages 24 over switch SG3 on" in [t.text for t in doc.iter(f"{NS}title")]
-    assert "SG+" in [t.text for t in doc.iter(f"{NS}text")]
+    assert [g.get("data-state") for g in on_r2c2("switch-green")] == ["on"]
+    assert "r2c2: green pressure switch, now on" in [t.text for t in doc.iter(f"{NS}title")]

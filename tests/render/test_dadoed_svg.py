@@ -49,7 +49,7 @@ def test_D_3_2_initial_position_drawn_in_tile_notation():
     assert sorted(g.get("data-tile") for g in groups(doc, "boulder")) == ["C3", "C6", "F3", "F6"]
     assert sorted(g.get("data-tile") for g in groups(doc, "fire")) == ["D4", "E5"]
     assert not [r for r in doc.iter(f"{NS}rect") if r.get("class") == "hole"]
-    assert "E4" in titles(doc) and "turn 1: blue to move" in {t.text for t in doc.iter(f"{NS}text")}
+    assert "E4" in titles(doc) and "turn 1: Blue to move" in {t.text for t in doc.iter(f"{NS}text")}
 
 
 def test_D_6_6_walk_leaves_a_hole_and_is_highlighted():
@@ -62,7 +62,7 @@ def test_D_6_6_walk_leaves_a_hole_and_is_highlighted():
     assert [r.get("class") for r in doc.iter(f"{NS}rect") if (r.get("class") or "").startswith("hl-")] == ["hl-hole"]
     a = [g for g in groups(doc, "bot") if g.get("data-bot") == "A"][0]
     assert a.get("data-tile") == "A5"
-    assert "last: blue charge A1 North 4" in {t.text for t in doc.iter(f"{NS}text")}
+    assert "last: Blue charge A1 North 4" in {t.text for t in doc.iter(f"{NS}text")}
 
 
 def test_D_6_11_rooted_bot_has_a_marker():
@@ -86,7 +86,7 @@ def test_D_7_4_blast_highlighted_and_destroyed_bot_shown_in_reserve():
     assert {g.get("data-bot") for g in groups(doc, "bot")} == {"B", "D"}
     assert sorted(g.get("data-tile") for g in groups(doc, "hl-blasted")) == ["D5", "E6"]
     texts = {t.text for t in doc.iter(f"{NS}text")}
-    assert "blue reserve: C" in texts and "orange reserve: A" in texts
+    assert "Blue reserve: C" in texts and "Orange reserve: A" in texts
     assert not groups(doc, "boulder") and not groups(doc, "fire")
 
 
@@ -96,20 +96,21 @@ def test_D_12_1_opponent_supers_hidden_during_setup():
     st, _ = RS.resolve(st, {"blue": RS.parse_orders(st, "blue", {"type": "setup", "supers": SUPERS["blue"]})})
     assert st.phase == "setup"
     mine = RS.svg(st, "blue", [])
-    assert "dash+root" in mine and "stride+ignite" in mine
+    assert "Dash + Root" in mine and "Stride + Ignite" in mine  # the supers by their command names
     for seat in ("orange", None):
         other = RS.svg(st, seat, [])
-        assert "dash+root" not in other and "stride+ignite" not in other and "ignite" not in other.split("pool")[0]
+        assert "Dash + Root" not in other and "Stride + Ignite" not in other
+        assert "ignite" not in other.split("pool")[0].lower()
     # once both are in, every seat sees all four supers
     st, _ = RS.resolve(st, {"orange": RS.parse_orders(st, "orange", {"type": "setup", "supers": SUPERS["orange"]})})
-    assert "dash+root" in RS.svg(st, "orange", [])
+    assert "Dash + Root" in RS.svg(st, "orange", [])
 
 
 def test_D_4_3_pool_panel_shows_copies_left():
     st, _ = started()
     st, events = order(st, "charge A1 North 4")
     texts = {t.text for t in ET.fromstring(RS.svg(st, None, events)).iter(f"{NS}text")}
-    assert "charge 0/1" in texts and "dash 2/2" in texts and "drop_bot inf/inf" in texts
+    assert "Charge 0/1" in texts and "Dash 2/2" in texts and "Drop Bot ∞/∞" in texts
 
 
 def test_replay_svg_command_for_dadoed(tmp_path):
@@ -136,8 +137,9 @@ def test_replay_svg_command_for_dadoed(tmp_path):
         assert res.exit_code == 0, res.output
         outcome = json.loads(record.read_text().splitlines()[-1])
         assert outcome["type"] == "outcome"
-        said = f"{outcome['winner']} wins ({outcome['reason']})" if outcome["winner"] else f"draw ({outcome['reason']})"
+        said = (f"{outcome['winner'].capitalize()} wins ({outcome['reason']})" if outcome["winner"]
+                else f"draw ({outcome['reason']})")  # the seat's colour word as a name (render/palette.py)
         texts = [t.text or "" for t in ET.parse(out).getroot().iter(f"{NS}text")]
         assert [t for t in texts if " wins (" in t or "draw (" in t] == [said], texts
         told.append(said)
-    assert told[0].startswith("draw (") and told[1].startswith("orange wins (")
+    assert told[0].startswith("draw (") and told[1].startswith("Orange wins (")

@@ -292,9 +292,10 @@ def test_webhook_is_signed_with_the_seats_secret_and_carries_only_public_facts(
         bad = "sha256=" + hmac.new(secret.encode(), b2 + b" ", hashlib.sha256).hexdigest()
         assert bad != h2["x-botwars-signature"]
         p = json.loads(b2)
-        assert set(p) == {"event", "match", "game", "seat", "decision", "turn", "deadline", "deadline_utc", "link",
-                          "notice", "sent_at"}
+        assert set(p) == {"event", "match", "game", "seat", "colour", "decision", "turn", "deadline", "deadline_utc",
+                          "link", "notice", "sent_at"}
         assert (p["event"], p["match"], p["seat"], p["decision"]) == ("move", mid, "p1", 1)
+        assert p["colour"] == "red"  # seat 1's colour word, as its page and reports say (render/palette.py)
         summary = c.get(f"/api/matches/{mid}").json()
         assert p["deadline"] == pytest.approx(clock.t + summary["clock"]["time_left_s"]["p1"])
         wait_for(lambda: [n for n in notices_of(c, mid, tok["p1"]) if n["status"] == "sent"], "sent status")

@@ -185,7 +185,7 @@ def test_F_6_5_robots_sharing_a_square_each_get_their_own_ring(live):
     m = live.create("factory", ["remote", "remote"], seed=1)  # both virtual robots start on r1c6
     svg = httpx.get(f"{live.url}/web/matches/{m['match']}/board.svg").text
     assert svg.count('data-square="r1c6"') == 2
-    rings = [line for line in svg.split("<circle") if 'stroke-width="2.5"' in line]
+    rings = [line for line in svg.split("<circle") if 'class="disc"' in line]  # each robot's own disc
     assert len({r.split('cx="')[1].split('"')[0] for r in rings}) == 2  # side by side, not on one spot
 
 

@@ -221,6 +221,11 @@ class Game:
       kernel's runner plays the decision points. ``None``: no scenario format.
     - ``svg``: ``svg(rules, state, seat, events) -> str`` draws the board as ``seat`` may see
       it (``events``: the last decision point's, already filtered for ``seat``), or ``None``.
+      A drawing may take ``names=`` (seat → display name, drawn beside the pieces); it is
+      passed only when names are given.
+    - ``legend``: ``legend(rules, state, seat) -> str``: an SVG legend of the elements the
+      drawing of ``state`` for ``seat`` shows, each drawn by the board's own symbol with its
+      meaning in words (the seat page and the published report show it), or ``None``.
     - ``report``: ``report(rules, before, after, events)`` → a Rich renderable or text
       describing one decision point (``botwars replay --report``, the replay page), or ``None``.
     - ``web_entry``: ``"package:file.js"``, the game's page kit (it sets
@@ -269,6 +274,7 @@ class Game:
     notation: Ref | None = None
     reveal_svg: Ref | None = None
     plan: Ref | None = None
+    legend: Ref | None = None
     _cache: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @classmethod
@@ -422,12 +428,24 @@ class Game:
         found = self._hook("scenario", self.scenario)
         return found() if isinstance(found, type) else found
 
-    def draw_svg(self, state: Any, seat: str | None, events: list[Any]) -> str:
+    def draw_svg(self, state: Any, seat: str | None, events: list[Any],
+                 names: dict[str, str] | None = None) -> str:
         """The board as an SVG document as ``seat`` may see it (``events`` already filtered
-        for ``seat``). Raises ``NotImplementedError`` when the game declares no drawing."""
+        for ``seat``; ``names``: optional display names by seat, drawn beside the pieces).
+        Raises ``NotImplementedError`` when the game declares no drawing."""
         if self.svg is None:
             raise NotImplementedError(f"no SVG drawing for {self.id}")
-        out: str = self._hook("svg", self.svg)(self.ruleset(), state, seat, events)
+        hook = self._hook("svg", self.svg)
+        out: str = hook(self.ruleset(), state, seat, events, names=names) if names else \
+            hook(self.ruleset(), state, seat, events)
+        return out
+
+    def draw_legend(self, state: Any, seat: str | None) -> str | None:
+        """The legend of the drawing of ``state`` for ``seat`` as an SVG document (see
+        ``legend``), ``None`` when the game declares none."""
+        if self.legend is None:
+            return None
+        out: str = self._hook("legend", self.legend)(self.ruleset(), state, seat)
         return out
 
     def describe(self, before: Any, after: Any, events: list[Any]) -> Any:

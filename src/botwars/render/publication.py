@@ -7,7 +7,8 @@ gets the board after that stage, then its stage table (F-9.3 columns NAME, MODE,
 MOVES, MECH, COMBAT, HITS, HP, CHECK as an HTML table), then the end, fused and result
 tables. Any other game gets, per decision point, the orders in its own notation, the board
 after it (every hidden fact shown: the record is public once the match has ended) and its
-report. Nothing here knows a game.
+report. A game that declares a ``legend`` gets it at the top (one per distinct board, e.g.
+each geeko room shown). Nothing here knows a game.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ table.stage th{background:#eef}table.stage td.label{font-weight:bold;background:
 .flow{display:flex;flex-wrap:wrap;gap:1em;align-items:flex-start}
 figure.board{margin:.3em 0;max-width:460px}figure.board svg{max-width:100%;height:auto}
 figure.board figcaption{font-size:12px;color:#555}
-pre.report{font-size:12px;white-space:pre-wrap}.orders{font:13px ui-monospace,monospace}
+pre.report{font-size:12px;white-space:pre-wrap}figure.legend{margin:.3em 0}.orders{font:13px ui-monospace,monospace}
 """
 
 
@@ -102,6 +103,14 @@ def decision_html(game: Game, before: Any, after: Any, events: list[Any], line: 
     return "\n".join(out)
 
 
+def _add_legend(legends: list[str], game: Game, state: Any) -> None:
+    """Append the legend of the public drawing of ``state`` (the game's ``legend`` hook) to
+    ``legends`` unless it is already there or the game draws none."""
+    svg = game.draw_legend(state, None)
+    if svg and svg not in legends:
+        legends.append(svg)
+
+
 def report_page(game: Game, title: str, steps: Iterable[Any], outcome: dict[str, Any] | None = None) -> str:
     """The whole publication as one self-contained HTML page (inline CSS and SVG, no scripts).
 
@@ -109,8 +118,15 @@ def report_page(game: Game, title: str, steps: Iterable[Any], outcome: dict[str,
     (:class:`botwars.engine.record.Replayed`)."""
     parts = [f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>"
              f"<style>{PAGE_CSS}</style></head><body><h1>{html.escape(title)}</h1>"]
+    legends: list[str] = []
     for s in steps:
+        if not legends:
+            _add_legend(legends, game, s.before)
         parts.append(decision_html(game, s.before, s.after, s.events, s.line))
+        _add_legend(legends, game, s.after)
+    if legends:  # what the board pictures show, drawn by the same symbols (one per distinct board)
+        figs = "".join(f'<figure class="legend">{x}</figure>' for x in legends)
+        parts.insert(1, f'<section class="legend" id="legend"><h2>Legend</h2><div class="flow">{figs}</div></section>')
     if outcome:
         parts.append(f"<h2>Result</h2><p>{html.escape(str(outcome.get('winner') or 'draw'))} "
                      f"({html.escape(str(outcome.get('reason', '')))})</p>")

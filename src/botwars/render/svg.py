@@ -6,7 +6,10 @@ import math
 import textwrap
 from html import escape
 
-PLAYER_COLOURS = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"]
+from botwars.render.palette import PALETTE
+
+#: The drawn seat colours in seat order (render/palette.py is the only declaration).
+PLAYER_COLOURS = [c.fill for c in PALETTE]
 
 
 class Svg:

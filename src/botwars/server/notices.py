@@ -60,6 +60,7 @@ from sqlalchemy import delete, select, update
 
 from botwars.engine.errors import ConfigError
 from botwars.engine.ruleset import canonical_json
+from botwars.render.palette import seat_colours
 from botwars.server.manager import ApiError
 from botwars.store import Store
 from botwars.store.models import MatchRow, NoticeRegistrationRow, NoticeRow, OrderRow
@@ -323,6 +324,7 @@ class _Opened:
     turn: int
     deadlines: dict[str, Optional[float]]
     at: float
+    colours: dict[str, str] = field(default_factory=dict)  # seat -> colour word (render/palette.py)
 
 
 @dataclass
@@ -333,6 +335,7 @@ class _Ended:
     turn: int
     outcome: dict[str, Any]
     at: float
+    colours: dict[str, str] = field(default_factory=dict)  # seat -> colour word (render/palette.py)
 
 
 class DeliveryError(Exception):
@@ -400,12 +403,14 @@ class NoticeService:
             self._seen[mid] = key
             now = self.now()
             if sess.ended:
-                ev: Any = _Ended(mid, sess.rs.id, sess.n, sess.ref.turn(), sess.outcome.to_json(), now)
+                colours = {s: c.word for s, c in seat_colours(sess.seats).items()}
+                ev: Any = _Ended(mid, sess.rs.id, sess.n, sess.ref.turn(), sess.outcome.to_json(), now, colours)
             else:
                 pend = [s for s in sess.pending() if s in seats]
                 if not pend:
                     return
-                ev = _Opened(mid, sess.rs.id, sess.n + 1, sess.ref.turn(), {s: sess.deadline(s) for s in pend}, now)
+                ev = _Opened(mid, sess.rs.id, sess.n + 1, sess.ref.turn(), {s: sess.deadline(s) for s in pend}, now,
+                             {s: c.word for s, c in seat_colours(sess.seats).items()})
         self._events.put(ev)
         self.wake()
 
@@ -552,6 +557,8 @@ class NoticeService:
         """The public facts of one notice (nothing any seat's view hides)."""
         p: dict[str, Any] = {"event": kind, "match": ev.match, "game": ev.game, "seat": seat, "decision": ev.n,
                              "turn": ev.turn, "link": f"{base_url}/watch/{ev.match}"}
+        if getattr(ev, "colours", None) and seat in ev.colours:
+            p["colour"] = ev.colours[seat]  # the seat's colour word, as its page and reports name it
         if kind == "result":
             p["outcome"] = ev.outcome
         else:
@@ -667,7 +674,8 @@ class NoticeService:
     @staticmethod
     def render_mail(p: dict[str, Any]) -> tuple[str, str]:
         """Subject and plain-text body of an e-mail notice from its payload."""
-        m, seat, n = p["match"], p["seat"], p["decision"]
+        m, n = p["match"], p["decision"]
+        seat = f"{p['seat']} ({p['colour']})" if p.get("colour") else p["seat"]
         if p["event"] == "result":
             o = p.get("outcome") or {}
             winner = o.get("winner")

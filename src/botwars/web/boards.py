@@ -2,6 +2,8 @@
 
 - ``GET /web/matches/{id}/board.svg[?token=T]`` — the board as the seat (or a spectator) may
   see it, with the last decision point's events highlighted;
+- ``GET /web/matches/{id}/legend.svg[?token=T]`` — the legend of that board (its elements drawn
+  by the board's own symbols, in words), for games that declare one;
 - ``GET /web/matches/{id}/turn/{n}/stages.json[?token=T&inline=1]`` — decision point ``n``
   stage by stage (issue 14) as the seat (or a spectator) may see it, running or ended;
 - ``GET /web/matches/{id}/turn/{n}/frame/{j}.svg[?token=T]`` — one frame of it.
@@ -61,6 +63,19 @@ def _staged(manager: MatchManager, match_id: str, token: Optional[str]) -> tuple
     if get_game(sess.rs.id).stages is None:
         raise ApiError(404, "not_found", f"{sess.rs.id} has no stages")
     return sess, seat
+
+
+@router.get("/web/matches/{match_id}/legend.svg")
+def legend(match_id: str, manager: ManagerDep, token: Optional[str] = Query(None, max_length=200)) -> Response:
+    """The legend of the board the seat (or a spectator) sees: its elements, drawn by the
+    board's own symbols, in words (404 for a game that declares none)."""
+    sess = manager.get(match_id)
+    seat = seat_of(manager, sess, token)
+    with sess.lock:
+        svg = get_game(sess.rs.id).draw_legend(sess.state, seat)
+    if svg is None:
+        raise ApiError(404, "not_found", f"the game {sess.rs.id} draws no legend")
+    return svg_response(svg, headers={"Cache-Control": "no-store"})
 
 
 @router.get("/web/matches/{match_id}/turn/{n}/stages.json")

@@ -6,10 +6,13 @@ keep the JSON error."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
 
 from botwars.engine.plugin import get_game
+from botwars.render.palette import PALETTE, palette_json
 from botwars.server.deps import ManagerDep
 from botwars.server.manager import ApiError, MatchManager
 from botwars.web.caches import CachesDep
@@ -19,6 +22,12 @@ router = APIRouter(include_in_schema=False)
 
 _TITLES = {"match_running": "This match is still being played", "unknown_match": "No such match",
            "bad_token": "This seat link is not valid"}
+
+
+def palette_data(seats: list[str]) -> dict[str, Any]:
+    """The seat colours for a page's data (render/palette.py, the only copy): ``seats`` maps
+    each seat to ``{word, name, colour, ink, edge}``, ``words`` every palette word to the same."""
+    return {"seats": palette_json(seats), "words": {c.word: c.to_json() for c in PALETTE}}
 
 
 def refused(request: Request, exc: ApiError, match_id: str) -> HTMLResponse:
@@ -36,7 +45,8 @@ def _play(manager: MatchManager, match_id: str, token: str) -> HTMLResponse:
     game = get_game(sess.rs.id)
     return page("match.html", sess=sess, seat=seat, token=token, game=sess.rs.id,
                 bots=sorted(game.builtin_bots()), entry_script=game.web_entry is not None,
-                has_stages=game.stages is not None)
+                has_stages=game.stages is not None, palette=palette_data(sess.seats),
+                has_legend=game.legend is not None)
 
 
 @router.get("/play/{match_id}", response_class=HTMLResponse)
@@ -58,7 +68,8 @@ def watch(request: Request, match_id: str, manager: ManagerDep) -> HTMLResponse:
         return refused(request, exc, match_id)
     game = get_game(sess.rs.id)
     return page("match.html", sess=sess, seat=None, token="", game=sess.rs.id, bots=[],
-                entry_script=game.web_entry is not None, has_stages=game.stages is not None)
+                entry_script=game.web_entry is not None, has_stages=game.stages is not None,
+                palette=palette_data(sess.seats), has_legend=game.legend is not None)
 
 
 @router.get("/replay/{match_id}", response_class=HTMLResponse)
@@ -70,4 +81,4 @@ def replay(request: Request, match_id: str, manager: ManagerDep, caches: CachesD
         return refused(request, exc, match_id)
     game = get_game(sess.rs.id)
     return page("replay.html", sess=sess, count=len(steps), game=sess.rs.id,
-                entry_script=game.web_entry is not None)
+                entry_script=game.web_entry is not None, palette=palette_data(sess.seats))

@@ -15,7 +15,7 @@
   }
   const kit = {
     keys: "Orders: Tab to a robot's button and press Enter to choose it; then arrow keys = move, Shift+arrow keys = attack, D = defend, X = self-destruct (or Tab to the order buttons).",
-    seats: {p1: {name: "Red", colour: "#d62728", letter: "R"}, p2: {name: "Blue", colour: "#1f77b4", letter: "B"}},
+    seats: {p1: {letter: "R"}, p2: {letter: "B"}},  // names and colours: the page's palette (render/palette.py)
     grid: {
       square: (c, r, m) => `${c + 1}:${m.rows - r}`,
       cell: (name, m) => { const [x, y] = String(name).split(":").map(Number); return [x - 1, m.rows - y]; },

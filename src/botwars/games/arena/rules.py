@@ -480,10 +480,12 @@ class ArenaRuleset(Ruleset):
         from botwars.games.arena.board import map_problems, parse_map
         return [ConfigError(p, source=source).one_line() for p in map_problems(parse_map(text, source, check=False))]
 
-    def svg(self, state: ArenaState, seat: str | None = None, events: list | None = None) -> str:
-        """The board as SVG (see :mod:`botwars.games.arena.svg`); the arena hides nothing (R30)."""
+    def svg(self, state: ArenaState, seat: str | None = None, events: list | None = None,
+            names: dict[str, str] | None = None) -> str:
+        """The board as SVG (see :mod:`botwars.games.arena.svg`); the arena hides nothing (R30).
+        ``names``: optional display names by seat (``p1``, ``p2``), shown in the robots' tooltips."""
         from botwars.games.arena.svg import arena_svg
-        return arena_svg(state, seat, events)
+        return arena_svg(state, seat, events, names)
 
 
 def make_state(config: dict[str, Any], robots: dict[Square, tuple[int, int]], turn: int = 0,

@@ -7,11 +7,17 @@ from typing import Any
 
 from botwars.engine.events import Event
 from botwars.games.arena.board import parse_sq
+from botwars.render.palette import seat_colour
 from botwars.render.svg import PLAYER_COLOURS, Svg
 
 
-def arena_svg(state: Any, seat: str | None = None, events: list[Event] | None = None) -> str:
-    """SVG of an arena state (the arena is fully observable, R30: every seat sees everything)."""
+def arena_svg(state: Any, seat: str | None = None, events: list[Event] | None = None,
+              names: dict[str, str] | None = None) -> str:
+    """SVG of an arena state (the arena is fully observable, R30: every seat sees everything).
+
+    Robots are ``<g class="robot">`` with ``data-player`` (1, 2), ``data-colour`` (the seat's
+    palette word) and their HP in the middle in the colour's ink; player 1's are discs, player
+    2's squares. ``names``: optional display names by seat (``p1``, ``p2``), in the tooltips."""
     amap = state.amap
     w, h = amap.width, amap.height
     svg = Svg(w, h, cell=28, title=f"arena turn {state.turn + 1}")
@@ -59,9 +65,11 @@ def arena_svg(state: Any, seat: str | None = None, events: list[Event] | None = 
     half = state.config["initial_hp"] / 2
     for sq, (rid, p, hp) in sorted(state.robots.items()):
         c, r = cr(sq)
-        colour = PLAYER_COLOURS[p - 1]
-        svg.open_group("robot", f"robot {rid} of player {p} at {sq[0]}:{sq[1]}, {hp} HP", square=f"{sq[0]}:{sq[1]}",
-                       player=p)
+        pal = seat_colour(p - 1)
+        colour = pal.fill
+        who = f"{pal.name}" + (f" ({names[f'p{p}']})" if names and names.get(f"p{p}") else "")
+        svg.open_group("robot", f"robot {rid} of player {p} ({who}) at {sq[0]}:{sq[1]}, {hp} HP",
+                       square=f"{sq[0]}:{sq[1]}", player=p, colour=pal.word)
         if p == 2:  # a square for player 2, a disc for player 1: told apart without colour
             px, py = svg.xy(c, r)
             k = svg.cell * (0.1 if hp >= half else 0.2)
@@ -70,7 +78,7 @@ def arena_svg(state: Any, seat: str | None = None, events: list[Event] | None = 
         else:
             svg.circle(c, r, colour, 0.4 if hp >= half else 0.3)
         cx, cy = svg.centre(c, r)
-        svg.text(cx, cy, str(hp), 9, "#fff", weight="bold")
+        svg.text(cx, cy, str(hp), 9 if hp < 100 else 8, pal.ink, weight="bold")
         svg.close_group()
     return svg.to_string()
 

@@ -22,6 +22,7 @@ GAME = Game(
     svg=_RULES + ".svg",
     report=_RULES + ".report",
     web_entry="botwars.games.dadoed:entry.js",
+    page_helpers="botwars.games.dadoed.icons:page_helpers",
     rl="botwars.games.dadoed.rlspec:make",
     notation="botwars.games.dadoed.notation:notation",
 )

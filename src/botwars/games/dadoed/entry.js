@@ -26,6 +26,16 @@
   };
   // the command's colour in letters too (the coloured edge alone would not tell it)
   const colourTag = (el, c) => c ? el("span", {class: "cmdcol"}, ` · ${c}`) : null;
+  // the board's command icons (games/dadoed/icons.py, sent with the page helpers): one picture
+  // of a command on the board and on its button
+  let ICONS = {};
+  function iconOf(el, id) {
+    const c = id && ICONS[id];
+    if (!c || !c.icon) return null;
+    const span = el("span", {class: "cmdicon", "aria-hidden": "true"});
+    span.innerHTML = c.icon;
+    return span;
+  }
   const DIRNAME = {N: "north", E: "east", S: "south", W: "west"};
   const WALK = {step: 1, stride: 2, dash: 3, charge: 4, north_3: 3, south_3: 3, east_3: 3, west_3: 3};
   const REUSE = {blue: "blue and red copies are used up for good", red: "blue and red copies are used up for good",
@@ -45,7 +55,7 @@
   const keyOf = o => o.type === "command" ? o.command : (o.type === "super" ? `super:${o.bot}` : o.type);
   const kit = {
     keys: "Commands: arrow keys move along the row, Enter chooses one; then Tab to the tile and direction buttons (or choose the tile with the board cursor) until \"Ready\" appears; Tab to Submit. Setup: Enter on a first and a second command for each bot.",
-    seats: {blue: {name: "Blue", colour: "#1f77b4", letter: "B"}, orange: {name: "Orange", colour: "#ff7f0e", letter: "O"}},
+    seats: {blue: {letter: "B"}, orange: {letter: "O"}},  // names and colours: the page's palette (render/palette.py)
     grid: {
       square: (c, r) => `${COLS[c]}${8 - r}`,
       cell: name => { const c = COLS.indexOf(String(name)[0]), r = Number(String(name).slice(1)); return c < 0 || !r ? null : [c, 8 - r]; },
@@ -108,6 +118,7 @@
     ],
     entry(box, view, h, ui) {
       const el = ui.el;
+      ICONS = (h && h.commands) || ICONS;
       if (view.phase === "setup") return setupEntry(box, view, ui);
       const legal = (h.legal || []).filter(o => o.type !== "resign");
       if (!legal.length) { box.append(el("p", {class: "hint"}, "No legal order: you may only resign.")); return null; }
@@ -132,7 +143,7 @@
           const label = id ? `${CMD[id] ? CMD[id][0] : id}${pool && pool.left !== null ? ` ×${pool.left}` : ""}` : `Super of bot ${k.slice(6)}`;
           cmdBox.append(el("button", {type: "button", class: "cmd " + (id && CMD[id] ? CMD[id][1] : "super") + (k === key ? " sel" : ""),
             dataset: {command: k}, "aria-pressed": String(k === key), title: id ? cmdText(id) : "this bot's super (two commands in one turn)",
-            onclick: () => { key = k; chosen = {}; redraw(); }}, label, colourTag(el, id && CMD[id] ? CMD[id][1] : "super")));
+            onclick: () => { key = k; chosen = {}; redraw(); }}, iconOf(el, id), label, colourTag(el, id && CMD[id] ? CMD[id][1] : "super")));
         });
         stepBox.innerHTML = "";
         ui.board.clear();
@@ -302,7 +313,7 @@
         "aria-label": taken ? `${nameOf(id)}: already bot ${o[0]}'s ${partName(o[1])} command` : null,
         title: taken ? `already bot ${o[0]}'s ${partName(o[1])} command` : EFFECT[id] || cmdText(id),
         onclick: () => pick(lb, i, id), onmouseenter: () => describe(id), onfocus: () => describe(id)},
-        nameOf(id), colourTag(el, colourOf(id)), n === null ? null : el("span", {class: "cmdcol"}, ` · pool ${n}`));
+        iconOf(el, id), nameOf(id), colourTag(el, colourOf(id)), n === null ? null : el("span", {class: "cmdcol"}, ` · pool ${n}`));
     }
     function redraw(push = true) {
       steps.innerHTML = "";

@@ -590,12 +590,16 @@ class DadoedRuleset(Ruleset):
         from botwars.games.dadoed.report import render_state
         return render_state(self, state, seat)
 
-    def svg(self, state: State, seat: str | None = None, events: list[Event] | None = None) -> str:
+    def svg(self, state: State, seat: str | None = None, events: list[Event] | None = None,
+            names: dict[str, str] | None = None) -> str:
         """The board as an SVG string (issue 8), drawn from ``seat``'s observation (D-12.1: the
         opponent's supers stay hidden during setup). ``events``: the last decision point's events
-        to highlight (``None``: those of the view's last log entry). See :mod:`botwars.games.dadoed.svg`."""
+        to highlight (``None``: those of the view's last log entry); ``names``: optional display
+        names by seat. The pool's commands (public, D-4.2) are drawn as icons with their names.
+        See :mod:`botwars.games.dadoed.svg`."""
         from botwars.games.dadoed.svg import dadoed_svg
-        return dadoed_svg(self.view(state, seat), events, seat)
+        commands = {c.id: (c.name, c.colour) for c in state.pool.commands}
+        return dadoed_svg(self.view(state, seat), events, seat, commands, names)
 
     def report(self, before: State, after: State, events: list[Event]) -> str:
         """``botwars replay --report``: the order of one decision, its events and the board after."""

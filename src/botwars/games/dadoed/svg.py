@@ -13,10 +13,12 @@ from typing import Any
 
 from botwars.engine.events import Event
 from botwars.games.dadoed.board import COLS, SIZE, parse_tile
-from botwars.render.svg import PLAYER_COLOURS, Svg
+from botwars.games.dadoed.icons import command_icon
+from botwars.render.palette import colour_named
+from botwars.render.svg import Svg
 
 #: Owner colours: Blue and Orange (D-1.1).
-COLOURS = {"blue": PLAYER_COLOURS[1], "orange": PLAYER_COLOURS[3]}
+COLOURS = {p: colour_named(p).fill for p in ("blue", "orange")}
 HIGHLIGHT = "#e6007e"  # magenta: what happened in the last command
 FIRE = "#ff5a1f"
 
@@ -39,13 +41,16 @@ def _flame(svg: Svg, c: int, r: int, title: str) -> None:
             f'<circle cx="{x + k * .5:g}" cy="{y + k * .7:g}" r="{k * .12:g}" fill="#ffd23f"/></g>')
 
 
-def dadoed_svg(view: dict[str, Any], events: list[Event] | None = None, seat: str | None = None) -> str:
+def dadoed_svg(view: dict[str, Any], events: list[Event] | None = None, seat: str | None = None,
+               commands: dict[str, tuple[str, str]] | None = None, names: dict[str, str] | None = None) -> str:
     """SVG document (a string) of a D-12.2 observation ``view``.
 
     ``events``: the events of the last decision point (D-12.3), highlighted: moves as arrows,
     new holes, falls, burns, blasts, fire lit or put out, patches, placed boulders, roots and
     drops. ``None``: the events of the last log entry of the view. Raises ``ValueError`` for a
-    malformed tile name in the view or the events.
+    malformed tile name in the view or the events. ``commands``: id → (name, colour word) of the
+    pool's commands (D-4.2; public), shown in the panel as icons in their colours
+    (:mod:`.icons`) with their names; ``names``: optional display names by seat.
     """
     svg = Svg(SIZE, SIZE, cell=44, margin=22, side=230, min_height=2 * 22 + 8 * 44,
               title=f"dadoed turn {view['turn']}" + (f", {view['active']} to move" if view.get("active") else ""))
@@ -93,7 +98,7 @@ def dadoed_svg(view: dict[str, Any], events: list[Event] | None = None, seat: st
             svg.text(x + svg.cell * 0.33, y + svg.cell * 0.33, "R", 9, "#6b3d12", weight="bold")
         svg.text(x, y, lb, 15, "#fff", weight="bold")
         svg.close_group()
-    _panel(svg, view)
+    _panel(svg, view, commands or {}, names or {})
     return svg.to_string()
 
 
@@ -128,32 +133,49 @@ def _highlights(svg: Svg, events: list[Event]) -> None:
             raise ValueError(f"dadoed svg: malformed {e.kind} event {d!r}: {exc}") from None
 
 
-def _panel(svg: Svg, view: dict[str, Any]) -> None:
+def _panel(svg: Svg, view: dict[str, Any], commands: dict[str, tuple[str, str]], names: dict[str, str]) -> None:
+    def cname(cid: str) -> str:
+        return commands.get(cid, (cid, ""))[0]
+
+    def who(p: str) -> str:
+        word = colour_named(p).name if p in COLOURS else p
+        return f"{word} ({names[p]})" if names.get(p) else word
+
     lines: list[tuple[str, str]] = []
     if view.get("phase") == "setup":
         lines.append(("# setup: supers being chosen", ""))
     elif view.get("result"):
         res = view["result"]
-        lines.append((f"# {'draw' if res['winner'] == 'draw' else res['winner'] + ' wins'} ({res['reason']})", ""))
+        lines.append((f"# {'draw' if res['winner'] == 'draw' else who(res['winner']) + ' wins'} ({res['reason']})", ""))
     else:
-        lines.append((f"# turn {view['turn']}: {view['active']} to move", COLOURS.get(view.get("active"), "")))
+        lines.append((f"# turn {view['turn']}: {who(view['active'])} to move", COLOURS.get(view.get("active"), "")))
         if not view.get("super_allowed", True):
             lines.append(("no supers this turn", "#666"))
     if view.get("log"):
         last = view["log"][-1]
-        lines.append((f"last: {last['player']} {last['order']}", HIGHLIGHT))
+        lines.append((f"last: {who(last['player'])} {last['order']}", HIGHLIGHT))
     lines.append(("", ""))
     lines.append(("# bots", ""))
     for lb, b in view["bots"].items():
         where = b["tile"] or "reserve"
-        sup = "+".join(b["super"]) if b["super"] else "?"
-        lines.append((f"{lb} {b['owner']} {where}{' rooted' if b['rooted'] else ''}  {sup}", COLOURS[b["owner"]]))
+        sup = " + ".join(cname(c) for c in b["super"]) if b["super"] else "?"
+        lines.append((f"{lb} {who(b['owner'])} {where}{' rooted' if b['rooted'] else ''}, super: {sup}",
+                      COLOURS[b["owner"]]))
     for p in ("blue", "orange"):
-        lines.append((f"{p} reserve: {' '.join(view['reserves'][p]) or '-'}", COLOURS[p]))
+        lines.append((f"{who(p)} reserve: {' '.join(view['reserves'][p]) or '-'}", COLOURS[p]))
     lines.append(("", ""))
     lines.append((f"# pool (gold refreshes {view.get('gold_refreshes', 0)})", ""))
+    y = svg.panel(lines, size=10, line_height=13)
+    # the pool: each command's icon in its colour, its name, and copies left/initial
+    x0, k = svg.board_width + 4, 15
     for cid, c in view["pool"].items():
-        left = "inf" if c["left"] is None else c["left"]
-        lines.append((f"{cid} {left}/{'inf' if c['copies'] is None else c['copies']}",
-                      "#aaa" if c["left"] == 0 else "#222"))
-    svg.panel(lines, size=10, line_height=13)
+        left = "∞" if c["left"] is None else c["left"]
+        name, colour = commands.get(cid, (cid, ""))
+        used_up = c["left"] == 0
+        svg.add(f'<g class="pool-command" data-pool="{cid}"' + (' opacity="0.35"' if used_up else "") + ">"
+                + command_icon(cid, colour, x0, y - k / 2 - 1, k, name))
+        svg.text(x0 + k + 5, y, f"{name} {left}/{'∞' if c['copies'] is None else c['copies']}", 10,
+                 "#888" if used_up else "#222", anchor="start")
+        svg.add("</g>")
+        y += k + 3
+    svg.min_height = max(svg.min_height, int(y + 8))

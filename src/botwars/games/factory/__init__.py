@@ -21,6 +21,7 @@ GAME = Game(
                       editor="botwars.games.factory.editor:EDITOR"),
     scenario="botwars.games.factory.scenario:SCENARIO",
     svg=_RULES + ".svg",
+    legend=_RULES + ".legend",
     report=_RULES + ".report",
     web_entry="botwars.games.factory:entry.js",
     plan="botwars.games.factory.plan:factory_plan",

@@ -2,9 +2,6 @@
 // kit's shape is described at the top of play.js and in docs/web.md).
 "use strict";
 (function () {
-  const COLOURS = {red: "#d62728", blue: "#1f77b4", green: "#2ca02c", orange: "#ff7f0e", purple: "#9467bd",
-                   brown: "#8c564b", pink: "#e377c2", cyan: "#17becf"};
-  const ORDER = Object.keys(COLOURS);
   const CARD = {FWD1: "move 1 forward", FWD2: "move 2 forward", FWD3: "move 3 forward", RVS1: "back up 1",
                 RVS2: "back up 2", RVS3: "back up 3", RT90: "turn right", LF90: "turn left", UTRN: "U-turn",
                 SLF1: "slide 1 left", SRT1: "slide 1 right", IDLE: "do nothing"};
@@ -12,10 +9,10 @@
   const cardText = c => { const [t, n] = String(c).split(" "); return `${CARD[t] || t} (priority ${n})`; };
   const parseSq = s => { const m = /^r(\d+)c(\d+)$/.exec(s || ""); return m ? [Number(m[1]), Number(m[2])] : null; };
 
-  function seatsOf(view) {
-    const out = {};
-    (view.players || []).forEach((p, i) => { out[p.name] = {name: p.colour ? p.colour[0].toUpperCase() + p.colour.slice(1) : p.name,
-      colour: COLOURS[p.colour] || COLOURS[ORDER[i % ORDER.length]], letter: String(i + 1)}; });
+  function seatsOf(view, ui) {  // players by name, coloured by their F-2.9 colour word from the page's palette
+    const out = {}, words = ((ui && ui.palette) || {}).words || {};
+    (view.players || []).forEach((p, i) => { const c = words[p.colour] || {}; out[p.name] = {name: c.name || p.name,
+      colour: c.colour || "#666", letter: String(i + 1)}; });
     return out;
   }
   function tableLines(e, ui) {  // a stage/end report event: one line per robot column
@@ -30,14 +27,13 @@
   const kit = {
     keys: "Hand: Enter puts the card in the next free register. Registers: Enter or Delete takes a card back, Shift+Left / Shift+Right (or ◀ ▶) move it earlier or later. Reboot: Space on the checkbox.",
     letterPieces: true,
-    seats: {p1: {name: "Red", colour: COLOURS.red, letter: "1"}, p2: {name: "Blue", colour: COLOURS.blue, letter: "2"},
-            p3: {name: "Green", colour: COLOURS.green, letter: "3"}, p4: {name: "Orange", colour: COLOURS.orange, letter: "4"}},
+    seats: {p1: {letter: "1"}, p2: {letter: "2"}, p3: {letter: "3"}, p4: {letter: "4"}},  // names, colours: the page's palette
     grid: {
       square: (c, r, m) => `r${m.rows - r}c${c + 1}`,
       cell: (name, m) => { const s = parseSq(name); return s ? [s[1] - 1, m.rows - s[0]] : null; },
     },
-    summary(view) {
-      Object.assign(kit.seats, seatsOf(view));
+    summary(view, snap, ui) {
+      Object.assign(kit.seats, seatsOf(view, ui));
       return (view.players || []).map(p => ({seat: p.name, lines: [
         p.out ? "out of the game" : `robot on ${p.robot && p.robot.square || "—"} facing ${p.robot && p.robot.facing || "?"}, ${p.robot ? p.robot.hp : "?"} HP` +
           (p.robot && p.robot.mode === "virtual" ? " (virtual: passes through robots)" : "") + (p.robot && p.robot.rebooting ? ", rebooting" : ""),
@@ -62,25 +58,8 @@
       return ui.stageMoves(events, (n, e, m) => `${n}, stage ${e.stage}: ${m}`,
                            n => (kit.seats[n.split(" ")[0]] || {}).colour);
     },
-    legend: [
-      ["coloured disc with a number badge", "a robot (its player's colour and, in the white badge, its seat number 1-4; the number is its HP, the black line shows where it faces). Hollow and dashed: virtual (passes through robots). Two on one square are drawn side by side"],
-      ["small ring in a corner", "that player's next flag"],
-      ["F1, F2…", "flags: touch them in order to win"],
-      ["↑ → ↓ ← on yellow", "conveyor (CY), moves robots 1 square in stages 3-4"],
-      ["↑ → ↓ ← on blue", "express conveyor (CB)"],
-      ["↺ ↻ ⟲", "gears (GL/GR/GU): turn robots left / right / around"],
-      ["black square", "pit (PT): a robot entering it is destroyed"],
-      ["TD+ / TD-", "trap door open (a pit) / closed"],
-      ["DBN/E/S/W, DBv", "drawbridge raised (pit except from its bridge side) / lowered"],
-      ["TPA, TPB…", "teleporters (a dot: inactive)"],
-      ["SG / SR (+ = on)", "green pressure switch / red toggle switch"],
-      ["CR24", "crusher: destroys robots on it in the listed stages (2 and 4)"],
-      ["BZ", "buzzsaw"],
-      ["W / WW", "wrench square: repairs and sets your checkpoint"],
-      ["UP", "upgrade station"],
-      ["A/B/C letters", "armoury options"],
-      ["dots on an edge", "purple: pusher; red: laser turret; orange: blaser; green: eye (device states in the tooltip)"],
-      ["thick black / dashed orange edge", "wall / fence"],
+    legend: [  // the board's elements: the drawn legend above (the game's legend hook); these: the page's marks
+      ["white badge on a robot", "its player's seat number 1-8"],
       ["dotted line", "where each robot went during the last turn"],
       ["green dashed arrows", "your planned program on this board: walls, conveyors, pushers and pits included, other robots ignored"],
       ["Cards", "FWDn forward n, RVSn back n, RT90/LF90 turn right/left, UTRN U-turn, SLF1/SRT1 slide; the number is the priority (higher moves first)"],

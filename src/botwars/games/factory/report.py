@@ -179,7 +179,7 @@ def render_board(st: Any) -> str:
         pl = st.players[bot.owner]
         where = f"{sq_str(bot.sq)} {DIRS[bot.facing]} {bot.hp} HP {bot.mode}" if bot.alive else (
             "out" if pl.out else "destroyed")
-        lines.append(f"{chr(65 + bot.owner % 26)} {pl.name}: {where}; robots {pl.robots_left}; "
+        lines.append(f"{chr(65 + bot.owner % 26)} {pl.name} ({pl.colour}): {where}; robots {pl.robots_left}; "
                      f"next flag {pl.next_flag}")
     lines.append(LEGEND)
     return "\n".join(lines)

@@ -1458,10 +1458,18 @@ class FactoryRuleset(Ruleset):
         from botwars.games.factory.report import render_board
         return render_board(st)
 
-    def svg(self, st: FactoryState, seat: str | None = None, events: list[Event] | None = None) -> str:
-        """The board as SVG (public state only; see :mod:`botwars.games.factory.svg`)."""
+    def svg(self, st: FactoryState, seat: str | None = None, events: list[Event] | None = None,
+            names: dict[str, str] | None = None) -> str:
+        """The board as SVG (public state only; see :mod:`botwars.games.factory.svg`);
+        ``names``: optional display names by seat, drawn under the robots."""
         from botwars.games.factory.svg import factory_svg
-        return factory_svg(st, seat, events)
+        return factory_svg(st, seat, events, names)
+
+    def legend(self, st: FactoryState, seat: str | None = None) -> str:
+        """The legend of the board's drawing: every element on it, drawn by its own symbol, in
+        words (public, like the board: the same for every seat)."""
+        from botwars.games.factory.svg import legend_svg
+        return legend_svg(st)
 
     def report(self, before: FactoryState, after: FactoryState, events: list[Event]) -> Any:
         """The stage, end, fused and result tables of one resolved turn as Rich renderables,

@@ -13,8 +13,9 @@ from typing import Any
 
 from botwars.games.factory.board import DIRS, Board, Square, sq_str
 from botwars.games.factory.cards import card_str
+from botwars.render.palette import SEAT_WORDS
 
-COLOURS = ("red", "blue", "green", "yellow", "orange", "purple", "white", "black")
+COLOURS = SEAT_WORDS  # F-2.9, declared once for every game and page in render/palette.py
 
 
 class Bot:

@@ -22,6 +22,7 @@ GAME = Game(
                       editor="botwars.games.geeko.editor:EDITOR"),
     scenario="botwars.games.geeko.scenario:SCENARIO",
     svg=_RULES + ".svg",
+    legend=_RULES + ".legend",
     report=_RULES + ".report",
     web_entry="botwars.games.geeko:entry.js",
     plan="botwars.games.geeko.plan:geeko_plan",

@@ -11,8 +11,7 @@
   const seatName = n => `p${n}`;
   const kit = {
     keys: "Robot A / B: Enter on its button chooses it. Hand: Enter puts the card in the chosen robot's next register. Registers: Enter or Delete takes a card back, Shift+Left / Shift+Right (or ◀ ▶) move it. Reboot: the drop-down (arrow keys).",
-    seats: {p1: {name: "Red", colour: "#d62728", letter: "1"}, p2: {name: "Blue", colour: "#1f77b4", letter: "2"},
-            p3: {name: "Green", colour: "#2ca02c", letter: "3"}, p4: {name: "Orange", colour: "#ff7f0e", letter: "4"}},
+    seats: {p1: {letter: "1"}, p2: {letter: "2"}, p3: {letter: "3"}, p4: {letter: "4"}},  // names, colours: the page's palette
     grid: {
       square: (c, r, m) => `r${m.rows - r}c${c + 1}`,
       cell: (name, m) => { const s = parseSq(name); return s ? [s[1] - 1, m.rows - s[0]] : null; },
@@ -56,17 +55,7 @@
     lastMoves(events, ui) {  // the robots' paths over the stages of the last turn
       return ui.stageMoves(events, (n, e, m) => `robot ${n}, stage ${e.stage}: ${m}`);
     },
-    legend: [
-      ["disc with A / B", "your robots A and B (the black line shows where each faces; HP in the tooltip)"],
-      ["green OPEN square (top row)", "an open gate: a robot leaving through it has left the room"],
-      ["dark SHUT square with bars", "a closed gate: a switch on its channel opens it"],
-      ["↑ → ↓ ← on yellow / blue", "conveyor / express conveyor"],
-      ["↺ ↻ ⟲", "gears: turn robots left / right / around"],
-      ["black square", "pit: a robot entering it is destroyed"],
-      ["SG / SR (+ = on)", "green pressure switch / red toggle switch"],
-      ["CR…", "crusher: destroys robots on it in the listed stages"],
-      ["W / WW", "wrench: repairs"],
-      ["dots on an edge", "pushers (purple), lasers (red), blasers (orange), eyes (green)"],
+    legend: [  // the board's elements: the drawn legend above (the game's legend hook); these: the page's marks
       ["dotted line", "where your robots went during the last turn"],
       ["green dashed arrows", "your planned programs on this board (walls, conveyors and pits included; each robot alone)"],
       ["Cards", "FWDn forward n, RVSn back n, RT90/LF90 turn right/left, UTRN U-turn; the number is the priority"],

@@ -25,6 +25,7 @@ from botwars.engine.timecontrol import TimeControl
 from botwars.games.factory.board import DIRS, Square, opposite, sq_str
 from botwars.games.factory.cards import ALL_CARDS, CARD_TYPE, SET_TYPES, TYPES, card_str, parse_card, usable
 from botwars.games.factory.rules import Ctx, FactoryRuleset
+from botwars.games.factory.state import COLOURS
 from botwars.games.geeko.board import GeekoBoard, load_rooms, room_set_names
 from botwars.games.geeko.program import joint_fill
 from botwars.games.geeko.state import LETTERS, GeekoBot, GeekoState, RoomState
@@ -172,17 +173,19 @@ class GeekoRuleset(FactoryRuleset):
         if not self.min_seats <= len(seats) <= self.max_seats:
             raise ConfigError(f"geeko needs 1 to 8 seats, got {len(seats)}")
         names = names or list(seats)
-        runs = [self.new_run(config, seat, names[k], str(seed)) for k, seat in enumerate(seats)]
+        runs = [self.new_run(config, seat, names[k], str(seed), k) for k, seat in enumerate(seats)]
         gs = GeekoState(tuple(seats), config, str(seed), 0, runs)
         for run in runs:
             self.deal(run, 1, [])
         return gs
 
-    def new_run(self, config: dict[str, Any], seat: str, name: str, seed: str) -> RoomState:
-        """A player's private copy of room 1 with robots A and B on their start squares."""
+    def new_run(self, config: dict[str, Any], seat: str, name: str, seed: str, index: int = 0) -> RoomState:
+        """A player's private copy of room 1 with robots A and B on their start squares;
+        ``index``: the seat's place in seat order, which gives its colour (F-2.9)."""
         room1 = self.rooms(config)[0]
         fs = self.empty_state(config, [seat], seed, room1, [name])
         run = RoomState(**{k: getattr(fs, k) for k in fs.__dataclass_fields__})
+        run.players[0].colour = COLOURS[index % len(COLOURS)]
         run.players[0].standing = {"sacrifice_at": 0, "wrench2": "repair", "facing": "N"}
         run.players[0].robots_left = 0
         run.started = 1
@@ -814,11 +817,21 @@ class GeekoRuleset(FactoryRuleset):
         from botwars.games.geeko.report import render_text
         return render_text(self, gs, seat)
 
-    def svg(self, gs: GeekoState, seat: str | None = None, events: list[Event] | None = None) -> str:
+    def svg(self, gs: GeekoState, seat: str | None = None, events: list[Event] | None = None,
+            names: dict[str, str] | None = None) -> str:
         """The seat's room as SVG, drawn by the factory renderer.  A spectator gets the first
         seat's room: after the game as it stood, during it (G-10.6: only room numbers are
-        public) the bare room with its initial devices and no robots."""
+        public) the bare room with its initial devices and no robots. ``names``: optional
+        display names by seat, drawn under the robots."""
         from botwars.games.factory.svg import factory_svg
+        return factory_svg(self._drawn_run(gs, seat), None, None, names)
+
+    def legend(self, gs: GeekoState, seat: str | None = None) -> str:
+        """The legend of :meth:`svg`'s drawing for ``seat``: the elements of the room drawn."""
+        from botwars.games.factory.svg import legend_svg
+        return legend_svg(self._drawn_run(gs, seat))
+
+    def _drawn_run(self, gs: GeekoState, seat: str | None) -> RoomState:
         p = gs.player_of(seat) if seat is not None else 0
         run = gs.runs[p]
         if seat is None and not gs.over:  # G-10.6: only the room number is public during the game
@@ -826,7 +839,7 @@ class GeekoRuleset(FactoryRuleset):
             self.enter_room(run, run.room)
             for b in run.bots:
                 b.alive, b.sq = False, None
-        return factory_svg(run, None, None)
+        return run
 
     def report(self, before: GeekoState, after: GeekoState, events: list[Event]) -> Any:
         """Every player's stage, end, fused and result tables of one turn (published after the

@@ -64,7 +64,7 @@
         .concat(["submerged enemy subs are hidden"])});
       return out;
     },
-    seats: {p1: {name: "Red", colour: "#d62728", letter: "R"}, p2: {name: "Blue", colour: "#1f77b4", letter: "B"}},
+    seats: {p1: {letter: "R"}, p2: {letter: "B"}},  // names and colours: the page's palette (render/palette.py)
     grid: {
       square: (c, r) => `${COLS[c]}${7 - r}`,
       cell: n => { const p = parse(n); return p ? [p[0] - 1, 7 - p[1]] : null; },

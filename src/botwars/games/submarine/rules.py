@@ -456,16 +456,18 @@ class SubmarineRuleset(Ruleset):
         """S-2.8 rendering; ``seat`` None on a finished game shows everything."""
         return _view.render(state, seat)
 
-    def svg(self, state: SubState, seat: str | None = None, events: list[Event] | None = None) -> str:
+    def svg(self, state: SubState, seat: str | None = None, events: list[Event] | None = None,
+            names: dict[str, str] | None = None) -> str:
         """The board as an SVG string (issue 8) as ``seat`` (``None``: a spectator) may see it.
 
         Drawn only from :meth:`view` (the seat's observation, S-8) and from ``events`` filtered
         again for ``seat`` (S-8.4), never from the hidden state; ``events`` ``None``: the events of
-        the observation. A finished game's drawing reveals everything (S-12.5, H22). See
+        the observation. A finished game's drawing reveals everything (S-12.5, H22). ``names``:
+        optional display names by seat (public), shown beside the colour names. See
         :mod:`botwars.games.submarine.svg`."""
         from botwars.engine.events import filter_events
         from botwars.games.submarine.svg import submarine_svg
-        return submarine_svg(self.view(state, seat), None if events is None else filter_events(events, seat))
+        return submarine_svg(self.view(state, seat), None if events is None else filter_events(events, seat), names)
 
     def report(self, before: SubState, after: SubState, events: list[Event]) -> str:
         """``botwars replay --report``: the referee's account of one decision point (full forms,

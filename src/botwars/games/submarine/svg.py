@@ -21,10 +21,12 @@ from typing import Any
 
 from botwars.engine.events import Event
 from botwars.games.submarine.board import COLS, NO_MINE, SCORING, SIZE, adjacent, name, on_board, parse_space, step
-from botwars.render.svg import PLAYER_COLOURS, Svg
+from botwars.render.palette import seat_colours
+from botwars.render.svg import Svg
 
-#: Seat colours: p1 red, p2 blue (the platform's first two player colours).
-COLOURS = {"p1": PLAYER_COLOURS[0], "p2": PLAYER_COLOURS[1]}
+#: Seat colours: p1 red, p2 blue (the platform's palette, render/palette.py).
+_PALETTE = seat_colours(["p1", "p2"])
+COLOURS = {s: c.fill for s, c in _PALETTE.items()}
 _TINT = {"p1": "#fbe3e3", "p2": "#e1ecf8"}
 HIGHLIGHT = "#e6007e"
 
@@ -41,11 +43,14 @@ def _owner(letter: str) -> str:
     return "p1" if letter in "abcde" else "p2"
 
 
-def submarine_svg(view: dict[str, Any], events: list[Event] | None = None) -> str:
+def submarine_svg(view: dict[str, Any], events: list[Event] | None = None,
+                  names: dict[str, str] | None = None) -> str:
     """SVG document (a string) of one recipient's observation ``view``.
 
     ``events``: the kernel events of this step that the recipient may see (already filtered;
-    ``None``: the ``events`` of the observation). Raises ``ValueError`` on a malformed space.
+    ``None``: the ``events`` of the observation); ``names``: optional display names by seat,
+    shown in the panel beside the seat's colour (render/palette.py). Raises ``ValueError`` on
+    a malformed space.
     """
     seat = view.get("you")
     final = "state" in view  # S-12.5: the finished game, everything revealed (H22)
@@ -137,7 +142,7 @@ def submarine_svg(view: dict[str, Any], events: list[Event] | None = None) -> st
                 f'stroke-width="2" stroke-dasharray="2 3"/>')
         svg.text(x, y, letter + "?", 12, colour, weight="bold")
         svg.close_group()
-    _panel(svg, view, evs, setup, final)
+    _panel(svg, view, evs, setup, final, names or {})
     return svg.to_string()
 
 
@@ -284,7 +289,8 @@ def _event_line(e: Event) -> str | None:
     d = e.data
     k = e.kind
     if k == "nullify":
-        return f"nullify: {d['special']} suppressed for {d['player']} until turn {d['until_turn']}"
+        return (f"nullify: {str(d['special']).replace('_', ' ')} suppressed for {_name(d['player'])} until turn "
+                f"{d['until_turn']}")
     if k == "detected":
         return f"enemy sonar detected {', '.join(d['subs'])}"
     if k == "damage":
@@ -292,7 +298,7 @@ def _event_line(e: Event) -> str | None:
     if k == "destroyed":
         return f"{d['sub']} destroyed" + (f" on {d['space']}" if "space" in d else "")
     if k == "announce_25":
-        return f"{d['player']} reached 25 points"
+        return f"{_name(d['player'])} reached 25 points"
     if k == "ring_destroyed":
         return f"ring {d['ring']} destroyed"
     if k == "score":
@@ -304,26 +310,37 @@ def _event_line(e: Event) -> str | None:
     return None
 
 
-def _panel(svg: Svg, view: dict[str, Any], evs: list[Event], setup: bool, final: bool) -> None:
+def _name(p: Any) -> str:
+    """A seat as its colour's name ("Red"), the seat id itself when it has none."""
+    return _PALETTE[p].name if p in _PALETTE else str(p)
+
+
+def _panel(svg: Svg, view: dict[str, Any], evs: list[Event], setup: bool, final: bool,
+           names: dict[str, str]) -> None:
     seat = view.get("you")
     lines: list[tuple[str, str]] = []
+
+    def who(p: Any) -> str:  # "Red" (the palette's word), with a display name when given
+        word = _PALETTE[p].name if p in _PALETTE else str(p)
+        return f"{word} ({names[p]})" if names.get(p) else word
+
     if final and view.get("result"):  # a replay's revealed drawing mid-game has no result yet
         res = view["result"]
         w = res["winner"]
         sc = res.get("scores", {})
-        lines.append((f"# {'draw' if w == 'draw' else w + ' wins'} ({res['reason']})", COLOURS.get(w, "")))
+        lines.append((f"# {'draw' if w == 'draw' else who(w) + ' wins'} ({res['reason']})", COLOURS.get(w, "")))
         if sc:
-            lines.append((f"scores: p1 {sc.get('p1')}, p2 {sc.get('p2')}", ""))
+            lines.append((f"scores: {who('p1')} {sc.get('p1')}, {who('p2')} {sc.get('p2')}", ""))
     elif setup:
         lines.append(("# setup: placing subs", ""))
     else:
-        lines.append((f"# turn {view['turn']}, round {view['round']}: {view['active']} to move",
+        lines.append((f"# turn {view['turn']}, round {view['round']}: {who(view['active'])} to move",
                       COLOURS.get(view.get("active"), "")))
     hr = view.get("home_rows") or {}
     if hr:
-        lines.append((f"home rows: p1 row {hr.get('p1')}, p2 row {hr.get('p2')}", ""))
+        lines.append((f"home rows: {who('p1')} row {hr.get('p1')}, {who('p2')} row {hr.get('p2')}", ""))
     if seat:
-        lines.append((f"you: {seat}", COLOURS[seat]))
+        lines.append((f"you: {who(seat)}", COLOURS[seat]))
         if not final and not setup:
             ap = view.get("ap")
             lines.append((f"score {view.get('score')}" + (f", AP {ap}" if ap is not None else ""), ""))
@@ -334,7 +351,7 @@ def _panel(svg: Svg, view: dict[str, Any], evs: list[Event], setup: bool, final:
         for k, s in sorted(subs.items()):
             txt = f"{k} {s['space']} {'surfaced' if s['surfaced'] else 'submerged'}"
             if "hp" in s:
-                txt += f" {s['hp']}HP {s['special']}" + (" plate" if s.get("plate") else "")
+                txt += f" {s['hp']}HP {str(s['special']).replace('_', ' ')}" + (" plate" if s.get("plate") else "")
             lines.append((txt, COLOURS[s["owner"]]))
         ds = view.get("destroyed_subs") or (view.get("state") or {}).get("destroyed_subs") or {}
         gone = [k for p in ("p1", "p2") for k in ds.get(p, [])]
@@ -343,7 +360,8 @@ def _panel(svg: Svg, view: dict[str, Any], evs: list[Event], setup: bool, final:
         supp = view.get("suppressed") or (view.get("state") or {}).get("suppressed") or {}
         for p in ("p1", "p2"):
             for w in supp.get(p, []):
-                lines.append((f"{w['special']} suppressed for {p} to turn {w['until_turn']}", "#666"))
+                lines.append((f"{str(w['special']).replace('_', ' ')} suppressed for {who(p)} to turn {w['until_turn']}",
+                              "#666"))
     shown = [t for t in (_event_line(e) for e in evs) if t]
     if shown:
         lines.append(("", ""))

@@ -33,6 +33,7 @@
   let snap = null, builtFor = null, clockAt = 0, entryCtl = null, planned = [], boardClick = null;
   const history = [];  // [{decision, events}] newest last, a few decision points
   let announced = {decision: null, count: 0};
+  let legendFor = null;  // the decision point whose drawn legend is shown
 
   function el(tag, attrs, ...kids) {
     const e = document.createElement(tag);
@@ -44,7 +45,14 @@
     for (const k of kids) if (k !== null && k !== undefined) e.append(k);
     return e;
   }
-  const seatInfo = s => (KIT.seats || {})[s] || {name: s, colour: "#666", letter: String(s).slice(0, 1).toUpperCase()};
+  // the seat colours (render/palette.py, passed in the page's data; no copy here): the palette's
+  // colour and colour word win over a kit's, whose seats add letters (and later display names)
+  const PALETTE = JSON.parse(page.dataset.palette || "{}");
+  const seatInfo = s => {
+    const kit = (KIT.seats || {})[s], pal = (PALETTE.seats || {})[s];
+    const base = kit || {name: s, colour: "#666", letter: String(s).slice(0, 1).toUpperCase()};
+    return pal ? Object.assign({}, base, {name: pal.name, colour: pal.colour, ink: pal.ink}) : base;
+  };
   const seatName = s => { const i = seatInfo(s); return String(i.name).toLowerCase() === String(s).toLowerCase() ? i.name : `${i.name} (${s})`; };
   const swatch = s => el("span", {class: "swatch", style: `background:${seatInfo(s).colour};color:${inkOn(seatInfo(s).colour)}`, "aria-hidden": "true"}, seatInfo(s).letter || "");
   // WCAG 2.1 relative luminance and contrast; black or white ink, whichever reads better on `bg`
@@ -215,7 +223,7 @@
   function letterPieces(svg) {
     if (!KIT.letterPieces) return;
     svg.querySelectorAll("g[data-owner]").forEach(g => {
-      const info = (KIT.seats || {})[g.dataset.owner], shape = g.querySelector("circle, rect");
+      const info = (KIT.seats || {})[g.dataset.owner] ? seatInfo(g.dataset.owner) : null, shape = g.querySelector("circle, rect");
       if (!info || !shape) return;
       const b = shape.getBBox(), r = Math.max(4, b.width * .32);
       const x = b.x + b.width, y = b.y;
@@ -500,7 +508,7 @@
     if (entryBlock) b.setAttribute("aria-describedby", "submit-why"); else b.removeAttribute("aria-describedby");
   }
   function ready(ok, why) { entryBlock = ok ? null : (why || "The orders are not complete yet."); updateSubmit(); }
-  const ui = {el, setOrders, board, seatName, seatInfo, swatch, say: (t, bad) => say(t, bad), get snap() { return snap; }, seat: SEAT,
+  const ui = {el, setOrders, board, seatName, seatInfo, swatch, palette: PALETTE, say: (t, bad) => say(t, bad), get snap() { return snap; }, seat: SEAT,
               plan, drawPlan, registerCard, stageMoves, ready};
 
   function apply(s) {
@@ -517,6 +525,7 @@
     renderEvents(s);
     renderClocks();
     loadBoard();
+    if ($("legend")) drawnLegend($("legend"));
     if (SEAT) {
       const key = `${s.decision}:${s.status}:${s.your_turn && !s.submitted.includes(SEAT)}`;
       if (builtFor !== key) { builtFor = key; buildEntry(s); }
@@ -709,12 +718,27 @@
     renderLegend();
   }
 
+  // the drawn legend (the game's legend hook: the board's own symbols, in words), fetched again
+  // when the decision point changes (a board may change its elements, e.g. a new room)
+  function drawnLegend(box) {
+    if (!page.dataset.legend) return;
+    const key = snap ? snap.decision : "-";
+    if (legendFor === key) return;
+    legendFor = key;
+    let pic = $("legend-board");
+    if (!pic) { pic = el("div", {id: "legend-board", class: "legend-board"}); box.prepend(pic); }
+    fetch(`/web/matches/${M}/legend.svg${q}`).then(r => r.ok ? r.text() : "").then(t => {
+      if (t.startsWith("<svg")) pic.innerHTML = t;
+    }).catch(() => { legendFor = null; });
+  }
+
   function renderLegend() {
     const box = $("legend");
+    if (box) drawnLegend(box);
     if (!box || box.dataset.done) return;
     box.dataset.done = "1";
     const rows = KIT.legend || [];
-    if (!rows.length) { box.append(el("p", {class: "hint"}, "No legend for this game.")); return; }
+    if (!rows.length) { if (!page.dataset.legend) box.append(el("p", {class: "hint"}, "No legend for this game.")); return; }
     box.append(el("dl", {class: "legend"}, ...rows.flatMap(([a, b]) => [el("dt", {}, a), el("dd", {}, b)])));
   }
   window.addEventListener("online", refresh);

@@ -8,7 +8,9 @@
   const root = document.getElementById("replay");
   const M = root.dataset.match, KIT = (window.botwarsGames || {})[root.dataset.game] || {};
   const $ = id => document.getElementById(id);
-  const seatName = s => { const i = (KIT.seats || {})[s]; return i ? (i.name.toLowerCase() === String(s).toLowerCase() ? i.name : `${i.name} (${s})`) : s; };
+  const PALETTE = JSON.parse(root.dataset.palette || "{}");  // seat colours (render/palette.py)
+  const seatName = s => { const p = (PALETTE.seats || {})[s], i = p || (KIT.seats || {})[s];
+    return i && i.name ? (i.name.toLowerCase() === String(s).toLowerCase() ? i.name : `${i.name} (${s})`) : s; };
   const ui = {seatName};
   function words(e) {
     const flat = Object.assign({kind: e.type || e.kind}, e.data || e);
