@@ -289,7 +289,7 @@
                `Choose another one, or first change bot ${o[0]}'s ${partName(o[1])} command.`, true);
         return;
       }
-      sup[lb][i] = id;  // a second click (or a double click) keeps the pick: it never takes it back
+      sup[lb][i] = id;  // a second click keeps the pick: it never takes it back (the second click of a double click is ignored: it could land on the next bot's buttons)
       shown = id;
       if (sup[lb][0] && sup[lb][1]) { const next = mine.find(x => !(sup[x][0] && sup[x][1])); if (next) cur = next; }
       redraw();
@@ -312,7 +312,7 @@
         dataset: {bot: lb, part: i, id}, "aria-pressed": String(on),
         "aria-label": taken ? `${nameOf(id)}: already bot ${o[0]}'s ${partName(o[1])} command` : null,
         title: taken ? `already bot ${o[0]}'s ${partName(o[1])} command` : EFFECT[id] || cmdText(id),
-        onclick: () => pick(lb, i, id), onmouseenter: () => describe(id), onfocus: () => describe(id)},
+        onclick: ev => { if (ev.detail < 2) pick(lb, i, id); }, onmouseenter: () => describe(id), onfocus: () => describe(id)},
         iconOf(el, id), nameOf(id), colourTag(el, colourOf(id)), n === null ? null : el("span", {class: "cmdcol"}, ` · pool ${n}`));
     }
     function redraw(push = true) {

@@ -21,7 +21,10 @@
     if (text !== undefined) e.textContent = text;
     return e;
   };
-  const seatName = s => { const i = (KIT.seats || {})[s]; return i ? i.name : String(s); };
+  // seat names from the page's palette (render/palette.py, in the page's data), as play.js names them
+  const PALETTE = JSON.parse(page.dataset.palette || "{}");
+  const seatName = s => { const p = (PALETTE.seats || {})[s], i = (KIT.seats || {})[s];
+                          return p ? p.name : (i && i.name) || String(s); };
   const kitUi = {seatName, el: (t, a, ...k) => { const e = mk(t, a); k.forEach(x => x !== null && x !== undefined && e.append(x)); return e; }};
   function sentence(e) {  // one event in the kit's words (null: nothing to say)
     try { return KIT.describe ? KIT.describe(e, kitUi) || null : null; } catch (err) { return null; }
