@@ -12,6 +12,8 @@ import this package). Nothing here knows a game: each page asks the game's plug-
   live updates over the WebSocket;
 - ``GET /watch/{id}`` — the spectator page;
 - ``GET /replay/{id}`` — the replay viewer of an ended match;
+- ``GET /howto/{game}`` — the game's How-to-play page (``web/howto.py``: its plug-in's
+  ``how_to_play`` Markdown with pictures drawn by the game; 404 for a game without one);
 - ``GET /rules/{game}`` — the game's binding rules (``web/rules/<game>.md``, a copy of
   ``shared/rules``) rendered to HTML with markdown-it-py, with a table of contents;
 - ``GET /web/matches/{id}/board.svg[?token=T]`` — the board as the seat (or a spectator) may
@@ -280,7 +282,7 @@ def _games() -> list[dict[str, Any]]:
                     "params": [{"name": p.name, "type": p.type.__name__, "default": p.default, "doc": p.doc,
                                 "choices": _choices(p), "file": p.kind == "file"}
                                for p in rs.params],
-                    "bots": sorted(game.builtin_bots())})
+                    "bots": sorted(game.builtin_bots()), "howto": game.how_to_play is not None})
     return out
 
 
@@ -296,6 +298,8 @@ def install_web(app: FastAPI) -> None:
     install_league_pages(app)  # the league pages (web/league_pages.py, issue 15 item 4)
 
     install_editor(app, env)  # the board editor, /editor/GAME (web/editor.py)
+    from botwars.web.howto import has_how_to_play, install_howto
+    install_howto(app)  # the How-to-play pages, /howto/GAME (web/howto.py, issue 23 item 1)
 
     def seat_of(sess, token: Optional[str]) -> Optional[str]:
         return manager.authenticate(sess, token) if token else None
@@ -329,7 +333,7 @@ def install_web(app: FastAPI) -> None:
         game = get_game(sess.rs.id)
         return page("match.html", sess=sess, seat=seat, token=token, game=sess.rs.id,
                     bots=sorted(game.builtin_bots()), entry_script=game.web_entry is not None,
-                    has_stages=game.stages is not None)
+                    has_stages=game.stages is not None, howto=has_how_to_play(sess.rs.id))
 
     @app.get("/watch/{match_id}", response_class=HTMLResponse, include_in_schema=False)
     def watch(request: Request, match_id: str) -> HTMLResponse:
@@ -339,7 +343,8 @@ def install_web(app: FastAPI) -> None:
             return refused(request, exc, match_id)
         game = get_game(sess.rs.id)
         return page("match.html", sess=sess, seat=None, token="", game=sess.rs.id, bots=[],
-                    entry_script=game.web_entry is not None, has_stages=game.stages is not None)
+                    entry_script=game.web_entry is not None, has_stages=game.stages is not None,
+                    howto=has_how_to_play(sess.rs.id))
 
     @app.get("/rules/{game_id}", response_class=HTMLResponse, include_in_schema=False)
     def rules_page(game_id: str) -> HTMLResponse:

@@ -22,6 +22,7 @@ GAME = Game(
     svg=_RULES + ".svg",
     report=_RULES + ".report",
     web_entry="botwars.games.dadoed:entry.js",
+    how_to_play="botwars.games.dadoed:howto.md",
     rl="botwars.games.dadoed.rlspec:make",
     notation="botwars.games.dadoed.notation:notation",
 )

@@ -23,6 +23,7 @@ GAME = Game(
     svg=_RULES + ".svg",
     report=_RULES + ".report",
     web_entry="botwars.games.factory:entry.js",
+    how_to_play="botwars.games.factory:howto.md",
     plan="botwars.games.factory.plan:factory_plan",
     rl="botwars.games.factory.rlspec:make",
     stages="botwars.games.factory.stages:turn_stages",
