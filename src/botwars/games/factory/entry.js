@@ -146,7 +146,34 @@
       return `${w} ${list(bits) || "does nothing"}${hurt && hp ? `; it has ${hp} HP left` : ""}.`;
     });
   }
+  // The end screen in words (issue 23 item 2): F-8.1 to F-8.7 as sentences, flags as the score.
+  function outcome(o, seat, ui) {
+    const name = s => (kit.seats[s] || {name: s}).name, flags = (o.details || {}).flags || o.scores || {};
+    const seats = Object.keys(o.scores || flags), solo = seats.length === 1;
+    const me = seat && seats.includes(seat) ? seat : null;
+    const subj = s => (s === me ? "you" : name(s)), Subj = s => { const t = subj(s); return t[0].toUpperCase() + t.slice(1); };
+    const winners = o.winner ? [o.winner] : solo ? [] : ((o.ranking || [])[0] || []).filter(s => o.reason === "flags" || (o.reason === "turn_limit" && flags[s] > 0));
+    const f = k => `${k} flag${k === 1 ? "" : "s"}`;
+    const scores = solo ? `Flags touched: ${flags[seats[0]] || 0}.` : `Flags touched: ${seats.map(s => `${name(s)} ${flags[s] || 0}`).join(", ")}.`;
+    const out = {scores};
+    const w = winners.length ? winners.map(subj).join(" and ") : null;
+    if (o.reason === "flags") out.why = `${w ? w[0].toUpperCase() + w.slice(1) : "Someone"} touched the last flag first.`;
+    else if (o.reason === "elimination") out.why = w ? `Every other robot is out of lives: ${w} ${winners.includes(me) ? "are" : "is"} the last one playing.` : "Every player ran out of robots.";
+    else if (o.reason === "resign") {
+      const quitters = seats.filter(s => !winners.includes(s));
+      out.why = me && !winners.includes(me) ? "You resigned." : quitters.length === 1 ? `${Subj(quitters[0])} resigned.` :
+        (w ? `The others resigned or are out; ${w} ${winners.includes(me) ? "are" : "is"} the last one playing.` : "A player resigned.");
+    }
+    else if (o.reason === "turn_limit") out.why = w ? `The turn limit was reached; ${w} touched the most flags (${f(flags[winners[0]])}).` :
+      (solo ? `The turn limit was reached before ${me ? "you" : name(seats[0])} touched every flag (${f(flags[seats[0]] || 0)} touched).` : "The turn limit was reached and nobody touched a flag: a draw.");
+    else if (o.reason === "time") out.why = "A player ran out of time.";
+    if (solo && me) out.head = o.winner === me ? "You won" : "You finished";
+    if (solo && !me) out.head = o.winner ? `${name(o.winner)} won` : `${name(seats[0])} finished`;
+    if (!o.winner && winners.length > 1) out.head = me ? (winners.includes(me) ? "You share the win" : "You lost") : `Shared win: ${winners.map(name).join(" and ")}`;
+    return out;
+  }
   const kit = {
+    outcome,
     keys: "Hand: Enter puts the card in the next free register. Registers: Enter or Delete takes a card back, Shift+Left / Shift+Right (or ◀ ▶) move it earlier or later. Reboot: Space on the checkbox.",
     letterPieces: true,
     seats: {p1: {name: "Red", colour: COLOURS.red, letter: "1"}, p2: {name: "Blue", colour: COLOURS.blue, letter: "2"},

@@ -145,9 +145,9 @@
           `robot ${k}: ${r.square ? `${r.square} facing ${r.facing}, ${r.hp} HP` : (r.transit ? "left the room (waiting for the other)" : "not on the board")}${r.rebooting ? ", rebooting" : ""}`);
         out.push({seat: seatName(view.you), lines: [`room ${view.room}/5`, `turns used: ${used}${limit ? ` (limit ${limit})` : ""} — your score is the turn you leave room 5; lower is better`, ...rs]});
       }
-      if (!view.you) out.push({title: "Spectators", lines: ["Each player races through a private copy of the rooms; during the game only room numbers are public (G-10.6). The robots appear in the replay once the match is over."]});
+      if (!view.you) out.push({title: "Spectators", lines: ["Each player races through a private copy of the rooms; during the game only room numbers are public. The robots appear in the replay once the match is over."]});
       (view.others || []).forEach(o => out.push({seat: seatName(o.seat), lines: [`room ${o.room}/5`,
-        o.finished ? "finished" : (o.out ? "out" : "playing"), view.you ? "(their robots are private until the end, G-10.6)" : ""].filter(Boolean)}));
+        o.finished ? "finished" : (o.out ? "out" : "playing"), view.you ? "(their robots are private until the end)" : ""].filter(Boolean)}));
       if (view.result && view.result.standings) out.push({title: "Standings", lines: view.result.standings.map(s =>
         `${s.rank}. ${seatName(s.seat)} — ${s.status}${s.score !== undefined ? `, score ${s.score}` : ""}`)});
       return out;
@@ -244,8 +244,8 @@
       const note = el("p", {class: "cmdhelp", role: "status"});
       ui.board.onClick(sq => { const r = robots.find(x => all[x].square === sq); if (r) { cur = r; redraw(false); } });
       box.append(el("p", {class: "hint"}, "Choose robot A or B (on the board or its button), then click cards into its registers. Both robots get the same number of cards. " +
-        "If no robot can use any card, send no cards at all (G-4.5)."),
-        el("h3", {}, "Hand"), handBox, el("h3", {}, "Registers"), regs, note, el("label", {}, "Reboot (G-8.1) ", reboot));
+        "If no robot can use any card, send no cards at all."),
+        el("h3", {}, "Hand"), handBox, el("h3", {}, "Registers"), regs, note, el("label", {}, "Reboot ", reboot));
       redraw();
       return {load(p) {
         robots.forEach(r => {
@@ -263,6 +263,33 @@
     const first = (o.ranking || [])[0] || [], turns = (o.details || {}).turns || {};
     const won = first.filter(s => turns[s] !== undefined && turns[s] !== "-");
     return won.length ? won : [];
+  };
+  // The end screen in words (issue 23 item 2; G-9.1 to G-9.5): the score is the turn the robots
+  // left room 5, lower is better; a solo run "finishes" whatever its end.
+  kit.outcome = (o, seat) => {
+    const d = o.details || {}, turns = d.turns || {}, rooms = d.rooms || {};
+    const name = s => (kit.seats[s] || {name: s}).name;
+    const seats = Object.keys(o.scores || turns), solo = seats.length === 1;
+    const me = seat && seats.includes(seat) ? seat : null;
+    const subj = s => (s === me ? "you" : name(s)), Subj = s => { const t = subj(s); return t[0].toUpperCase() + t.slice(1); };
+    const done = s => turns[s] !== undefined && turns[s] !== "-";
+    const run = s => done(s) ? `left room 5 on turn ${turns[s]}` : `completed ${rooms[s] || 0} of the 5 rooms`;
+    const winners = kit.winners(o), out = {};
+    const ended = {finished: "Every player has finished or is out.", turn_limit: "The turn limit was reached.", resign: ""}[o.reason];
+    if (solo) {
+      const s = seats[0];
+      out.head = me ? "You finished" : `${name(s)} finished`;
+      out.why = (o.reason === "resign" ? `${Subj(s)} resigned; ${subj(s)} ${run(s)}.` :
+        done(s) ? `${Subj(s)} ${run(s)}; lower is better.` : `The turn limit came first: ${subj(s)} ${run(s)}.`);
+      out.scores = "";
+      return out;
+    }
+    const quitters = o.reason === "resign" ? seats.filter(s => !done(s) && !winners.includes(s)) : [];
+    out.why = [o.reason === "resign" && me && quitters.includes(me) && !winners.length ? "You resigned." : ended || "",
+      winners.length ? `${winners.map(subj).join(" and ").replace(/^./, c => c.toUpperCase())} left room 5 first (on turn ${turns[winners[0]]}); lower is better.` :
+        "Nobody left room 5, so nobody wins."].filter(Boolean).join(" ");
+    out.scores = `Final: ${seats.map(s => `${name(s)} ${run(s)}`).join("; ")}.`;
+    return out;
   };
   (window.botwarsGames = window.botwarsGames || {}).geeko = kit;
 })();
