@@ -314,7 +314,7 @@
       cls = SEAT && !first.includes(SEAT) ? "lost" : "won";
     } else if (!o.winner) { head = "Draw"; cls = "draw"; }
     else if (SEAT) { head = o.winner === SEAT ? "You won" : "You lost"; cls = o.winner === SEAT ? "won" : "lost"; }
-    else { head = `${seatName(o.winner)} won`; cls = "won"; }
+    else { head = `${seatInfo(o.winner).name} won`; cls = "won"; }
     box.className = `outcome banner ${cls}`;
     let why = `Why: ${reason(o.reason)}.`;
     const said = KIT.outcome ? KIT.outcome(o, SEAT || null, ui) || {} : {};
