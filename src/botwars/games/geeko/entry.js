@@ -153,8 +153,12 @@
       return out;
     },
     awaited: () => "choose robot A or B (click it on the board), then click cards into its registers; both robots get the same number of cards",
-    warnings(view) {
+    warnings(view, snap) {
       const out = [];
+      if (view.you && typeof view.finished === "number" && snap && snap.status !== "ended")  // done, the race goes on
+        out.push(`You are done: your robots left room 5 on turn ${view.finished} (your score; lower is better). The match goes on until the other players finish or the turn limit.`);
+      else if (view.you && snap && !snap.your_turn && snap.status !== "ended" && Object.values(view.robots || {}).every(r => !r.square))
+        out.push("Your robots are between rooms or travelling back: no cards for you this turn. The page moves on by itself.");
       const gates = Object.entries((view.devices || {}).gates || {});
       if (gates.length && gates.every(([, open]) => !open)) out.push(`Every gate of this room is closed now (${gates.map(g => g[0]).join(", ")}): find the switch that opens it.`);
       return out;

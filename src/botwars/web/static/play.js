@@ -642,7 +642,7 @@
         await refresh();  // follow the open decision point; the planned orders stay
         say(`The game had moved on (now ${turnText(snap).toLowerCase()}). Your orders are kept: check them and press Submit again.`, true);
       } else {
-        say(`Refused: ${String(j.message || "the orders were not accepted").replace(/\.$/, "")}. Change the orders and submit again.`, true);
+        say(`Refused: ${plainRefusal(j.message)}. Change the orders and submit again.`, true);
         await refresh();  // a refusal may open a new decision point for the same seat (a game may ask again)
       }
       return;
@@ -652,12 +652,22 @@
     refusalDetails(null);
     say(j.duplicate ? "Already accepted." : `Accepted: your orders for ${turnText(snap).replace(/ of \d+$/, "").toLowerCase()} are in${notes ? ` (notes: ${notes})` : ""}.`, false);
   }
+  // A refusal's message as a sentence for a person: rule numbers in brackets left out, and a
+  // message that quotes JSON said in words (the message itself is kept under Details).
+  const RULE = "(?:R\\d+[a-z]?|H\\d+|[A-Z]{1,2}-\\d+(?:\\.\\d+)*[a-z]?)";
+  const RULES_IN_BRACKETS = new RegExp(`\\s*\\((?:rules?\\s+)?${RULE}(?:\\s*,\\s*${RULE})*\\)`, "g");
+  function plainRefusal(m) {
+    let t = String(m || "the orders were not accepted").replace(RULES_IN_BRACKETS, "").trim();
+    if (/[{[]\s*"|"\s*:/.test(t)) t = "the orders are incomplete or not in the form this game expects: finish every choice in the controls";
+    return t.replace(/\.$/, "");
+  }
   // A refusal's rule number and refused part, for those who want them: a closed "Details"
   // disclosure under the message (null: none).
   function refusalDetails(j) {
     let d = $("order-msg-details");
     if (!d) { d = el("details", {id: "order-msg-details", class: "event-details"}, el("summary", {}, "Details"), el("pre", {})); msg.after(d); }
     const bits = [];
+    if (j && j.message) bits.push(`message: ${j.message}`);
     if (j && j.rule_code) bits.push(`rule: ${j.rule_code}`);
     if (j && j.part !== undefined && j.part !== null) bits.push(`refused part: ${typeof j.part === "string" ? j.part : JSON.stringify(j.part)}`);
     if (j && j.error) bits.push(`code: ${j.error}`);
