@@ -2,6 +2,8 @@
 // shape is described at the top of play.js and in docs/web.md).
 "use strict";
 (function () {
+  // a seat's name and colour from the page's ui (the replay viewer's too), else this kit's own
+  const seatInfoOf = (ui, s) => (ui && ui.seatInfo ? ui.seatInfo(s) : (kit.seats || {})[s] || {name: String(s)});
   const DIRS = {N: [0, 1], E: [1, 0], S: [0, -1], W: [-1, 0]};
   const ACT = {M: "move", A: "attack", D: "defend", S: "self-destruct"};
   // why a move failed (a move_failed event's "why"), with the rule
@@ -16,7 +18,7 @@
   // The end screen in words (issue 23 item 2): R28 more robots wins, then more total HP (the
   // tie-break, named with its numbers), else a draw; resignations and time as such.
   function outcome(o, seat, ui) {
-    const name = s => ui.seatInfo(s).name, other = s => (s === "p1" ? "p2" : "p1");
+    const name = s => seatInfoOf(ui, s).name, other = s => (s === "p1" ? "p2" : "p1");
     const robots = (o.details || {}).robots || {}, hp = (o.details || {}).hp || {};
     const w = o.winner, l = w ? other(w) : null;
     const subj = s => (seat && s === seat ? "you" : name(s));
@@ -61,7 +63,7 @@
       // whose robot: the orders events come first in a turn and say which squares each side ordered;
       // a robot keeps its id through the turn, so a moved or attacking robot is known by it
       const DIR = {N: "north", E: "east", S: "south", W: "west"};
-      const side = p => ui.seatInfo(seatOfPlayer(p)).name;
+      const side = p => seatInfoOf(ui, seatOfPlayer(p)).name;
       if (e.decision !== owners.decision) { owners.decision = e.decision; owners.square = {}; owners.robot = {}; }
       const whose = (robot, sq) => { const p = owners.robot[robot] || owners.square[sq]; return p ? `${side(p)}'s robot` : "A robot"; };
       if (e.kind === "orders") {

@@ -2,6 +2,8 @@
 // kit's shape is described at the top of play.js and in docs/web.md).
 "use strict";
 (function () {
+  // a seat's name and colour from the page's ui (the replay viewer's too), else this kit's own
+  const seatInfoOf = (ui, s) => (ui && ui.seatInfo ? ui.seatInfo(s) : (kit.seats || {})[s] || {name: String(s)});
   const CARD = {FWD1: "move 1 forward", FWD2: "move 2 forward", FWD3: "move 3 forward", RVS1: "back up 1",
                 RVS2: "back up 2", RVS3: "back up 3", RT90: "turn right", LF90: "turn left", UTRN: "U-turn",
                 SLF1: "slide 1 left", SRT1: "slide 1 right", IDLE: "do nothing"};
@@ -165,7 +167,7 @@
     },
     describe(e, ui) {
       if (e.kind === "hand") return null;
-      if (e.kind === "resign") return `${ui.seatInfo(e.seat).name} resigned.`;
+      if (e.kind === "resign") return `${seatInfoOf(ui, e.seat).name} resigned.`;
       const said = kit.sectionWords(e);
       if (!said) return undefined;
       const head = e.kind === "stage" ? `Register ${e.stage}: ` : e.kind === "end" ? "End of turn: " : e.kind === "fused" ? "Locked registers: " : "Result: ";

@@ -2,6 +2,8 @@
 // kit's shape is described at the top of play.js and in docs/web.md).
 "use strict";
 (function () {
+  // a seat's name and colour from the page's ui (the replay viewer's too), else this kit's own
+  const seatInfoOf = (ui, s) => (ui && ui.seatInfo ? ui.seatInfo(s) : (kit.seats || {})[s] || {name: String(s)});
   const COLS = "ABCDEFG";
   const DIR = {N: [0, 1], E: [1, 0], S: [0, -1], W: [-1, 0]};
   // S-4.4 and S-6.2: [AP, parameter key or null, words]
@@ -37,7 +39,7 @@
 
   // The end screen in words (issue 23 item 2; S-7.3 to S-7.11), with both final scores.
   function outcome(o, seat, ui) {
-    const side = p => ui.seatInfo(p).name, sc = o.scores || {};
+    const side = p => seatInfoOf(ui, p).name, sc = o.scores || {};
     const w = o.winner, l = w ? (w === "p1" ? "p2" : "p1") : null, me = seat || null;
     const subj = p => (p === me ? "you" : side(p)), Subj = p => { const t = subj(p); return t[0].toUpperCase() + t.slice(1); };
     const why = {
@@ -111,7 +113,7 @@
     describe(e, ui) {
       const d = e;
       const me = ui.seat || null;
-      const side = p => ui.seatInfo(p).name;
+      const side = p => seatInfoOf(ui, p).name;
       // a sub by its owner (S-3.1: p1 commands a-e, p2 v-z): "your sub a", "Blue's sub v"
       const sub = x => { if (!x) return "a sub"; const o = "abcde".includes(String(x)[0]) ? "p1" : "p2"; return o === me ? `your sub ${x}` : `${side(o)}'s sub ${x}`; };
       const Sub = x => { const t = sub(x); return t[0].toUpperCase() + t.slice(1); };

@@ -9,7 +9,8 @@
   const M = root.dataset.match, KIT = (window.botwarsGames || {})[root.dataset.game] || {};
   const $ = id => document.getElementById(id);
   const seatName = s => { const i = (KIT.seats || {})[s]; return i ? (i.name.toLowerCase() === String(s).toLowerCase() ? i.name : `${i.name} (${s})`) : s; };
-  const ui = {seatName};
+  const seatInfo = s => (KIT.seats || {})[s] || {name: String(s), colour: "#666", letter: String(s).slice(0, 1).toUpperCase()};
+  const ui = {seatName, seatInfo};  // what a kit's describe(event, ui) may use here (no seat: third person)
   function words(e) {
     const flat = Object.assign({kind: e.type || e.kind}, e.data || e);
     const t = KIT.describe ? KIT.describe(flat, ui) : undefined;
