@@ -96,7 +96,11 @@ def test_F_9_1_watch_page_shows_the_last_turn_stage_by_stage(browser, live):
     wait_ended(live, m["match"])
     page = open_page(browser, f"{live.url}/watch/{m['match']}")
     page.wait_for_selector("#last-turn:not([hidden]) .stage-board svg", timeout=WAIT_MS)
-    assert "decision point 2" in page.inner_text("#last-turn summary")
+    assert "(turn 2)" in page.inner_text("#last-turn summary")
+    # issue 23: each register in sentences naming the robot; the F-9.1 table under "Details"
+    words = page.inner_text("#last-turn .stage-words ul")
+    assert "robot" in words and "plays" in words and "NAME" not in words, words
+    page.click("#last-turn .stage-words details summary")
     assert page.inner_text("#last-turn table.stage thead").startswith("NAME")  # a column per robot
     labels = page.eval_on_selector_all("#last-turn table.stage td.label", "ts => ts.map(t => t.textContent)")
     assert {"MODE", "CARDS", "MOVES"} <= set(labels), labels  # F-9.1: one row per label

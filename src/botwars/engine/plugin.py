@@ -253,6 +253,12 @@ class Game:
       program would take on the current board, other robots ignored, from the seat's own view
       (the seat page draws it before submitting; :meth:`plan_path`); ``None``: the page draws
       no such path.
+    - ``how_to_play``: ``"package:file.md"``, the game's How-to-play page for newcomers
+      (Markdown, served at ``/howto/ID``; :meth:`how_to_play_text`): the goal, one turn step
+      by step, the pieces, a worked example. A fenced block whose info string is ``position``
+      holds a scenario document of the game's own format (plus ``caption`` and ``seat``) that
+      the page draws with :meth:`draw_svg` after playing its entries. ``None``: no such page
+      (the platform then links no How-to-play).
     """
 
     id: str
@@ -275,6 +281,7 @@ class Game:
     reveal_svg: Ref | None = None
     plan: Ref | None = None
     legend: Ref | None = None
+    how_to_play: str | None = None
     _cache: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @classmethod
@@ -510,6 +517,22 @@ class Game:
             except (ImportError, OSError) as exc:
                 raise RulesetError(f"game {self.id!r}: web_entry {self.web_entry!r} cannot be read: {exc}") from None
             self._cache["web_entry"] = text
+        return str(text)
+
+    def how_to_play_text(self) -> str | None:
+        """The Markdown of the game's How-to-play page (``how_to_play``), ``None`` when the game
+        declares none. Raises :class:`RulesetError` when the declared file cannot be read."""
+        if self.how_to_play is None:
+            return None
+        text = self._cache.get("how_to_play")
+        if text is None:
+            package, _, name = self.how_to_play.partition(":")
+            try:
+                import importlib.resources  # here, not at the top: bot hosts import this module
+                text = importlib.resources.files(package).joinpath(name).read_text(encoding="utf-8")
+            except (ImportError, OSError) as exc:
+                raise RulesetError(f"game {self.id!r}: how_to_play {self.how_to_play!r} cannot be read: {exc}") from None
+            self._cache["how_to_play"] = text
         return str(text)
 
     def page_facts(self, state: Any, seat: str) -> dict[str, Any]:

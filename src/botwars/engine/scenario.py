@@ -402,3 +402,45 @@ def run_file(path: str) -> list[str]:
         return [exc.one_line()]
     except BotwarsError as exc:
         return [f"{path}: {exc}"]
+
+
+def play_position(fmt: ScenarioFormat, rules: Any, doc: dict[str, Any], source: str,
+                  play: bool = True) -> tuple[Any, list[Any]]:
+    """The position a scenario document describes, after its entries are played (``play``;
+    ``False``: the starting position, the entries neither read nor required): ``(state,
+    events)`` with ``events`` those of the last decision point resolved (``[]`` when no entry
+    resolved one). Used for pictures (the How-to-play pages draw such positions with the
+    game's own drawing); expectations are not checked and refusals are ignored.
+
+    Only the document's first case is played. Raises :class:`ConfigError` (naming ``source``)
+    for a malformed document or a format without positions (a ``special`` one, e.g. a factory
+    ``play`` document without ``turns``: give it ``turns: []``)."""
+    loc = Locator(source)
+    if not isinstance(doc, dict):
+        raise loc.error("a scenario must be a YAML mapping")
+    fmt.check_shape(doc, source)
+    cases = fmt.cases(doc, loc)
+    if not cases:
+        raise loc.error("the scenario has no case to draw")
+    case = cases[0]
+    try:
+        start = fmt.start(rules, case, loc)
+    except ConfigError as exc:
+        raise loc.placed(exc) from None
+    ref = Referee(rules, start.config, start.seats, start.seed, clock=False, state=start.state, history=False)
+    events: list[Any] = []
+    for path, entry in fmt.entries(case, loc) if play else []:
+        try:
+            step = fmt.step(rules, ref, entry, path, start, loc)
+            if step.stop:
+                break
+            played, _, stop = _play(fmt, rules, ref, step, step.where)
+        except ConfigError as exc:
+            raise loc.placed(exc, *path) from None
+        except NotAwaited as exc:
+            raise loc.error(f"{exc}", *path) from None
+        if played.resolved:
+            events = played.events
+        if stop or ref.over:
+            break
+    return ref.state, events

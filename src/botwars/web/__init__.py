@@ -12,6 +12,8 @@ import this package). Nothing here knows a game: each page asks the game's plug-
   live updates over the WebSocket;
 - ``GET /watch/{id}`` — the spectator page;
 - ``GET /replay/{id}`` — the replay viewer of an ended match;
+- ``GET /howto/{game}`` — the game's How-to-play page (``web/howto.py``: its plug-in's
+  ``how_to_play`` Markdown with pictures drawn by the game; 404 for a game without one);
 - ``GET /rules/{game}`` — the game's binding rules (``web/rules/<game>.md``, a copy of
   ``shared/rules``) rendered to HTML with markdown-it-py, with a table of contents;
 - ``GET /web/matches/{id}/board.svg[?token=T]`` — the board as the seat (or a spectator) may
@@ -60,7 +62,7 @@ import os
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from botwars.web import boards, game_pages, lobby, match_pages, replays, seat_helpers
+from botwars.web import boards, game_pages, howto, lobby, match_pages, replays, seat_helpers
 from botwars.web.caches import Lru, ReplayCache, WebCaches
 from botwars.web.drawing import MAX_SVG_BYTES, SVG_TYPE, report_html, step_label, svg_response
 from botwars.web.editor import install_editor
@@ -71,7 +73,7 @@ from botwars.web.rendering import env
 __all__ = ["install_web", "ROUTERS", "RULES_DIR", "rules_html", "rules_markdown", "MAX_SVG_BYTES", "SVG_TYPE",
            "svg_response", "report_html", "step_label", "ReplayCache", "Lru", "WebCaches"]
 
-ROUTERS = (lobby.router, match_pages.router, game_pages.router, boards.router, seat_helpers.router,
+ROUTERS = (lobby.router, match_pages.router, game_pages.router, howto.router, boards.router, seat_helpers.router,
            replays.router)
 """The pages' routers, one per resource, in the order :func:`install_web` includes them."""
 

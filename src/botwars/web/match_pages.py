@@ -16,6 +16,7 @@ from botwars.render.palette import PALETTE, palette_json
 from botwars.server.deps import ManagerDep
 from botwars.server.manager import ApiError, MatchManager
 from botwars.web.caches import CachesDep
+from botwars.web.howto import has_how_to_play
 from botwars.web.rendering import page, refused_page
 
 router = APIRouter(include_in_schema=False)
@@ -46,7 +47,7 @@ def _play(manager: MatchManager, match_id: str, token: str) -> HTMLResponse:
     return page("match.html", sess=sess, seat=seat, token=token, game=sess.rs.id,
                 bots=sorted(game.builtin_bots()), entry_script=game.web_entry is not None,
                 has_stages=game.stages is not None, palette=palette_data(sess.seats),
-                has_legend=game.legend is not None)
+                has_legend=game.legend is not None, howto=has_how_to_play(sess.rs.id))
 
 
 @router.get("/play/{match_id}", response_class=HTMLResponse)
@@ -69,7 +70,7 @@ def watch(request: Request, match_id: str, manager: ManagerDep) -> HTMLResponse:
     game = get_game(sess.rs.id)
     return page("match.html", sess=sess, seat=None, token="", game=sess.rs.id, bots=[],
                 entry_script=game.web_entry is not None, has_stages=game.stages is not None,
-                palette=palette_data(sess.seats), has_legend=game.legend is not None)
+                palette=palette_data(sess.seats), has_legend=game.legend is not None, howto=has_how_to_play(sess.rs.id))
 
 
 @router.get("/replay/{match_id}", response_class=HTMLResponse)

@@ -28,6 +28,7 @@ GAME = Game(
     svg=_RULES + ".svg",
     report=_RULES + ".report",
     web_entry="botwars.games.arena:entry.js",
+    how_to_play="botwars.games.arena:howto.md",
     notation="botwars.games.arena.notation:notation",
     rl="botwars.games.arena.rlspec:make",
 )

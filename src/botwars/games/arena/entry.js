@@ -2,18 +2,42 @@
 // shape is described at the top of play.js and in docs/web.md).
 "use strict";
 (function () {
+  // a seat's name and colour from the page's ui (the replay viewer's too), else this kit's own
+  const seatInfoOf = (ui, s) => (ui && ui.seatInfo ? ui.seatInfo(s) : (kit.seats || {})[s] || {name: String(s)});
   const DIRS = {N: [0, 1], E: [1, 0], S: [0, -1], W: [-1, 0]};
   const ACT = {M: "move", A: "attack", D: "defend", S: "self-destruct"};
   // why a move failed (a move_failed event's "why"), with the rule
-  const WHY = {wall: "a wall or the edge is there (R16a)", contested: "another robot moved there too (R16b)",
-    swap: "it tried to swap places head-on (R16c)", blocked: "a robot that stays is there (R17)"};
+  const WHY = {wall: "a wall or the edge is there", contested: "another robot moved there too",
+    swap: "it tried to swap places head-on", blocked: "a robot that stays is there"};
   const seatOfPlayer = p => `p${p}`;
   function sideSeat(r, view) {  // a robot's seat: "F" friendly (the viewer's), "E" enemy, or its player
     if (r.player) return seatOfPlayer(r.player);
     if (r.side === "F") return seatOfPlayer(view.player || 1);
     return seatOfPlayer(view.player === 2 ? 1 : 2);
   }
+  // The end screen in words (issue 23 item 2): R28 more robots wins, then more total HP (the
+  // tie-break, named with its numbers), else a draw; resignations and time as such.
+  function outcome(o, seat, ui) {
+    const name = s => seatInfoOf(ui, s).name, other = s => (s === "p1" ? "p2" : "p1");
+    const robots = (o.details || {}).robots || {}, hp = (o.details || {}).hp || {};
+    const w = o.winner, l = w ? other(w) : null;
+    const subj = s => (seat && s === seat ? "you" : name(s));
+    const Subj = s => { const t = subj(s); return t[0].toUpperCase() + t.slice(1); };
+    const has = s => (seat && s === seat ? "have" : "has");
+    const n = k => `${k} robot${k === 1 ? "" : "s"}`;
+    const scores = "p1" in robots ? `Final: ${name("p1")} ${n(robots.p1)} (${hp.p1} HP), ${name("p2")} ${n(robots.p2)} (${hp.p2} HP).` : "";
+    let why;
+    if (o.reason === "resign") why = w ? `${Subj(l)} resigned.` : "A player resigned.";
+    else if (o.reason === "time" || o.reason === "timeout") why = w ? `${Subj(l)} ran out of time.` : "Time ran out.";
+    else if (!w) why = `${n(robots.p1)} and ${hp.p1} HP each: a draw (equal robots, then equal total HP).`;
+    else if (robots[w] !== robots[l]) why = `${Subj(w)} ${has(w)} more robots at the end: ${robots[w]} to ${robots[l]}` +
+      (o.reason === "wipeout" ? ` (${subj(l)} ${has(l)} none left).` : ".");
+    else why = `${n(robots[w])} each; ${subj(w)} ${seat && w === seat ? "win" : "wins"} on total HP ${hp[w]} to ${hp[l]}.`;
+    return {why, scores};
+  }
+  const owners = {decision: null, square: {}, robot: {}};  // who ordered a square, who owns a robot id (see describe)
   const kit = {
+    outcome,
     keys: "Orders: Tab to a robot's button and press Enter to choose it; then arrow keys = move, Shift+arrow keys = attack, D = defend, X = self-destruct (or Tab to the order buttons).",
     seats: {p1: {letter: "R"}, p2: {letter: "B"}},  // names and colours: the page's palette (render/palette.py)
     grid: {
@@ -31,24 +55,46 @@
     warnings(view) {
       const t = view.turn;
       const out = [];
-      if (t && t % 10 === 0) out.push(`Turn ${t} is a spawn turn (every 10th turn by default, R19): a robot standing on a spawn point (dashed squares) after the moves dies and a new robot appears there. Move off them!`);
+      if (t && t % 10 === 0) out.push(`Turn ${t} is a spawn turn (every 10th turn by default): a robot standing on a spawn point (dashed squares) after the moves dies and a new robot appears there. Move off them!`);
       if (t === view.max_turns) out.push("This is the last turn: the side with more robots wins (then total HP).");
       return out;
     },
     describe(e, ui) {
+      // whose robot: the orders events come first in a turn and say which squares each side ordered;
+      // a robot keeps its id through the turn, so a moved or attacking robot is known by it
+      const DIR = {N: "north", E: "east", S: "south", W: "west"};
+      const side = p => seatInfoOf(ui, seatOfPlayer(p)).name;
+      if (e.decision !== owners.decision) { owners.decision = e.decision; owners.square = {}; owners.robot = {}; }
+      const whose = (robot, sq) => { const p = owners.robot[robot] || owners.square[sq]; return p ? `${side(p)}'s robot` : "A robot"; };
       if (e.kind === "orders") {
         const toks = String(e.orders || "").split(",").filter(Boolean);
-        const said = toks.map(t => { const [sq, a, d] = t.split("-"); return `${sq} ${ACT[a] || a}${d ? " " + d : ""}`; });
-        return `${ui.seatName(seatOfPlayer(e.player))} ordered: ${said.join("; ") || "nothing (all defend)"}`;
+        toks.forEach(t => { owners.square[t.split("-")[0]] = e.player; });
+        const said = toks.map(t => { const [sq, a, d] = t.split("-"); return `the robot on ${sq} ${{M: "moves", A: "attacks", D: "defends", S: "self-destructs"}[a] || a}${d ? " " + (DIR[d] || d) : ""}`; });
+        return `${side(e.player)} ordered: ${said.join("; ") || "nothing (every robot defends)"}.`;
       }
-      if (e.kind === "spawn") return `A new robot for ${ui.seatName(seatOfPlayer(e.player))} appeared at ${e.at}.`;
-      if (e.kind === "spawn_kill") return `A robot of ${ui.seatName(seatOfPlayer(e.player))} standing on spawn point ${e.at} died (spawn turn).`;
-      if (e.kind === "move") return `Robot moved ${e.from} → ${e.to}.`;
-      if (e.kind === "move_failed") return `The robot on ${e.at} could not move${e.to ? " to " + e.to : ""}` +
-        `${WHY[e.why] ? ": " + WHY[e.why] : ""}; it stays, not defending (R18).`;
-      if (e.kind === "attack") return `Attack ${e.from} → ${e.to}${e.damage ? `: ${e.damage} damage` : " (missed)"}.`;
-      if (e.kind === "blast") return `Self-destruct at ${e.at}.`;
-      if (e.kind === "death" || e.kind === "dead") return `A robot died at ${e.at || e.square || "?"}.`;
+      if (e.kind === "spawn") { owners.robot[e.robot] = e.player; return `A new robot for ${side(e.player)} appeared on its spawn point ${e.at}.`; }
+      if (e.kind === "spawn_kill") return `${side(e.player)}'s robot standing on spawn point ${e.at} died: this was a spawn turn.`;
+      if (e.kind === "move") {
+        if (owners.square[e.from]) owners.robot[e.robot] = owners.square[e.from];
+        return `${whose(e.robot, e.from)} moved from ${e.from} to ${e.to}.`;
+      }
+      if (e.kind === "move_failed") return `${whose(e.robot, e.at)} on ${e.at} could not move${e.to ? " to " + e.to : ""}` +
+        `${WHY[e.why] ? ": " + WHY[e.why] : ""}; it stays, not defending.`;
+      if (e.kind === "attack") {
+        if (owners.square[e.from]) owners.robot[e.robot] = owners.square[e.from];
+        const target = e.target !== undefined && e.target !== null ? whose(e.target, null).replace(/^A robot$/, "the robot there") : null;
+        return `${whose(e.robot, e.from)} on ${e.from} attacked ${e.to}: ` +
+          (e.damage ? `${target || "the robot there"} lost ${e.damage} HP.` : "nobody was there, it missed.");
+      }
+      if (e.kind === "blast") {
+        const hits = (e.hits || []).map(h => `${h.at} (${h.damage} HP)`);
+        return `${whose(e.robot, e.at)} on ${e.at} self-destructed${hits.length ? `, hitting the robots on ${hits.join(", ")}` : ""}.`;
+      }
+      if (e.kind === "removed") {
+        const why = {attack: "attacks", blast: "a self-destruct blast", spawn: "a spawn (it stood on a spawn point)", self_destruct: "its own self-destruct"}[e.cause] || String(e.cause || "damage").replace(/_/g, " ");
+        return `${side(e.player)}'s robot on ${e.at} was destroyed by ${why}.`;
+      }
+      if (e.kind === "death" || e.kind === "dead") return `A robot died on ${e.at || e.square || "its square"}.`;
       return undefined;
     },
     legend: [

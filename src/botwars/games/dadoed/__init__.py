@@ -23,6 +23,7 @@ GAME = Game(
     report=_RULES + ".report",
     web_entry="botwars.games.dadoed:entry.js",
     page_helpers="botwars.games.dadoed.icons:page_helpers",
+    how_to_play="botwars.games.dadoed:howto.md",
     rl="botwars.games.dadoed.rlspec:make",
     notation="botwars.games.dadoed.notation:notation",
 )

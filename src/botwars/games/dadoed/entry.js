@@ -52,8 +52,33 @@
                                     ["second direction", o.second && o.second.direction], ["second bot", o.second && o.second.bot]];
     return [];
   }
+  // an order in the game's text notation with its command ids in words ("north_3 A1" -> "March North A1")
+  const orderWords = t => String(t || "").replace(/\b[a-z]+(?:_[a-z0-9]+)*\b/g, w => CMD[w] ? CMD[w][0] : w);
+  const superWords = pair => (pair || []).map(id => CMD[id] ? CMD[id][0] : id).join(" then ");
+  const otherSide = p => (p === "blue" ? "orange" : "blue");
   const keyOf = o => o.type === "command" ? o.command : (o.type === "super" ? `super:${o.bot}` : o.type);
+  // The end screen in words (issue 23 item 2; D-8.1 to D-8.5); the score is the bots left on the board.
+  function outcome(o, seat) {
+    const side = p => (kit.seats[p] || {name: p}).name;
+    const w = o.winner, l = w ? otherSide(w) : null, me = seat || null;
+    const subj = p => (p === me ? "you" : side(p)), Subj = p => { const t = subj(p); return t[0].toUpperCase() + t.slice(1); };
+    const does = (p, a, b) => (p === me ? a : b);
+    const why = {
+      elimination: w && `${Subj(w)} knocked out ${l === me ? "your" : side(l) + "'s"} last bot on the board.`,
+      no_legal_order: w && `${Subj(l)} had no legal order on ${does(l, "your", "their")} turn.`,
+      resign: w && `${Subj(l)} resigned.`,
+      refused: w && `${Subj(l)} sent too many refused orders in one turn.`,
+      time: w && `${Subj(l)} ran out of time.`,
+      setup_forfeit: w ? `${Subj(l)} did not choose super commands in time.` : "Neither side chose super commands in time: a draw.",
+      turn_limit: "The turn limit was reached with bots on both sides: a draw.",
+    }[o.reason] || null;
+    const view = ((kit._ui || {}).snap || {}).view || {};
+    const onBoard = p => Object.values(view.bots || {}).filter(b => b.owner === p && b.tile).length;
+    const scores = view.bots ? `Bots left on the board: Blue ${onBoard("blue")}, Orange ${onBoard("orange")}.` : "";
+    return {why, scores};
+  }
   const kit = {
+    outcome: (o, seat, ui) => { kit._ui = ui; return outcome(o, seat); },
     keys: "Commands: arrow keys move along the row, Enter chooses one; then Tab to the tile and direction buttons (or choose the tile with the board cursor) until \"Ready\" appears; Tab to Submit. Setup: Enter on a first and a second command for each bot.",
     seats: {blue: {letter: "B"}, orange: {letter: "O"}},  // names and colours: the page's palette (render/palette.py)
     grid: {
@@ -62,11 +87,11 @@
     },
     summary(view) {
       const log = view.log || [], last = log[log.length - 1];
-      const rows = last ? [{title: "Last move", lines: [`${last.player}: ${last.order} (magenta on the board)`]}] : [];
+      const rows = last ? [{title: "Last move", lines: [`${(kit.seats[last.player] || {name: last.player}).name} played ${orderWords(last.order)} (magenta on the board)`]}] : [];
       return rows.concat(["blue", "orange"].map(p => {
         const bots = Object.entries(view.bots || {}).filter(([, b]) => b.owner === p);
         return {seat: p, lines: [
-          ...bots.map(([lb, b]) => `bot ${lb}: ${b.tile || "in reserve"}${b.rooted ? ", rooted" : ""}${b.super ? `, super ${b.super.join(" + ")}` : ""}`),
+          ...bots.map(([lb, b]) => `bot ${lb}: ${b.tile || "in reserve"}${b.rooted ? ", rooted" : ""}${b.super ? `, super: ${superWords(b.super)}` : ""}`),
           `reserve (captured bots to drop): ${(view.reserves || {})[p] && view.reserves[p].length ? view.reserves[p].join(", ") : "none"}`,
           view.active === p ? "to move now" : ""].filter(Boolean)};
       }));
@@ -77,7 +102,7 @@
       const out = [];
       if (view.phase === "play" && snap.your_turn) {
         out.push("A walking (blue) command leaves a hole on the tile the bot starts from.");
-        if (view.super_allowed === false) out.push("No super commands this turn (Blue's first turn, D-3.6).");
+        if (view.super_allowed === false) out.push("No super commands this turn (Blue's first turn).");
         const mine = Object.values(view.bots || {}).filter(b => b.owner === view.you && b.tile && (view.fire || []).includes(b.tile));
         if (mine.length) out.push(`A bot of yours stands on fire (${mine.map(b => b.tile).join(", ")}): it burns at the end of the turn unless the fire goes out or it leaves.`);
       }
@@ -85,24 +110,33 @@
     },
     describe(e, ui) {
       const d = e;
+      const side = p => (kit.seats[p] || {name: p}).name;
+      const bots = ((ui.snap || {}).view || {}).bots || {};
+      // a bot by its owner: a destroyed bot is named by the side that lost it (it went to the other's reserve)
+      // (a bot now in a reserve was lost by the other side this turn or earlier)
+      const bot = (lb, lostTo) => {
+        const b = bots[lb], o = lostTo ? otherSide(lostTo) : b ? (b.tile ? b.owner : otherSide(b.owner)) : null;
+        return o ? `${side(o)}'s bot ${lb}` : `Bot ${lb}`;
+      };
+      const obj = (x, lostTo) => x === "boulder" ? "A boulder" : bot(x, lostTo);
       switch (e.kind) {
-        case "supers": return "Supers revealed: " + Object.entries(d).filter(([k]) => k.length === 1).map(([k, v]) => `${k} ${v.join(" + ")}`).join(", ");
-        case "move": return `${d.object === "boulder" ? "A boulder" : `Bot ${d.object}`} moved ${d.from} → ${d.to}.`;
-        case "hole": return `${d.tile} became a hole.`;
+        case "supers": return "The super commands are revealed: " + Object.entries(d).filter(([k]) => k.length === 1).map(([k, v]) => `bot ${k} ${superWords(v)}`).join("; ") + ".";
+        case "move": return `${obj(d.object)} moved from ${d.from} to ${d.to}.`;
+        case "hole": return `${d.tile} crumbled into a hole (a bot walked off it).`;
         case "fire_on": return `${d.tile} caught fire.`;
         case "fire_off": return `The fire on ${d.tile} went out.`;
-        case "burn": return `Bot ${d.bot} burned on ${d.tile}.`;
-        case "fall": return `${d.object === "boulder" ? "A boulder" : `Bot ${d.object}`} fell ${d.tile === "off" ? "off the board" : `into the hole at ${d.tile}`}${d.reserve ? ` (now in ${d.reserve}'s reserve)` : ""}.`;
-        case "drop": return `Bot ${d.bot} was dropped on ${d.tile} by ${ui.seatName(d.owner)}.`;
+        case "burn": return `${bot(d.bot, d.reserve)} burned on ${d.tile}: it stood on fire at the end of the turn${d.reserve ? `; it goes to ${side(d.reserve)}'s reserve` : ""}.`;
+        case "fall": return `${obj(d.object, d.reserve)} fell ${d.tile === "off" ? "off the edge of the arena" : `into the hole at ${d.tile}`}${d.reserve ? `; it goes to ${side(d.reserve)}'s reserve` : ""}.`;
+        case "drop": return `${side(d.owner)} dropped bot ${d.bot} onto ${d.tile}: it now plays for ${side(d.owner)}.`;
         case "patch": return `The hole at ${d.tile} was patched.`;
-        case "root": return `Bot ${d.bot} is rooted.`;
-        case "unroot": return `Bot ${d.bot} is no longer rooted.`;
-        case "gold_refresh": return `All gold copies are back (refresh ${d.count}).`;
+        case "root": return `${bot(d.bot)} is rooted: it cannot be pushed until it walks.`;
+        case "unroot": return `${bot(d.bot)} walks, so it is no longer rooted.`;
+        case "gold_refresh": return "Every gold command has been used, so all gold copies are back in the pool.";
         case "boulder_placed": return `A boulder was placed on ${d.tile}.`;
-        case "blast": return `Explosion at ${d.centre}.`;
-        case "blasted": return `${d.object || d.bot} was destroyed by the explosion on ${d.tile}.`;
-        case "order": case "command": return `${ui.seatName(d.player)} played ${d.order || d.command}.`;
-        case "result": return `Game over: ${d.winner === "draw" ? "draw" : ui.seatName(d.winner) + " wins"} (${d.reason}).`;
+        case "blast": return `A bot self-destructed on ${d.centre}: every tile around it became a hole.`;
+        case "blasted": return `${obj(d.object || d.bot, d.reserve)} was destroyed by the explosion on ${d.tile}${d.reserve ? `; it goes to ${side(d.reserve)}'s reserve` : ""}.`;
+        case "order": case "command": return `${side(d.player)} played ${orderWords(d.order || d.command)}.`;
+        case "result": return null;  // the end screen says it
         default: return undefined;
       }
     },

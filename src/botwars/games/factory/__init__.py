@@ -24,6 +24,7 @@ GAME = Game(
     legend=_RULES + ".legend",
     report=_RULES + ".report",
     web_entry="botwars.games.factory:entry.js",
+    how_to_play="botwars.games.factory:howto.md",
     plan="botwars.games.factory.plan:factory_plan",
     rl="botwars.games.factory.rlspec:make",
     stages="botwars.games.factory.stages:turn_stages",

@@ -24,7 +24,153 @@
       return `${n}: ${bits.join("; ") || "nothing"}`;
     });
   }
+  // ---- the report tables in plain words (issue 23 item 2) ------------------------------------
+  // Each stage/end/fused/result section (an event or a stage section of /web/matches/ID/turn/N/
+  // stages.json) as one sentence per robot; the table itself stays under "Details".
+  const FACE = {N: "north", E: "east", S: "south", W: "west"};
+  const OPTION = {RL: "Rear Laser", DL: "Double Laser", AA: "Ablative Armour", GS: "Gyro Stabiliser", FI: "Fence Insulation",
+                  XM: "Extra Memory", HC: "Heavy Chassis", MP: "Mirror Plating", ML: "Main Laser"};
+  const SQ = "(r\\d+(?:-\\d+)?c\\d+(?:-\\d+)?)";
+  const EVENT_WORDS = [
+    [`^move to ${SQ}$`, m => `moves to ${m[1]}`],
+    ["^face ([NESW])$", m => `turns to face ${FACE[m[1]]}`],
+    ["^idle$", () => "does nothing"],
+    ["^obstruction encountered$", () => "is stopped by an obstacle"],
+    [`^pushed to ${SQ}$`, m => `is pushed to ${m[1]}`],
+    [`^teleport to ${SQ}$`, m => `teleports to ${m[1]}`],
+    [`^switch ${SQ} (on|off)$`, m => `flips the switch on ${m[1]} ${m[2]}`],
+    [`^eye ${SQ} (on|off)$`, m => `its beam flips the electric eye on ${m[1]} ${m[2]}`],
+    ["^fence -(\\d+) HP$", m => `touches an electric fence and loses ${m[1]} HP`],
+    ["^armour (\\d+) left$", m => `its armour takes the hit (${m[1]} charges left)`],
+    ["^option ([A-Z]{2}) lost$", m => `loses its ${OPTION[m[1]] || m[1]} option`],
+    ["^fused register (\\d+)$", m => `register ${m[1]} locks (its card stays there)`],
+    ["^fell into pit$", () => "falls into a pit"],
+    ["^fell off board$", () => "falls off the board"],
+    ["^destroyed$", () => "is destroyed"],
+    [`^conveyor to ${SQ}$`, m => `a belt carries it to ${m[1]}`],
+    [`^pusher to ${SQ}$`, m => `a pusher pushes it to ${m[1]}`],
+    ["^gear face ([NESW])$", m => `a gear turns it to face ${FACE[m[1]]}`],
+    ["^crushed$", () => "a crusher crushes it"],
+    ["^laser -(\\d+) HP$", m => `a wall laser hits it (${m[1]} HP lost)`],
+    ["^shot -(\\d+) HP$", m => `a robot's laser hits it (${m[1]} HP lost)`],
+    ["^buzzsaw -(\\d+) HP$", m => `a buzzsaw cuts it (${m[1]} HP lost)`],
+    ["^parked$", () => "parks on an open gate"],
+    ["^exited$", () => "leaves the room through the gate"],
+  ].map(([re, f]) => [new RegExp(re), f]);
+  function eventWords(text) {  // one event of a MOVES/MECH cell, e.g. "conveyor to r2c3"
+    let t = String(text).trim(), by = "";
+    const at = /^@(\d+) (.*)$/.exec(t);
+    if (at) { t = at[2]; by = ` (by the card of priority ${at[1]})`; }
+    for (const [re, f] of EVENT_WORDS) { const m = re.exec(t); if (m) return f(m) + by; }
+    return t + by;
+  }
+  const cellEvents = v => String(v).split(/[;,]\s*/).filter(x => x && x !== "-").map(eventWords);
+  const CHECK_WORDS = [
+    ["^flag (\\d+)$", m => `touches flag ${m[1]}`],
+    [`^checkpoint ${SQ}$`, m => `${m[1]} becomes its checkpoint`],
+    [`^upgrade ${SQ}$`, m => `visits the upgrade station on ${m[1]}`],
+    ["^cards (.*)$", m => `unlocks the ${m[1].split(" ").join(" and ")} cards`],
+    ["^option ([A-Z]{2})$", m => `takes the ${OPTION[m[1]] || m[1]} option from the armoury`],
+    ["^real$", () => "becomes solid again (no longer virtual)"],
+  ].map(([re, f]) => [new RegExp(re), f]);
+  const checkWords = v => String(v).split(/,\s*/).filter(x => x && x !== "-").map(x => {
+    for (const [re, f] of CHECK_WORDS) { const m = re.exec(x.trim()); if (m) return f(m); }
+    return x;
+  });
+  const cardWords = c => { const [t, n] = String(c).split(" "); return `${t} (${CARD[t] || t}, priority ${n})`; };
+  const list = xs => xs.length < 2 ? xs.join("") : `${xs.slice(0, -1).join(", ")} and ${xs[xs.length - 1]}`;
+  function sectionSentences(sec, who) {  // who(nameCell) -> "Red's robot"
+    const rows = sec.rows || [], get = (label, i) => { const r = rows.find(x => x[0] === label); const v = r ? r[i + 1] : undefined; return v && v !== "-" ? v : null; };
+    if (sec.kind === "result") {
+      const head = rows[0] || [];
+      return rows.slice(1).map(r => {
+        const cell = k => r[head.indexOf(k)];
+        const bits = [];
+        if (head.includes("FLAGS")) bits.push(cell("FLAGS") && cell("FLAGS") !== "-" ? `flags ${cell("FLAGS")}` : "no flag");
+        if (head.includes("TURNS")) bits.push(cell("TURNS") && cell("TURNS") !== "-" ? `left room 5 on turn ${cell("TURNS")}` : `${cell("ROOMS")} room(s) done`);
+        if (head.includes("ROBOTS")) bits.push(`${cell("ROBOTS")} robot(s) left`);
+        if (head.includes("LOST")) bits.push(`${cell("LOST")} robot(s) lost`);
+        const st = cell("STATUS");
+        return `Place ${cell("RANK")}: ${who(cell("NAME")).replace(/'s robot$/, "")} — ${bits.join(", ")}${st && st !== "-" ? ` (${st})` : ""}.`;
+      });
+    }
+    const names = (rows.find(r => r[0] === "NAME") || []).slice(1);
+    return names.map((n, i) => {
+      const w = who(n), mode = get("MODE", i) || "";
+      if (sec.kind === "fused") {
+        const regs = String(get("FUSED", i) || "").split(/,\s*/).filter(Boolean).map(x => { const [r, t] = x.split(" "); return `${r.replace(/^R/, "register ")} (${t})`; });
+        return `${w}: ${list(regs)} ${regs.length === 1 ? "is" : "are"} locked by damage; ${regs.length === 1 ? "its card plays" : "their cards play"} every turn until repaired.`;
+      }
+      if (sec.kind === "end") {
+        const bits = [];
+        const room = get("ROOM", i);
+        if (/destroyed/.test(mode)) bits.push(get("REINST", i) ? `was destroyed; a new robot comes back on its checkpoint ${get("REINST", i)}` : "was destroyed and comes back in a later turn");
+        else if (mode === "out") bits.push("is out of the game");
+        if (room) bits.push(/^room /.test(room) ? `is in ${room}` : /^exited/.test(room) ? `has left room ${room.split(" ")[1]}` :
+                              /^transit/.test(room) ? `is travelling back through the rooms (passing room ${room.split(" ")[1]})` : room === "done" ? "has finished all five rooms" : room);
+        if (get("FLAGS", i)) bits.push(`has touched flag${get("FLAGS", i).includes(",") ? "s" : ""} ${get("FLAGS", i)}`);
+        const rep = get("REPAIR", i);
+        if (rep) bits.push(rep.split(/,\s*/).map(x => /^\+(\d+) HP$/.test(x) ? `repairs ${x.slice(1)}` : x.replace(/^option ([A-Z]{2})$/, (_, o) => `gets the ${OPTION[o] || o} option`)).join(" and "));
+        const rb = get("REBOOT", i);
+        if (rb && rb !== "out") {
+          const [hp, ...rest] = rb.split(/,\s*/);
+          const robots = rest.find(x => /robots?$/.test(x));
+          bits.push(`has ${hp}${robots ? ` and ${robots} left` : ""}`);
+          if (rest.includes("reboot")) bits.push("will reboot next turn (sits it out and comes back with full HP)");
+        }
+        return `${w} ${list(bits) || "waits"}.`;
+      }
+      // a stage (one register)
+      if (/exited/.test(mode)) return `${w} has already left the room.`;
+      if (/transit/.test(mode)) return `${w} is travelling back through the rooms.`;
+      if (/destroyed|out/.test(mode)) return `${w} is not on the board (${/out/.test(mode) ? "out of the game" : "destroyed"}).`;
+      if (/parked/.test(mode)) return `${w} waits on its gate.`;
+      const bits = [];
+      const card = get("CARDS", i);
+      if (/reboot/.test(mode)) bits.push("is rebooting and plays no card");
+      else if (card) bits.push(`plays ${cardWords(card)}`);
+      const moves = get("MOVES", i), mech = get("MECH", i), hits = get("HITS", i), check = get("CHECK", i);
+      if (moves) bits.push(...cellEvents(moves).map(x => card && x === "does nothing" ? "" : x).filter(Boolean));
+      if (mech) bits.push(...cellEvents(mech));
+      if (hits) {
+        const parts = String(hits).split(/,\s*/), eyes = parts.filter(x => /^eye /.test(x)), hit = parts.filter(x => !/^eye /.test(x));
+        if (hit.length) bits.push(`its laser hits ${list(hit.map(h => who(h).replace(/'s robot$/, "")))}`);
+        eyes.forEach(x => bits.push(eventWords(x)));
+      }
+      if (check) bits.push(...checkWords(check));
+      const hp = get("HP", i);
+      const hurt = /HP lost|loses \d+ HP|destroyed/.test(bits.join(" "));
+      return `${w} ${list(bits) || "does nothing"}${hurt && hp ? `; it has ${hp} HP left` : ""}.`;
+    });
+  }
+  // The end screen in words (issue 23 item 2): F-8.1 to F-8.7 as sentences, flags as the score.
+  function outcome(o, seat, ui) {
+    const name = s => (kit.seats[s] || {name: s}).name, flags = (o.details || {}).flags || o.scores || {};
+    const seats = Object.keys(o.scores || flags), solo = seats.length === 1;
+    const me = seat && seats.includes(seat) ? seat : null;
+    const subj = s => (s === me ? "you" : name(s)), Subj = s => { const t = subj(s); return t[0].toUpperCase() + t.slice(1); };
+    const winners = o.winner ? [o.winner] : solo ? [] : ((o.ranking || [])[0] || []).filter(s => o.reason === "flags" || (o.reason === "turn_limit" && flags[s] > 0));
+    const f = k => `${k} flag${k === 1 ? "" : "s"}`;
+    const scores = solo ? `Flags touched: ${flags[seats[0]] || 0}.` : `Flags touched: ${seats.map(s => `${name(s)} ${flags[s] || 0}`).join(", ")}.`;
+    const out = {scores};
+    const w = winners.length ? winners.map(subj).join(" and ") : null;
+    if (o.reason === "flags") out.why = `${w ? w[0].toUpperCase() + w.slice(1) : "Someone"} touched the last flag first.`;
+    else if (o.reason === "elimination") out.why = w ? `Every other robot is out of lives: ${w} ${winners.includes(me) ? "are" : "is"} the last one playing.` : "Every player ran out of robots.";
+    else if (o.reason === "resign") {
+      const quitters = seats.filter(s => !winners.includes(s));
+      out.why = me && !winners.includes(me) ? "You resigned." : quitters.length === 1 ? `${Subj(quitters[0])} resigned.` :
+        (w ? `The others resigned or are out; ${w} ${winners.includes(me) ? "are" : "is"} the last one playing.` : "A player resigned.");
+    }
+    else if (o.reason === "turn_limit") out.why = w ? `The turn limit was reached; ${w} touched the most flags (${f(flags[winners[0]])}).` :
+      (solo ? `The turn limit was reached before ${me ? "you" : name(seats[0])} touched every flag (${f(flags[seats[0]] || 0)} touched).` : "The turn limit was reached and nobody touched a flag: a draw.");
+    else if (o.reason === "time") out.why = "A player ran out of time.";
+    if (solo && me) out.head = o.winner === me ? "You won" : "You finished";
+    if (solo && !me) out.head = o.winner ? `${name(o.winner)} won` : `${name(seats[0])} finished`;
+    if (!o.winner && winners.length > 1) out.head = me ? (winners.includes(me) ? "You share the win" : "You lost") : `Shared win: ${winners.map(name).join(" and ")}`;
+    return out;
+  }
   const kit = {
+    outcome,
     keys: "Hand: Enter puts the card in the next free register. Registers: Enter or Delete takes a card back, Shift+Left / Shift+Right (or ◀ ▶) move it earlier or later. Reboot: Space on the checkbox.",
     letterPieces: true,
     seats: {p1: {letter: "1"}, p2: {letter: "2"}, p3: {letter: "3"}, p4: {letter: "4"}},  // names, colours: the page's palette
@@ -48,11 +194,14 @@
     },
     describe(e) {
       if (e.kind === "hand") return null;  // the new hand is shown in the order controls
-      if (e.kind === "stage") return `Stage ${e.stage}: ` + tableLines(e).join(" | ");
-      if (e.kind === "end") return "End of turn: " + tableLines(e).join(" | ");
-      if (e.kind === "fused") return "Locked registers: " + tableLines(e).join(" | ");
-      if (e.kind === "result") return "Result: " + (e.rows || []).slice(1).map(r => `${r[0]}. ${r[1]} (flags ${r[2]}, ${r[5]})`).join("; ");
-      return undefined;
+      const said = kit.sectionWords(e);
+      if (!said) return undefined;
+      const head = e.kind === "stage" ? `Register ${e.stage}: ` : e.kind === "end" ? "End of turn: " : e.kind === "fused" ? "Locked registers: " : "Result: ";
+      return head + said.join(" ");
+    },
+    sectionWords(sec) {  // a report section in sentences (issue 23 item 2); null: not a report table
+      if (!["stage", "end", "fused", "result"].includes(sec.kind)) return null;
+      return sectionSentences(sec, n => { const key = String(n).split(" ")[0], info = kit.seats[key]; return `${info ? info.name : key}'s robot`; });
     },
     lastMoves(events, ui) {  // every robot's path over the stages of the last turn, from the MOVES rows
       return ui.stageMoves(events, (n, e, m) => `${n}, stage ${e.stage}: ${m}`,

@@ -25,6 +25,7 @@ GAME = Game(
     legend=_RULES + ".legend",
     report=_RULES + ".report",
     web_entry="botwars.games.geeko:entry.js",
+    how_to_play="botwars.games.geeko:howto.md",
     plan="botwars.games.geeko.plan:geeko_plan",
     rl="botwars.games.geeko.rlspec:make",
     stages="botwars.games.factory.stages:turn_stages",

@@ -2,6 +2,8 @@
 // kit's shape is described at the top of play.js and in docs/web.md).
 "use strict";
 (function () {
+  // a seat's name and colour from the page's ui (the replay viewer's too), else this kit's own
+  const seatInfoOf = (ui, s) => (ui && ui.seatInfo ? ui.seatInfo(s) : (kit.seats || {})[s] || {name: String(s)});
   const CARD = {FWD1: "move 1 forward", FWD2: "move 2 forward", FWD3: "move 3 forward", RVS1: "back up 1",
                 RVS2: "back up 2", RVS3: "back up 3", RT90: "turn right", LF90: "turn left", UTRN: "U-turn",
                 SLF1: "slide 1 left", SRT1: "slide 1 right", IDLE: "do nothing"};
@@ -9,6 +11,125 @@
   const cardText = c => { const [t, n] = String(c).split(" "); return `${CARD[t] || t} (priority ${n})`; };
   const parseSq = s => { const m = /^r(\d+)c(\d+)$/.exec(s || ""); return m ? [Number(m[1]), Number(m[2])] : null; };
   const seatName = n => `p${n}`;
+  // ---- the report tables in plain words (issue 23 item 2) ------------------------------------
+  // Each stage/end/fused/result section (an event or a stage section of /web/matches/ID/turn/N/
+  // stages.json) as one sentence per robot; the table itself stays under "Details".
+  const FACE = {N: "north", E: "east", S: "south", W: "west"};
+  const OPTION = {RL: "Rear Laser", DL: "Double Laser", AA: "Ablative Armour", GS: "Gyro Stabiliser", FI: "Fence Insulation",
+                  XM: "Extra Memory", HC: "Heavy Chassis", MP: "Mirror Plating", ML: "Main Laser"};
+  const SQ = "(r\\d+(?:-\\d+)?c\\d+(?:-\\d+)?)";
+  const EVENT_WORDS = [
+    [`^move to ${SQ}$`, m => `moves to ${m[1]}`],
+    ["^face ([NESW])$", m => `turns to face ${FACE[m[1]]}`],
+    ["^idle$", () => "does nothing"],
+    ["^obstruction encountered$", () => "is stopped by an obstacle"],
+    [`^pushed to ${SQ}$`, m => `is pushed to ${m[1]}`],
+    [`^teleport to ${SQ}$`, m => `teleports to ${m[1]}`],
+    [`^switch ${SQ} (on|off)$`, m => `flips the switch on ${m[1]} ${m[2]}`],
+    [`^eye ${SQ} (on|off)$`, m => `its beam flips the electric eye on ${m[1]} ${m[2]}`],
+    ["^fence -(\\d+) HP$", m => `touches an electric fence and loses ${m[1]} HP`],
+    ["^armour (\\d+) left$", m => `its armour takes the hit (${m[1]} charges left)`],
+    ["^option ([A-Z]{2}) lost$", m => `loses its ${OPTION[m[1]] || m[1]} option`],
+    ["^fused register (\\d+)$", m => `register ${m[1]} locks (its card stays there)`],
+    ["^fell into pit$", () => "falls into a pit"],
+    ["^fell off board$", () => "falls off the board"],
+    ["^destroyed$", () => "is destroyed"],
+    [`^conveyor to ${SQ}$`, m => `a belt carries it to ${m[1]}`],
+    [`^pusher to ${SQ}$`, m => `a pusher pushes it to ${m[1]}`],
+    ["^gear face ([NESW])$", m => `a gear turns it to face ${FACE[m[1]]}`],
+    ["^crushed$", () => "a crusher crushes it"],
+    ["^laser -(\\d+) HP$", m => `a wall laser hits it (${m[1]} HP lost)`],
+    ["^shot -(\\d+) HP$", m => `a robot's laser hits it (${m[1]} HP lost)`],
+    ["^buzzsaw -(\\d+) HP$", m => `a buzzsaw cuts it (${m[1]} HP lost)`],
+    ["^parked$", () => "parks on an open gate"],
+    ["^exited$", () => "leaves the room through the gate"],
+  ].map(([re, f]) => [new RegExp(re), f]);
+  function eventWords(text) {  // one event of a MOVES/MECH cell, e.g. "conveyor to r2c3"
+    let t = String(text).trim(), by = "";
+    const at = /^@(\d+) (.*)$/.exec(t);
+    if (at) { t = at[2]; by = ` (by the card of priority ${at[1]})`; }
+    for (const [re, f] of EVENT_WORDS) { const m = re.exec(t); if (m) return f(m) + by; }
+    return t + by;
+  }
+  const cellEvents = v => String(v).split(/[;,]\s*/).filter(x => x && x !== "-").map(eventWords);
+  const CHECK_WORDS = [
+    ["^flag (\\d+)$", m => `touches flag ${m[1]}`],
+    [`^checkpoint ${SQ}$`, m => `${m[1]} becomes its checkpoint`],
+    [`^upgrade ${SQ}$`, m => `visits the upgrade station on ${m[1]}`],
+    ["^cards (.*)$", m => `unlocks the ${m[1].split(" ").join(" and ")} cards`],
+    ["^option ([A-Z]{2})$", m => `takes the ${OPTION[m[1]] || m[1]} option from the armoury`],
+    ["^real$", () => "becomes solid again (no longer virtual)"],
+  ].map(([re, f]) => [new RegExp(re), f]);
+  const checkWords = v => String(v).split(/,\s*/).filter(x => x && x !== "-").map(x => {
+    for (const [re, f] of CHECK_WORDS) { const m = re.exec(x.trim()); if (m) return f(m); }
+    return x;
+  });
+  const cardWords = c => { const [t, n] = String(c).split(" "); return `${t} (${CARD[t] || t}, priority ${n})`; };
+  const list = xs => xs.length < 2 ? xs.join("") : `${xs.slice(0, -1).join(", ")} and ${xs[xs.length - 1]}`;
+  function sectionSentences(sec, who) {  // who(nameCell) -> "Red's robot"
+    const rows = sec.rows || [], get = (label, i) => { const r = rows.find(x => x[0] === label); const v = r ? r[i + 1] : undefined; return v && v !== "-" ? v : null; };
+    if (sec.kind === "result") {
+      const head = rows[0] || [];
+      return rows.slice(1).map(r => {
+        const cell = k => r[head.indexOf(k)];
+        const bits = [];
+        if (head.includes("FLAGS")) bits.push(cell("FLAGS") && cell("FLAGS") !== "-" ? `flags ${cell("FLAGS")}` : "no flag");
+        if (head.includes("TURNS")) bits.push(cell("TURNS") && cell("TURNS") !== "-" ? `left room 5 on turn ${cell("TURNS")}` : `${cell("ROOMS")} room(s) done`);
+        if (head.includes("ROBOTS")) bits.push(`${cell("ROBOTS")} robot(s) left`);
+        if (head.includes("LOST")) bits.push(`${cell("LOST")} robot(s) lost`);
+        const st = cell("STATUS");
+        return `Place ${cell("RANK")}: ${who(cell("NAME")).replace(/'s robot$/, "")} — ${bits.join(", ")}${st && st !== "-" ? ` (${st})` : ""}.`;
+      });
+    }
+    const names = (rows.find(r => r[0] === "NAME") || []).slice(1);
+    return names.map((n, i) => {
+      const w = who(n), mode = get("MODE", i) || "";
+      if (sec.kind === "fused") {
+        const regs = String(get("FUSED", i) || "").split(/,\s*/).filter(Boolean).map(x => { const [r, t] = x.split(" "); return `${r.replace(/^R/, "register ")} (${t})`; });
+        return `${w}: ${list(regs)} ${regs.length === 1 ? "is" : "are"} locked by damage; ${regs.length === 1 ? "its card plays" : "their cards play"} every turn until repaired.`;
+      }
+      if (sec.kind === "end") {
+        const bits = [];
+        const room = get("ROOM", i);
+        if (/destroyed/.test(mode)) bits.push(get("REINST", i) ? `was destroyed; a new robot comes back on its checkpoint ${get("REINST", i)}` : "was destroyed and comes back in a later turn");
+        else if (mode === "out") bits.push("is out of the game");
+        if (room) bits.push(/^room /.test(room) ? `is in ${room}` : /^exited/.test(room) ? `has left room ${room.split(" ")[1]}` :
+                              /^transit/.test(room) ? `is travelling back through the rooms (passing room ${room.split(" ")[1]})` : room === "done" ? "has finished all five rooms" : room);
+        if (get("FLAGS", i)) bits.push(`has touched flag${get("FLAGS", i).includes(",") ? "s" : ""} ${get("FLAGS", i)}`);
+        const rep = get("REPAIR", i);
+        if (rep) bits.push(rep.split(/,\s*/).map(x => /^\+(\d+) HP$/.test(x) ? `repairs ${x.slice(1)}` : x.replace(/^option ([A-Z]{2})$/, (_, o) => `gets the ${OPTION[o] || o} option`)).join(" and "));
+        const rb = get("REBOOT", i);
+        if (rb && rb !== "out") {
+          const [hp, ...rest] = rb.split(/,\s*/);
+          const robots = rest.find(x => /robots?$/.test(x));
+          bits.push(`has ${hp}${robots ? ` and ${robots} left` : ""}`);
+          if (rest.includes("reboot")) bits.push("will reboot next turn (sits it out and comes back with full HP)");
+        }
+        return `${w} ${list(bits) || "waits"}.`;
+      }
+      // a stage (one register)
+      if (/exited/.test(mode)) return `${w} has already left the room.`;
+      if (/transit/.test(mode)) return `${w} is travelling back through the rooms.`;
+      if (/destroyed|out/.test(mode)) return `${w} is not on the board (${/out/.test(mode) ? "out of the game" : "destroyed"}).`;
+      if (/parked/.test(mode)) return `${w} waits on its gate.`;
+      const bits = [];
+      const card = get("CARDS", i);
+      if (/reboot/.test(mode)) bits.push("is rebooting and plays no card");
+      else if (card) bits.push(`plays ${cardWords(card)}`);
+      const moves = get("MOVES", i), mech = get("MECH", i), hits = get("HITS", i), check = get("CHECK", i);
+      if (moves) bits.push(...cellEvents(moves).map(x => card && x === "does nothing" ? "" : x).filter(Boolean));
+      if (mech) bits.push(...cellEvents(mech));
+      if (hits) {
+        const parts = String(hits).split(/,\s*/), eyes = parts.filter(x => /^eye /.test(x)), hit = parts.filter(x => !/^eye /.test(x));
+        if (hit.length) bits.push(`its laser hits ${list(hit.map(h => who(h).replace(/'s robot$/, "")))}`);
+        eyes.forEach(x => bits.push(eventWords(x)));
+      }
+      if (check) bits.push(...checkWords(check));
+      const hp = get("HP", i);
+      const hurt = /HP lost|loses \d+ HP|destroyed/.test(bits.join(" "));
+      return `${w} ${list(bits) || "does nothing"}${hurt && hp ? `; it has ${hp} HP left` : ""}.`;
+    });
+  }
   const kit = {
     keys: "Robot A / B: Enter on its button chooses it. Hand: Enter puts the card in the chosen robot's next register. Registers: Enter or Delete takes a card back, Shift+Left / Shift+Right (or ◀ ▶) move it. Reboot: the drop-down (arrow keys).",
     seats: {p1: {letter: "1"}, p2: {letter: "2"}, p3: {letter: "3"}, p4: {letter: "4"}},  // names, colours: the page's palette
@@ -17,6 +138,7 @@
       cell: (name, m) => { const s = parseSq(name); return s ? [s[1] - 1, m.rows - s[0]] : null; },
     },
     summary(view, snap) {
+      kit.me = view.you ? seatName(view.you) : null;  // whose robots the report sentences call "Robot A"
       const out = [];
       const used = Math.max(0, (view.turn || 1) - 1), limit = view.config && view.config.turn_limit;
       if (view.you) {
@@ -24,33 +146,41 @@
           `robot ${k}: ${r.square ? `${r.square} facing ${r.facing}, ${r.hp} HP` : (r.transit ? "left the room (waiting for the other)" : "not on the board")}${r.rebooting ? ", rebooting" : ""}`);
         out.push({seat: seatName(view.you), lines: [`room ${view.room}/5`, `turns used: ${used}${limit ? ` (limit ${limit})` : ""} — your score is the turn you leave room 5; lower is better`, ...rs]});
       }
-      if (!view.you) out.push({title: "Spectators", lines: ["Each player races through a private copy of the rooms; during the game only room numbers are public (G-10.6). The robots appear in the replay once the match is over."]});
+      if (!view.you) out.push({title: "Spectators", lines: ["Each player races through a private copy of the rooms; during the game only room numbers are public. The robots appear in the replay once the match is over."]});
       (view.others || []).forEach(o => out.push({seat: seatName(o.seat), lines: [`room ${o.room}/5`,
-        o.finished ? "finished" : (o.out ? "out" : "playing"), view.you ? "(their robots are private until the end, G-10.6)" : ""].filter(Boolean)}));
+        o.finished ? "finished" : (o.out ? "out" : "playing"), view.you ? "(their robots are private until the end)" : ""].filter(Boolean)}));
       if (view.result && view.result.standings) out.push({title: "Standings", lines: view.result.standings.map(s =>
         `${s.rank}. ${seatName(s.seat)} — ${s.status}${s.score !== undefined ? `, score ${s.score}` : ""}`)});
       return out;
     },
     awaited: () => "choose robot A or B (click it on the board), then click cards into its registers; both robots get the same number of cards",
-    warnings(view) {
+    warnings(view, snap) {
       const out = [];
+      if (view.you && typeof view.finished === "number" && snap && snap.status !== "ended")  // done, the race goes on
+        out.push(`You are done: your robots left room 5 on turn ${view.finished} (your score; lower is better). The match goes on until the other players finish or the turn limit.`);
+      else if (view.you && snap && !snap.your_turn && snap.status !== "ended" && Object.values(view.robots || {}).every(r => !r.square))
+        out.push("Your robots are between rooms or travelling back: no cards for you this turn. The page moves on by itself.");
       const gates = Object.entries((view.devices || {}).gates || {});
       if (gates.length && gates.every(([, open]) => !open)) out.push(`Every gate of this room is closed now (${gates.map(g => g[0]).join(", ")}): find the switch that opens it.`);
       return out;
     },
-    describe(e) {
+    describe(e, ui) {
       if (e.kind === "hand") return null;
-      // a row's label, then the robot's entry, unless the entry already names it ("ROOM" + "room 1")
-      const cellText = (label, v) => String(v).toLowerCase().startsWith(label.toLowerCase() + " ") ? String(v) : `${label.toLowerCase()} ${v}`;
-      const lines = rows => {
-        const names = (rows.find(r => r[0] === "NAME") || []).slice(1);
-        return names.map((n, i) => `robot ${String(n).replace(/^p\d+-/, "")}: ` + rows.filter(r => !["NAME", "MODE"].includes(r[0]) && r[i + 1] && r[i + 1] !== "-")
-          .map(r => cellText(r[0], r[i + 1])).join("; ")).join(" | ");
-      };
-      if (e.kind === "stage") return `Stage ${e.stage}: ${lines(e.rows || [])}`;
-      if (e.kind === "end") return `End of turn: ${lines(e.rows || [])}`;
-      if (e.kind === "fused") return `Locked registers: ${lines(e.rows || [])}`;
-      return undefined;
+      if (e.kind === "resign") return `${seatInfoOf(ui, e.seat).name} resigned.`;
+      const said = kit.sectionWords(e);
+      if (!said) return undefined;
+      const head = e.kind === "stage" ? `Register ${e.stage}: ` : e.kind === "end" ? "End of turn: " : e.kind === "fused" ? "Locked registers: " : "Result: ";
+      return head + said.join(" ");
+    },
+    sectionWords(sec) {  // a report section in sentences (issue 23 item 2); null: not a report table
+      if (!["stage", "end", "fused", "result"].includes(sec.kind)) return null;
+      return sectionSentences(sec, n => {  // "p1-A": your robot A, or Red's robot A (after the end)
+        const m = /^(p\d+)(?:-([AB]))?$/.exec(String(n));
+        if (!m) return `${n}'s robot`;
+        const owner = (kit.seats[m[1]] || {name: m[1]}).name;
+        if (!m[2]) return `${owner}'s robot`;
+        return m[1] === kit.me ? `Robot ${m[2]}` : `${owner}'s robot ${m[2]}`;
+      });
     },
     lastMoves(events, ui) {  // the robots' paths over the stages of the last turn
       return ui.stageMoves(events, (n, e, m) => `robot ${n}, stage ${e.stage}: ${m}`);
@@ -109,8 +239,8 @@
       const note = el("p", {class: "cmdhelp", role: "status"});
       ui.board.onClick(sq => { const r = robots.find(x => all[x].square === sq); if (r) { cur = r; redraw(false); } });
       box.append(el("p", {class: "hint"}, "Choose robot A or B (on the board or its button), then click cards into its registers. Both robots get the same number of cards. " +
-        "If no robot can use any card, send no cards at all (G-4.5)."),
-        el("h3", {}, "Hand"), handBox, el("h3", {}, "Registers"), regs, note, el("label", {}, "Reboot (G-8.1) ", reboot));
+        "If no robot can use any card, send no cards at all."),
+        el("h3", {}, "Hand"), handBox, el("h3", {}, "Registers"), regs, note, el("label", {}, "Reboot ", reboot));
       redraw();
       return {load(p) {
         robots.forEach(r => {
@@ -128,6 +258,33 @@
     const first = (o.ranking || [])[0] || [], turns = (o.details || {}).turns || {};
     const won = first.filter(s => turns[s] !== undefined && turns[s] !== "-");
     return won.length ? won : [];
+  };
+  // The end screen in words (issue 23 item 2; G-9.1 to G-9.5): the score is the turn the robots
+  // left room 5, lower is better; a solo run "finishes" whatever its end.
+  kit.outcome = (o, seat) => {
+    const d = o.details || {}, turns = d.turns || {}, rooms = d.rooms || {};
+    const name = s => (kit.seats[s] || {name: s}).name;
+    const seats = Object.keys(o.scores || turns), solo = seats.length === 1;
+    const me = seat && seats.includes(seat) ? seat : null;
+    const subj = s => (s === me ? "you" : name(s)), Subj = s => { const t = subj(s); return t[0].toUpperCase() + t.slice(1); };
+    const done = s => turns[s] !== undefined && turns[s] !== "-";
+    const run = s => done(s) ? `left room 5 on turn ${turns[s]}` : `completed ${rooms[s] || 0} of the 5 rooms`;
+    const winners = kit.winners(o), out = {};
+    const ended = {finished: "Every player has finished or is out.", turn_limit: "The turn limit was reached.", resign: ""}[o.reason];
+    if (solo) {
+      const s = seats[0];
+      out.head = me ? "You finished" : `${name(s)} finished`;
+      out.why = (o.reason === "resign" ? `${Subj(s)} resigned; ${subj(s)} ${run(s)}.` :
+        done(s) ? `${Subj(s)} ${run(s)}; lower is better.` : `The turn limit came first: ${subj(s)} ${run(s)}.`);
+      out.scores = "";
+      return out;
+    }
+    const quitters = o.reason === "resign" ? seats.filter(s => !done(s) && !winners.includes(s)) : [];
+    out.why = [o.reason === "resign" && me && quitters.includes(me) && !winners.length ? "You resigned." : ended || "",
+      winners.length ? `${winners.map(subj).join(" and ").replace(/^./, c => c.toUpperCase())} left room 5 first (on turn ${turns[winners[0]]}); lower is better.` :
+        "Nobody left room 5, so nobody wins."].filter(Boolean).join(" ");
+    out.scores = `Final: ${seats.map(s => `${name(s)} ${run(s)}`).join("; ")}.`;
+    return out;
   };
   (window.botwarsGames = window.botwarsGames || {}).geeko = kit;
 })();

@@ -21,6 +21,7 @@ GAME = Game(
     svg=_RULES + ".svg",
     report=_RULES + ".report",
     web_entry="botwars.games.submarine:entry.js",
+    how_to_play="botwars.games.submarine:howto.md",
     page_helpers="botwars.games.submarine.page:page_helpers",
     rl="botwars.games.submarine.rlspec:make",
     notation="botwars.games.submarine.notation:notation",

@@ -2,6 +2,8 @@
 // kit's shape is described at the top of play.js and in docs/web.md).
 "use strict";
 (function () {
+  // a seat's name and colour from the page's ui (the replay viewer's too), else this kit's own
+  const seatInfoOf = (ui, s) => (ui && ui.seatInfo ? ui.seatInfo(s) : (kit.seats || {})[s] || {name: String(s)});
   const COLS = "ABCDEFG";
   const DIR = {N: [0, 1], E: [1, 0], S: [0, -1], W: [-1, 0]};
   // S-4.4 and S-6.2: [AP, parameter key or null, words]
@@ -19,6 +21,9 @@
   };
   const PASSIVE = {armor: "a plate absorbs 1 damage, renewed each turn", ram: "deals 3 and takes 0 when it rams on your turn",
                    overclock: "+1 AP at the start of each of your turns"};
+  const SPECIAL_NAME = {torpedo: "Torpedo", depth_charge: "Depth Charge", sonar: "Sonar", mine: "Mine", heal: "Heal",
+                        nullify: "Nullify", armor: "Armor", ram: "Battering Ram", overclock: "Overclock"};
+  const DIRNAME = {N: "north", E: "east", S: "south", W: "west"};
   const SPECIAL_TEXT = id => ACT[id] ? `${id.replace("_", " ")} (active, ${ACT[id][0]} AP): ${ACT[id][2]}` : (PASSIVE[id] ? `${id} (passive): ${PASSIVE[id]}` : id);
   const parse = s => { const c = COLS.indexOf(String(s)[0]), r = Number(String(s).slice(1)); return c < 0 || !r ? null : [c + 1, r]; };
   const name = (c, r) => c >= 1 && c <= 7 && r >= 1 && r <= 7 ? `${COLS[c - 1]}${r}` : null;
@@ -49,7 +54,26 @@
     if (view.you && !view.setup && view.ap !== null && view.ap !== undefined) lines.push(`Action points this turn: ${view.ap} (5 each turn, +1 with Overclock).`);
     return lines;
   }
+  // The end screen in words (issue 23 item 2; S-7.3 to S-7.11), with both final scores.
+  function outcome(o, seat, ui) {
+    const side = p => seatInfoOf(ui, p).name, sc = o.scores || {};
+    const w = o.winner, l = w ? (w === "p1" ? "p2" : "p1") : null, me = seat || null;
+    const subj = p => (p === me ? "you" : side(p)), Subj = p => { const t = subj(p); return t[0].toUpperCase() + t.slice(1); };
+    const why = {
+      elimination: w && `${Subj(w)} sank every one of ${l === me ? "your" : side(l) + "'s"} subs.`,
+      points: w && `${Subj(w)} reached ${sc[w]} points (50 wins).`,
+      mutual_destruction: w ? `The last subs of both sides sank together; ${subj(w)} had more points.` : "The last subs of both sides sank together with equal points: a draw.",
+      time: w && `${Subj(l)} ran out of time.`,
+      resign: w && `${Subj(l)} resigned.`,
+      refused: w && `${Subj(l)} sent too many refused orders in one turn.`,
+      round_cap: "The round limit was reached: a draw.",
+      setup_forfeit: w ? `${Subj(l)} did not place ${l === me ? "your" : "their"} fleet in time.` : "Neither side placed its fleet in time: a draw.",
+    }[o.reason] || null;
+    const scores = "p1" in sc ? `Final score: ${side("p1")} ${sc.p1}, ${side("p2")} ${sc.p2}.` : "";
+    return {why, scores};
+  }
   const kit = {
+    outcome,
     keys: "Subs and actions: arrow keys move along a row, Enter chooses; then the direction, space or special; Tab to Add (the AP left is read out beside it), then Submit. Remove: Enter on an action's remove button. Setup: choose a sub, then its space (or the board cursor) and its special.",
     pieces(view) {  // the board in words: own subs, seen enemy subs
       const me = view.you, other = me === "p1" ? "p2" : "p1", out = [];
@@ -106,34 +130,44 @@
     },
     describe(e, ui) {
       const d = e;
+      const me = ui.seat || null;
+      const side = p => seatInfoOf(ui, p).name;
+      // a sub by its owner (S-3.1: p1 commands a-e, p2 v-z): "your sub a", "Blue's sub v"
+      const sub = x => { if (!x) return "a sub"; const o = "abcde".includes(String(x)[0]) ? "p1" : "p2"; return o === me ? `your sub ${x}` : `${side(o)}'s sub ${x}`; };
+      const Sub = x => { const t = sub(x); return t[0].toUpperCase() + t.slice(1); };
+      const SKIP = {destroyed: "it has been destroyed", cancelled: "it rammed another sub earlier this turn, which cancels its later actions",
+                    not_held: "it does not hold that special", suppressed: "that special is switched off by the enemy's Nullify",
+                    special_used: "it already used a special this turn", condition: "the action was not possible at that moment"};
+      const plate = x => x.plate_used ? " (its armour plate absorbed 1)" : "";
       switch (e.kind) {
         case "game_start": return "All subs are placed; the game begins.";
-        case "turn_start": return `Turn ${d.turn} (round ${d.round}): ${ui.seatName(d.player)} to move.`;
+        case "turn_start": return `Turn ${d.turn} (round ${d.round}): ${d.player === me ? "your move" : `${side(d.player)} to move`}.`;
         case "turn_end": return null;
-        case "ap": return `You have ${d.ap} AP this turn.`;
-        case "passive": return `Sub ${d.sub}: ${d.special} takes effect.`;
-        case "move": return `Sub ${d.sub} moved ${d.from} → ${d.to}.`;
-        case "surface": return `Sub ${d.sub} surfaced.`;
-        case "submerge": return `Sub ${d.sub} submerged.`;
-        case "score": return `Scored ${d.points} (total ${d.total}).`;
-        case "depth_charge": return `Depth charge${d.sub ? ` by ${d.sub}` : ""} at ${d.centre}: ${(d.hits || []).length ? "HIT " + d.hits.map(h => `${h.sub} on ${h.space} (${h.damage} damage${h.plate_used ? ", plate absorbed 1" : ""})`).join(", ") : "no sub hit"}.`;
-        case "torpedo_hit": return `Torpedo${d.sub ? ` from ${d.sub}` : ""} ${d.dir || ""} HIT ${d.target} on ${d.space}: ${d.damage} damage${d.plate_used ? " (plate absorbed 1)" : ""}.`;
-        case "torpedo_miss": return `Torpedo from ${d.sub} ${d.dir}: missed.`;
-        case "mine_triggered": return `A mine went off under ${d.sub} on ${d.space}: ${d.damage} damage${d.plate_used ? " (plate absorbed 1)" : ""}.`;
-        case "collision": return `Collision: ${d.attacker.sub} rammed ${d.defender.sub} (${d.attacker.damage} and ${d.defender.damage} damage)${d.push ? `, pushed to ${d.push}` : ""}.`;
-        case "destroyed": return `Sub ${d.sub} destroyed${d.space ? ` on ${d.space}` : ""}.`;
-        case "announce_25": return `${ui.seatName(d.player)} has reached 25 points.`;
-        case "mine_placed": return `Mine laid on ${d.space}.`;
-        case "mine_not_placed": return `No mine laid on ${d.space}: one is already there.`;
-        case "heal": return `${d.target ? `Sub ${d.target}` : "A sub"} healed${d.space ? ` on ${d.space}` : ""}${d.hp_gained !== undefined ? ` (+${d.hp_gained} HP)` : ""}.`;
-        case "sonar_result": return `Sonar${d.sub ? ` of ${d.sub}` : ""}: ${(d.detected || []).length ? "found " + d.detected.map(x => `${x.sub} on ${x.space}${x.surfaced ? "" : " (submerged)"}`).join(", ") : "nothing found"}.`;
-        case "detected": return `Enemy sonar found your subs ${d.subs.join(", ")}.`;
-        case "nullify": return `${d.special} suppressed for ${ui.seatName(d.player)} until turn ${d.until_turn}.`;
-        case "replace": return `Sub ${d.sub} now holds ${d.special || d.new}.`;
-        case "skipped": return `Skipped: ${d.sub} ${d.action} (${d.reason}) — no AP spent.`;
-        case "damage": return `Sub ${d.sub} took ${d.damage} damage at the edge.`;
-        case "ring_destroyed": return `Ring ${d.ring} of the sea was destroyed.`;
-        case "result": return `Game over: ${d.winner === "draw" ? "draw" : ui.seatName(d.winner) + " wins"} (${d.reason}).`;
+        case "ap": return `${d.player && d.player !== me ? side(d.player) + " has" : "You have"} ${d.ap} action points this turn.`;
+        case "passive": return `${Sub(d.sub)}: ${SPECIAL_NAME[d.special] || d.special} takes effect.`;
+        case "move": return `${Sub(d.sub)} moved from ${d.from} to ${d.to}.`;
+        case "surface": return `${Sub(d.sub)} surfaced.`;
+        case "submerge": return `${Sub(d.sub)} submerged.`;
+        case "score": return `${d.player && d.player !== me ? side(d.player) + " scored" : "You scored"} ${d.points} point${d.points === 1 ? "" : "s"} for subs on the middle spaces (total ${d.total}).`;
+        case "depth_charge": return `Depth charge${d.sub ? ` from ${sub(d.sub)}` : ""} on ${d.centre}: ${(d.hits || []).length ? d.hits.map(h => `${sub(h.sub)} on ${h.space} took ${h.damage} damage${plate(h)}`).join("; ") : "no sub was hit"}.`;
+        case "torpedo_hit": return `Torpedo${d.sub ? ` from ${sub(d.sub)}` : ""}${d.dir ? ` fired ${DIRNAME[d.dir] || d.dir}` : ""} hit ${sub(d.target)} on ${d.space}: it surfaced and took ${d.damage} damage${plate(d)}.`;
+        case "torpedo_miss": return `Torpedo from ${sub(d.sub)} fired ${DIRNAME[d.dir] || d.dir}: no sub within 3 spaces, it missed.`;
+        case "mine_triggered": return `${Sub(d.sub)} entered a mine on ${d.space}: it surfaced and took ${d.damage} damage${plate(d)}.`;
+        case "collision": return `Collision: ${sub(d.attacker.sub)} rammed ${sub(d.defender.sub)}; the rammer took ${d.attacker.damage} damage and the rammed sub ${d.defender.damage}${/^[A-G]\d$/.test(d.push || "") ? `, and was pushed to ${d.push}` : d.push === "chain" ? `, and was shoved into the next sub` : d.push ? ", and could not be pushed further" : ""}.`;
+        case "destroyed": return `${Sub(d.sub)} was destroyed${d.space ? ` on ${d.space}` : ""}.`;
+        case "announce_25": return `${d.player === me ? "You have" : side(d.player) + " has"} reached 25 points.`;
+        case "mine_placed": return `A mine was laid on ${d.space}.`;
+        case "mine_not_placed": return `No mine was laid on ${d.space}: one is already there.`;
+        case "heal": return `${d.target ? Sub(d.target) : "A sub"} was repaired${d.space ? ` on ${d.space}` : ""}${d.hp_gained !== undefined ? ` (+${d.hp_gained} HP)` : ""}.`;
+        case "sonar_result": return `Sonar${d.sub ? ` of ${sub(d.sub)}` : ""}: ${(d.detected || []).length ? "found " + d.detected.map(x => `${sub(x.sub)} on ${x.space}${x.surfaced ? "" : " (submerged)"}`).join(", ") : "no enemy sub within 2 spaces"}.`;
+        case "detected": return `The enemy's sonar found ${d.subs.map(sub).join(", ")}.`;
+        case "nullify": return `${SPECIAL_NAME[d.special] || d.special} is switched off for ${d.player === me ? "you" : side(d.player)} until the end of turn ${d.until_turn}.`;
+        case "nullify_expired": return `${SPECIAL_NAME[d.special] || d.special} works again for ${d.player === me ? "you" : side(d.player)}.`;
+        case "replace": return `${Sub(d.sub)} now holds ${SPECIAL_NAME[d.special || d.new] || d.special || d.new}.`;
+        case "skipped": return `${Sub(d.sub)} did not ${String(d.action || "act").replace(/_/g, " ")}: ${SKIP[d.reason] || String(d.reason || "").replace(/_/g, " ")} (no action points spent).`;
+        case "damage": return `${Sub(d.sub)} took ${d.damage} damage: it is on a destroyed space at the edge.`;
+        case "ring_destroyed": return `The outer ring ${d.ring} of the ocean was destroyed: subs ending a turn there take damage.`;
+        case "result": return null;  // the end screen says it
         default: return undefined;
       }
     },
@@ -309,7 +343,7 @@
       if (Object.entries(place).some(([k, v]) => v === sp && k !== cur)) { ui.say(`${sp} already holds another of your subs.`, true); return; }
       place[cur] = sp; advance();
     });
-    box.append(el("p", {class: "hint"}, `Setup (S-3.3): choose a sub, click its space on row ${row}, then pick its special. The opponent does the same in secret.`), body, status);
+    box.append(el("p", {class: "hint"}, `Setup: choose a sub, click its space on row ${row}, then pick its special. The opponent does the same in secret.`), body, status);
     redraw();
     return {load(p) {
       if (!p) return;

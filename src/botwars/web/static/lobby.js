@@ -9,6 +9,7 @@
   function show() {
     forms.forEach(f => { f.hidden = f.dataset.game !== game.value; });
     $("rules-link").href = `/rules/${game.value}`;
+    document.querySelectorAll(".howto-link").forEach(a => { a.hidden = a.dataset.howto !== game.value; });
   }
   game.addEventListener("change", show);
   show();

@@ -5,7 +5,13 @@
 //   seats: {seat: {name, colour, letter}},            // names and colours of the seats
 //   grid: {square(c, r, meta) -> name, cell(name, meta) -> [c, r]},  // board notation <-> drawing
 //   summary(view, snap, ui) -> [{seat, lines: [text...]}],  // per-side facts
-//   describe(event, ui) -> text or null,              // one event in plain words (null: skip)
+//   describe(event, ui) -> text or null,              // one event in plain words (null: skip): a sentence
+//                                                      //   naming the robot or player, what happened and why
+//                                                      //   (no rule ids, engine ids or JSON: those go in the
+//                                                      //   "Details" disclosure the page adds itself)
+//   outcome(outcome, seat, ui) -> {head, why, scores}, // the end screen in words (seat: null for a spectator);
+//                                                      //   any member may be left out (the page's own words)
+//   sectionWords(section) -> [text...],               // a stage section (games with stages) as sentences
 //   legend: [[symbol, text]...],                       // the board's tiles, markers and codes
 //   warnings(view, snap) -> [text...],                 // known traps right now
 //   entry(box, view, helpers, ui) -> {load(payload)}   // the order controls
@@ -261,7 +267,7 @@
                    points: "more points", flags: "touched the last flag first", wipeout: "the other side was wiped out",
                    turn_limit: "the turn limit was reached", max_turns: "the turn limit was reached",
                    finished: "the game finished", elimination: "the other side was eliminated"};
-  const reason = r => REASONS[r] ? `${REASONS[r]} (${r})` : String(r || "").replace(/_/g, " ");
+  const reason = r => REASONS[r] || String(r || "the game ended").replace(/_/g, " ");
   function renderWho(s) {
     const who = $("who");
     who.innerHTML = "";
@@ -319,15 +325,20 @@
       cls = SEAT && !first.includes(SEAT) ? "lost" : "won";
     } else if (!o.winner) { head = "Draw"; cls = "draw"; }
     else if (SEAT) { head = o.winner === SEAT ? "You won" : "You lost"; cls = o.winner === SEAT ? "won" : "lost"; }
-    else { head = `${seatName(o.winner)} won`; cls = "won"; }
+    else { head = `${seatInfo(o.winner).name} won`; cls = "won"; }
     box.className = `outcome banner ${cls}`;
     let why = `Why: ${reason(o.reason)}.`;
+    const said = KIT.outcome ? KIT.outcome(o, SEAT || null, ui) || {} : {};
     if (SEAT && o.reason === "resign") why = o.winner === SEAT ? "Why: your opponent resigned." : (o.winner ? "Why: you resigned." : why);
     if (SEAT && ["timeout", "time"].includes(o.reason) && o.winner) why = o.winner === SEAT ? "Why: your opponent ran out of time." : "Why: you ran out of time.";
-    const scores = o.scores && Object.keys(o.scores).length ? " Scores: " + Object.entries(o.scores).map(([k, v]) => `${seatName(k)} ${v}`).join(", ") + "." : "";
+    let scores = o.scores && Object.keys(o.scores).length ? " Scores: " + Object.entries(o.scores).map(([k, v]) => `${seatName(k)} ${v}`).join(", ") + "." : "";
+    if (said.head) head = said.head;
+    if (said.why) why = said.why;
+    if (said.scores !== undefined) scores = said.scores ? " " + said.scores : "";
+    box.dataset.result = cls;
     box.append(el("div", {class: "banner-head", id: "result-head"}, head + (o.winner ? "" : "")),
-      el("div", {id: "result-why"}, why + (o.winner && SEAT && o.winner !== SEAT ? ` Winner: ${seatName(o.winner)}.` : "")
-        + (shared ? ` First place: ${first.map(seatName).join(", ")}.` : "") + scores),
+      el("div", {id: "result-why"}, why + (o.winner && SEAT && o.winner !== SEAT && !said.why ? ` Winner: ${seatName(o.winner)}.` : "")
+        + (shared && !said.why ? ` First place: ${first.map(seatName).join(", ")}.` : "") + scores),
       el("div", {class: "row"}, el("a", {href: `/replay/${M}`}, "Watch the replay"),
         SEAT ? el("button", {type: "button", id: "rematch", onclick: rematch}, "Rematch") : null,
         el("a", {href: "/"}, "Back to the lobby")));
@@ -385,16 +396,24 @@
       const t = KIT.describe(e, ui);
       if (t !== undefined) return t;
     }
-    const rest = Object.entries(e).filter(([k]) => !["kind", "decision", "type"].includes(k))
-      .map(([k, v]) => `${k.replace(/_/g, " ")} ${typeof v === "object" ? JSON.stringify(v) : v}`).join(", ");
-    return `${String(e.kind).replace(/_/g, " ")}${rest ? ": " + rest : ""}`;
+    // an event the game's kit does not put in words: its kind only (the raw data is under Details)
+    return `${String(e.kind || "something").replace(/_/g, " ").replace(/^./, c => c.toUpperCase())}.`;
+  }
+  // "Turn 8" for the events of decision point d: the turn the events carry, else the one the page
+  // showed while d was open, else (the newest point) the turns played so far
+  const turnLabels = {};
+  function turnLabel(d, evs, s) {
+    const t = evs.map(e => e.turn).find(x => typeof x === "number" && x > 0);
+    if (t !== undefined) return `Turn ${t}`;
+    return turnLabels[d] || (s.turn > 0 ? `Turn ${s.turn}` : "Setup");
   }
   function renderEvents(s) {
+    if (s.status !== "ended" && turnLabels[s.decision] === undefined) turnLabels[s.decision] = turnText(s).replace(/ of \d+$/, "");
     const by = new Map();
     for (const e of s.events || []) { if (!by.has(e.decision)) by.set(e.decision, []); by.get(e.decision).push(e); }
     for (const [d, evs] of by) {
       const i = history.findIndex(h => h.decision === d);
-      if (i >= 0) history[i].events = evs; else history.push({decision: d, events: evs});
+      if (i >= 0) history[i].events = evs; else history.push({decision: d, events: evs, label: turnLabel(d, evs, s)});
     }
     history.sort((a, b) => a.decision - b.decision);
     while (history.length > 4) history.shift();
@@ -402,15 +421,18 @@
     if (newest && (newest.decision !== announced.decision || newest.events.length !== announced.count)) {
       announced = {decision: newest.decision, count: newest.events.length};  // the live region speaks the news only
       const lines = newest.events.map(describe).filter(Boolean);
-      if (lines.length) $("announce").textContent = `Decision point ${newest.decision}: ${lines.join(" ")}`;
+      if (lines.length) $("announce").textContent = `${newest.label}: ${lines.join(" ")}`;
     }
     const box = $("events");
     box.innerHTML = "";
     if (!history.length) { box.append(el("p", {class: "hint"}, SEAT ? "Nothing has happened yet." : "Nothing public has happened yet.")); return; }
     for (const h of [...history].reverse()) {
       const lines = h.events.map(describe).filter(Boolean);
-      box.append(el("h3", {}, `Decision point ${h.decision}`),
-        el("ul", {class: "happened"}, ...(lines.length ? lines : ["nothing visible to you"]).map(x => el("li", {}, x))));
+      const raw = el("pre", {class: "raw-events"});
+      raw.textContent = h.events.map(e => JSON.stringify(e)).join("\n");
+      box.append(el("h3", {dataset: {decision: h.decision}}, h.label),
+        el("ul", {class: "happened"}, ...(lines.length ? lines : ["Nothing you can see happened."]).map(x => el("li", {}, x))),
+        el("details", {class: "event-details"}, el("summary", {}, "Details (the game's own record of this turn)"), raw));
     }
   }
 
@@ -640,22 +662,44 @@
       body: JSON.stringify({decision: sent, orders: body})});
     const j = await r.json();
     if (!r.ok) {
-      // a rule number (e.g. S-4.3, R12) is worth showing; an internal code word is not
-      const rule = j.rule_code && /^[A-Z]+-?\d/.test(j.rule_code) ? ` (rule ${j.rule_code})` : "";
-      const ptxt = typeof j.part === "string" || typeof j.part === "number" ? String(j.part) : "";  // never JSON on the page
-      const part = ptxt && !String(j.message).includes(ptxt) ? ` — in: ${ptxt}` : "";
+      // the refusal in words beside Submit; the rule number and the refused part go under Details
+      refusalDetails(j);
       if (r.status === 409 && j.error === "wrong_decision") {
         await refresh();  // follow the open decision point; the planned orders stay
-        say(`The game had moved on (now decision point ${snap.decision}). Your orders are kept: check them and press Submit again.`, true);
+        say(`The game had moved on (now ${turnText(snap).toLowerCase()}). Your orders are kept: check them and press Submit again.`, true);
       } else {
-        say(`Refused: ${j.message}${rule}${part}. Change the orders and submit again.`, true);
+        say(`Refused: ${plainRefusal(j.message)}. Change the orders and submit again.`, true);
         await refresh();  // a refusal may open a new decision point for the same seat (a game may ask again)
       }
       return;
     }
     const notes = (j.errors || []).map(e => e.detail || e.code).join("; ");
     try { localStorage.removeItem(STORE); } catch (e) { /* off */ }
-    say(j.duplicate ? "Already accepted." : `Accepted for decision point ${j.decision}${notes ? ` with notes: ${notes}` : ""}.`, false);
+    refusalDetails(null);
+    say(j.duplicate ? "Already accepted." : `Accepted: your orders for ${turnText(snap).replace(/ of \d+$/, "").toLowerCase()} are in${notes ? ` (notes: ${notes})` : ""}.`, false);
+  }
+  // A refusal's message as a sentence for a person: rule numbers in brackets left out, and a
+  // message that quotes JSON said in words (the message itself is kept under Details).
+  const RULE = "(?:R\\d+[a-z]?|H\\d+|[A-Z]{1,2}-\\d+(?:\\.\\d+)*[a-z]?)";
+  const RULES_IN_BRACKETS = new RegExp(`\\s*\\((?:rules?\\s+)?${RULE}(?:\\s*,\\s*${RULE})*\\)`, "g");
+  function plainRefusal(m) {
+    let t = String(m || "the orders were not accepted").replace(RULES_IN_BRACKETS, "").trim();
+    if (/[{[]\s*"|"\s*:/.test(t)) t = "the orders are incomplete or not in the form this game expects: finish every choice in the controls";
+    return t.replace(/\.$/, "");
+  }
+  // A refusal's rule number and refused part, for those who want them: a closed "Details"
+  // disclosure under the message (null: none).
+  function refusalDetails(j) {
+    let d = $("order-msg-details");
+    if (!d) { d = el("details", {id: "order-msg-details", class: "event-details"}, el("summary", {}, "Details"), el("pre", {})); msg.after(d); }
+    const bits = [];
+    if (j && j.message) bits.push(`message: ${j.message}`);
+    if (j && j.rule_code) bits.push(`rule: ${j.rule_code}`);
+    if (j && j.part !== undefined && j.part !== null) bits.push(`refused part: ${typeof j.part === "string" ? j.part : JSON.stringify(j.part)}`);
+    if (j && j.error) bits.push(`code: ${j.error}`);
+    d.querySelector("pre").textContent = bits.join("\n");
+    d.hidden = !bits.length;
+    d.open = false;
   }
   // The second click of a double click (event.detail 2) is no second submission: once the other
   // seats answer quickly, it would send the next decision point's untouched controls. (A click by

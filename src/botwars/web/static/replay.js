@@ -11,7 +11,9 @@
   const PALETTE = JSON.parse(root.dataset.palette || "{}");  // seat colours (render/palette.py)
   const seatName = s => { const p = (PALETTE.seats || {})[s], i = p || (KIT.seats || {})[s];
     return i && i.name ? (i.name.toLowerCase() === String(s).toLowerCase() ? i.name : `${i.name} (${s})`) : s; };
-  const ui = {seatName};
+  const seatInfo = s => { const p = (PALETTE.seats || {})[s], k = (KIT.seats || {})[s] || {};
+    return Object.assign({name: String(s), colour: "#666", letter: String(s).slice(0, 1).toUpperCase()}, k, p ? {name: p.name, colour: p.colour, ink: p.ink} : {}); };
+  const ui = {seatName, seatInfo};  // what a kit's describe(event, ui) may use here (no seat: third person)
   function words(e) {
     const flat = Object.assign({kind: e.type || e.kind}, e.data || e);
     const t = KIT.describe ? KIT.describe(flat, ui) : undefined;

@@ -37,12 +37,29 @@
   const M = page.dataset.match, TOKEN = page.dataset.token || "";
   const body = box.querySelector(".stages-body");
   let shown = 0, seq = 0;
+  // On the seat and spectator pages a section is said in sentences when the game's kit can say it
+  // (kit.sectionWords), the report table one click further under "Details" (issue 23 item 2).
+  const kit = (window.botwarsGames || {})[page.dataset.game] || {};
+  const SEC = {end: "End of turn", fused: "Locked registers", result: "Result"};
+  function words(sec) {
+    const said = kit.sectionWords ? kit.sectionWords(sec) : null;
+    if (!said) return table(sec);
+    const wrap = el("div", undefined, "stage-words");
+    wrap.append(el("h3", sec.kind === "stage" ? `Register ${sec.stage}` : (SEC[sec.kind] || sec.kind)));
+    const ul = el("ul");
+    (said.length ? said : ["Nothing happened."]).forEach(x => ul.append(el("li", x)));
+    const det = el("details", undefined, "event-details");
+    det.append(el("summary", "Details (the report table)"), table(sec));
+    wrap.append(ul, det);
+    return wrap;
+  }
 
   function render(n, sections) {
     body.innerHTML = "";
     const frames = [];
     sections.forEach((sec, si) => sec.frames.forEach(fr => frames.push({sec: si, label: fr.label, svg: fr.svg})));
-    box.querySelector("summary").textContent = `Last turn stage by stage (decision point ${n})`;
+    const t = sections.map(sec => sec.turn).find(x => typeof x === "number");
+    box.querySelector("summary").textContent = `Last turn register by register${t ? ` (turn ${t})` : ""}`;
     const strip = el("div", undefined, "frames");
     strip.setAttribute("role", "toolbar");
     strip.setAttribute("aria-label", "pictures of the last turn");
@@ -53,15 +70,15 @@
       [...strip.querySelectorAll("button")].forEach((b, i) => b.setAttribute("aria-pressed", String(i === j)));
       pic.innerHTML = fr.svg || "";
       tables.innerHTML = "";
-      tables.append(table(sections[fr.sec]));
-      for (let s = fr.sec + 1; s < sections.length && !sections[s].frames.length; s++) tables.append(table(sections[s]));
+      tables.append(words(sections[fr.sec]));
+      for (let s = fr.sec + 1; s < sections.length && !sections[s].frames.length; s++) tables.append(words(sections[s]));
       box.dataset.frame = j;
     }
     let last = -1;
     frames.forEach((fr, j) => {
       if (fr.sec !== last) {
         const sec = sections[fr.sec];
-        strip.append(el("span", (sec.kind === "stage" ? `S${sec.stage}` : sec.kind) + ":", "sep"));
+        strip.append(el("span", (sec.kind === "stage" ? (kit.sectionWords ? `Register ${sec.stage}` : `S${sec.stage}`) : (kit.sectionWords ? SEC[sec.kind] || sec.kind : sec.kind)) + ":", "sep"));
         last = fr.sec;
       }
       const b = el("button", fr.label);
@@ -70,7 +87,7 @@
       strip.append(b);
     });
     if (!frames.length) {  // sections without pictures (a seat that may not see the board)
-      sections.forEach(sec => tables.append(table(sec)));
+      sections.forEach(sec => tables.append(words(sec)));
       body.append(tables);
       return;
     }
