@@ -54,6 +54,11 @@
   // the seat colours (render/palette.py, passed in the page's data; no copy here): the palette's
   // colour and colour word win over a kit's, whose seats add letters (and later display names)
   const PALETTE = JSON.parse(page.dataset.palette || "{}");
+  // a kit's own code names seats as kit.seats[s].name: those names and colours come from the palette too
+  for (const [s, p] of Object.entries(PALETTE.seats || {})) {
+    KIT.seats = KIT.seats || {};
+    KIT.seats[s] = Object.assign({}, KIT.seats[s] || {}, {name: p.name, colour: p.colour, ink: p.ink});
+  }
   const seatInfo = s => {
     const kit = (KIT.seats || {})[s], pal = (PALETTE.seats || {})[s];
     const base = kit || {name: s, colour: "#666", letter: String(s).slice(0, 1).toUpperCase()};

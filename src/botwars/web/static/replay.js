@@ -9,6 +9,10 @@
   const M = root.dataset.match, KIT = (window.botwarsGames || {})[root.dataset.game] || {};
   const $ = id => document.getElementById(id);
   const PALETTE = JSON.parse(root.dataset.palette || "{}");  // seat colours (render/palette.py)
+  for (const [s, p] of Object.entries(PALETTE.seats || {})) {  // a kit's code reads kit.seats[s].name
+    KIT.seats = KIT.seats || {};
+    KIT.seats[s] = Object.assign({}, KIT.seats[s] || {}, {name: p.name, colour: p.colour, ink: p.ink});
+  }
   const seatName = s => { const p = (PALETTE.seats || {})[s], i = p || (KIT.seats || {})[s];
     return i && i.name ? (i.name.toLowerCase() === String(s).toLowerCase() ? i.name : `${i.name} (${s})`) : s; };
   const seatInfo = s => { const p = (PALETTE.seats || {})[s], k = (KIT.seats || {})[s] || {};
