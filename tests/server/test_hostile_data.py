@@ -1,0 +1,85 @@
+"""Data from strangers over HTTP (issue 25, items 1 and 8): a YAML bomb in a game parameter is
+a short 422 naming the parameter (it used to drive the server to 1.8 GiB and a 500, or answer
+with a 39 MB error body), a long bad value is quoted at most 200 characters, and other
+requests go on meanwhile."""
+
+from __future__ import annotations
+
+import threading
+import time
+import tracemalloc
+
+import pytest
+
+# 419 bytes: the "billion laughs" (10**9 strings once expanded) inside a DADOED pool (D-4.7 lets a
+# match give its pool's text)
+LAUGHS = ('commands:\n- id: &a [lol,lol,lol,lol,lol,lol,lol,lol,lol,lol]\n'
+          + "".join(f"  {chr(98 + i)}: &{chr(98 + i)} [{','.join('*' + chr(97 + i) for _ in range(10))}]\n"
+                    for i in range(8))
+          + "  name: *i\n  colour: blue\n  copies: 1\n")
+# under 300 bytes: a pool whose bad 'id' holds 10**7 strings; the old error message wrote it out
+# whole (an 80 MB answer after seconds of work)
+LAUGHS_IN_ID = ('commands:\n- id: [&a [lol,lol,lol,lol,lol,lol,lol,lol,lol,lol], '
+                + ", ".join(f"&{chr(98 + i)} [{','.join('*' + chr(97 + i) for _ in range(10))}]" for i in range(6))
+                + "]\n  colour: blue\n")
+
+def make(api, game, **config):
+    return api.post("/api/matches", json={"game": game, "config": config})
+
+
+@pytest.mark.parametrize("bomb", [LAUGHS, LAUGHS_IN_ID])
+def test_a_yaml_bomb_in_a_pool_is_a_short_422_naming_the_parameter(api, bomb):
+    assert len(bomb) < 420
+    tracemalloc.start()
+    try:
+        r = make(api, "dadoed", pool=bomb)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert r.status_code == 422, r.text[:500]
+    assert len(r.content) < 2048
+    body = r.json()
+    assert body["error"] == "bad_config"
+    assert "parameter pool" in body["message"] and "anchors and aliases" in body["message"]
+    assert peak < 50 << 20, peak  # the server process grew by less than 50 MB answering it
+    assert api.get("/api/matches").json() == []
+
+
+def test_other_requests_are_answered_while_bombs_arrive(api):
+    stop = threading.Event()
+    answers: list[int] = []
+
+    def bomber():
+        while not stop.is_set():
+            answers.append(make(api, "dadoed", pool=LAUGHS).status_code)
+
+    t = threading.Thread(target=bomber, daemon=True)
+    t.start()
+    try:
+        time.sleep(0.2)
+        start = time.monotonic()
+        assert api.get("/api/games").status_code == 200
+        took = time.monotonic() - start
+    finally:
+        stop.set()
+        t.join(timeout=30)
+    assert answers and set(answers) == {422}
+    assert took < 2.0, took  # it once waited 5.3 s behind one bomb
+
+
+def test_a_long_bad_value_is_quoted_at_most_200_characters(api):
+    long_id = "x-" * 3000  # not a name like dash (the text limit is 8192 characters)
+    pool = f"commands:\n- id: '{long_id}'\n  colour: blue\n  copies: 1\n"
+    r = make(api, "dadoed", pool=pool)
+    assert r.status_code == 422 and "'id' must be a name" in r.json()["message"]
+    assert long_id[:200] not in r.text and len(r.content) < 1024
+    r = make(api, "arena", max_turns="9" * 4000)
+    assert r.status_code == 422 and "parameter max_turns" in r.json()["message"] and len(r.content) < 1024
+
+
+def test_huge_integers_and_deep_nesting_in_a_pool_are_422(api):
+    for pool, words in ((f"commands:\n- {{id: step, colour: blue, copies: {'9' * 5000}}}\n", "more than 100 digits"),
+                        ("commands: " + "[" * 2000 + "]" * 2000 + "\n", "nested more than 64 levels")):
+        r = make(api, "dadoed", pool=pool)
+        assert r.status_code == 422, r.text[:300]
+        assert "parameter pool" in r.json()["message"] and words in r.json()["message"]
