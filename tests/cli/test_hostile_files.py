@@ -22,12 +22,18 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 ENV = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "src")}
 MEMORY_CAP = 1 << 30
 
-# a "billion laughs" pool: 393 bytes that PyYAML's safe_load builds as 10**9 shared strings, and
-# that any message quoting the value with repr() writes out whole
-LAUGHS = ('commands:\n- id: &a [lol,lol,lol,lol,lol,lol,lol,lol,lol,lol]\n'
-          + "".join(f"  {chr(98 + i)}: &{chr(98 + i)} [{','.join('*' + chr(97 + i) for _ in range(10))}]\n"
-                    for i in range(8))
-          + "  name: *i\n  colour: blue\n  copies: 1\n")
+
+
+def laughs(levels: int) -> str:
+    """A flow list of ``levels`` anchored lists, each ten aliases of the one before: 10**levels
+    strings once expanded, in under 300 bytes for 7 levels."""
+    return ("[&a [lol,lol,lol,lol,lol,lol,lol,lol,lol,lol], "
+            + ", ".join(f"&{chr(98 + i)} [{','.join('*' + chr(97 + i) for _ in range(10))}]"
+                        for i in range(levels - 1)) + "]")
+
+
+# a pool whose bad 'id' is a bomb: the old message quoted the whole value (80 MB for 10**7)
+POOL_BOMB = f"commands:\n- id: {laughs(7)}\n  colour: blue\n"
 PASSWD_HEAD = open("/etc/passwd", encoding="utf-8").read(12)
 
 
@@ -62,16 +68,17 @@ def write(path, text: str) -> str:
 
 # ---- scenario run --------------------------------------------------------------------------------
 def test_scenario_run_refuses_a_yaml_bomb_in_one_line(tmp_path):
-    f = write(tmp_path / "bomb.yaml", "game: dadoed\nboard: x\n" + LAUGHS.replace("commands:", "lols:"))
+    # a wrong type: the old message quoted the value whole (10**7 strings, 80 MB of text)
+    f = write(tmp_path / "bomb.yaml", f"game: dadoed\ndescription: {laughs(7)}\nboard: x\norders: []\n")
     msg = one_error_line(botwars("scenario", "run", f))
-    assert msg.startswith(f"{f}:4:") and "anchors and aliases" in msg
+    assert msg.startswith(f"{f}:2:") and "more than 100000 values once its aliases (*name) are expanded" in msg
 
 
 def test_scenario_run_refuses_a_bomb_in_the_pool_parameter_naming_it(tmp_path):
-    text = "game: dadoed\nconfig:\n  pool: |\n" + "".join("    " + ln + "\n" for ln in LAUGHS.splitlines())
+    text = "game: dadoed\nconfig:\n  pool: |\n" + "".join("    " + ln + "\n" for ln in POOL_BOMB.splitlines())
     f = write(tmp_path / "pool-bomb.yaml", text + "board: x\norders: []\n")
     msg = one_error_line(botwars("scenario", "run", f))
-    assert "parameter pool" in msg and "anchors and aliases" in msg
+    assert "parameter pool" in msg and "once its aliases (*name) are expanded" in msg
 
 
 @pytest.mark.parametrize("text, words", [
@@ -121,9 +128,9 @@ def test_replay_to_svg_of_a_record_without_decisions_checks_the_header_too(tmp_p
 
 
 def test_replay_refuses_a_yaml_bomb_in_the_header_pool(tmp_path):
-    rec = write(tmp_path / "r.jsonl", header("dadoed", {"pool": LAUGHS}))
+    rec = write(tmp_path / "r.jsonl", header("dadoed", {"pool": POOL_BOMB}))
     msg = one_error_line(botwars("replay", rec, "--verify"))
-    assert "parameter pool" in msg and "anchors and aliases" in msg
+    assert "parameter pool" in msg and "once its aliases (*name) are expanded" in msg
 
 
 @pytest.mark.parametrize("line, words", [

@@ -5,8 +5,10 @@ uploaded, sent over HTTP in a match's ``config``. Everything that reads such dat
 this module, which bounds what the data can cost before any of it is built:
 
 * **size**: at most :attr:`Limits.max_bytes` bytes (a file is read no further);
-* **no YAML aliases or anchors** (``&name`` / ``*name``): a "billion laughs" document of a few
-  hundred bytes is refused at its first anchor, before anything is built;
+* **YAML aliases cost what they stand for** (``*name`` repeats the value anchored ``&name``):
+  the document may hold at most :attr:`Limits.max_nodes` values with every alias counted as
+  the whole value it repeats, so a "billion laughs" document of a few hundred bytes is refused
+  at the alias that crosses the bound, before anything is built;
 * **nesting depth**: at most :attr:`Limits.max_depth` levels of lists and mappings;
 * **integer digits**: at most :attr:`Limits.max_int_digits` digits (a 5,000-digit integer is
   refused, not a ``ValueError`` traceback); in YAML also a run of more than
@@ -23,7 +25,6 @@ naming the source, and the line and column where known; a quoted value is cut to
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import re
@@ -32,7 +33,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import yaml
-from yaml.resolver import Resolver
 
 from botwars.engine.errors import ConfigError
 
@@ -43,7 +43,6 @@ QUOTE_CHARS = 200
 """The most characters of an offending value an error message quotes."""
 
 _INT_TAG = "tag:yaml.org,2002:int"
-_RESOLVER = Resolver()
 _SafeLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's C parser where built
 
 
@@ -60,10 +59,12 @@ class Limits:
     max_depth: int = 64
     max_int_digits: int = 100
     max_text_digits: int = 1000
+    max_nodes: int = 100_000
 
 
 DEFAULT_LIMITS = Limits()
-"""1 MiB, 64 levels, 100 digits: far above every shipped scenario, pool, map and board."""
+"""1 MiB, 100,000 values, 64 levels, 100 digits (1,000 in a run inside a text): far above every
+shipped scenario, pool, map and board."""
 
 
 _QUOTER = reprlib.Repr()
@@ -111,16 +112,25 @@ def read_text(path: str, limits: Limits = DEFAULT_LIMITS, what: str = "file") ->
         raise ConfigError(f"the {what} is not UTF-8 text", source=path) from None
 
 
-@functools.lru_cache(maxsize=8)
-def _digit_run(most: int) -> re.Pattern[str]:
-    return re.compile(r"\d{%d}" % (most + 1))
+_DIGITS = re.compile(r"\d+")
+# the YAML 1.1 integer forms, written so that matching takes one pass (PyYAML's own resolver
+# pattern backtracks: 74 ms for 100,000 digits, quadratic beyond)
+_INT_LIKE = re.compile(r"[-+]?(?:0[xX][0-9a-fA-F_]+|0[bB][01_]+|(?=[_:]*[0-9])[0-9_:]+)")
+
+
+def _long_digit_run(text: str, most: int) -> re.Match[str] | None:
+    """The first run of more than ``most`` digits in ``text``, or ``None`` (one pass)."""
+    for m in _DIGITS.finditer(text):
+        if m.end() - m.start() > most:
+            return m
+    return None
 
 
 def check_digits(text: str, source: str, limits: Limits = DEFAULT_LIMITS) -> None:
     """Raise :class:`ConfigError` at the line and column of the first run of more than
     ``limits.max_int_digits`` digits in ``text`` (a board or map text, whose parser turns digit
     runs into integers: ``rows: 99...9``, ``r99...9c1``)."""
-    m = _digit_run(limits.max_int_digits).search(text)
+    m = _long_digit_run(text, limits.max_int_digits)
     if m is not None:
         start = m.start()
         raise ConfigError(f"a number of more than {limits.max_int_digits} digits", source=source,
@@ -152,32 +162,61 @@ def _place(event: Any) -> dict[str, int | None]:
 
 def _scan_yaml(text: str, source: str, limits: Limits) -> None:
     """Walk the event stream of ``text`` (nothing is built) and raise :class:`ConfigError` at
-    the first alias or anchor, a nesting deeper than ``limits.max_depth`` or an integer with
-    more than ``limits.max_int_digits`` digits."""
+    the first point where the document, with every alias counted as the whole value it stands
+    for, holds more than ``limits.max_nodes`` values or nests deeper than ``limits.max_depth``,
+    at an integer of more than ``limits.max_int_digits`` digits or a run of more than
+    ``limits.max_text_digits`` digits in a text. An alias costs what its anchor's value costs,
+    so a "billion laughs" is refused at the alias that crosses the bound, after a few thousand
+    events, and nothing is ever expanded."""
     loader = _SafeLoader(text)
-    depth = 0
+    open_: list[list[Any]] = []  # per open collection: [anchor, values inside (itself included), height below]
+    anchored: dict[str, tuple[int, int]] = {}  # anchor → (values, height) of its node
+    total = 0
+
+    def add(ev: Any, weight: int, height: int) -> None:
+        nonlocal total
+        total += weight
+        if total > limits.max_nodes:
+            raise ConfigError(f"more than {limits.max_nodes} values once its aliases (*name) are expanded",
+                              source=source, **_place(ev))
+        if len(open_) + height > limits.max_depth:
+            raise ConfigError(f"nested more than {limits.max_depth} levels deep", source=source, **_place(ev))
+        if open_:
+            open_[-1][1] += weight
+            open_[-1][2] = max(open_[-1][2], height)
+
     try:
         while loader.check_event():
             ev = loader.get_event()
-            if isinstance(ev, yaml.AliasEvent) or getattr(ev, "anchor", None) is not None:
-                raise ConfigError("YAML anchors and aliases (&name, *name) are not accepted; "
-                                  "write each value out", source=source, **_place(ev))
-            if isinstance(ev, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
-                depth += 1
-                if depth > limits.max_depth:
+            if isinstance(ev, yaml.AliasEvent):
+                if ev.anchor not in anchored:
+                    raise ConfigError(f"alias *{cut(str(ev.anchor), 40)} before the end of the value anchored "
+                                      "with its name (or no such anchor)", source=source, **_place(ev))
+                add(ev, *anchored[ev.anchor])
+            elif isinstance(ev, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+                if len(open_) + 1 > limits.max_depth:
                     raise ConfigError(f"nested more than {limits.max_depth} levels deep", source=source, **_place(ev))
+                total += 1
+                open_.append([ev.anchor, 1, 0])
             elif isinstance(ev, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
-                depth -= 1
-            elif isinstance(ev, yaml.ScalarEvent) and len(ev.value) > limits.max_int_digits:
-                tag = ev.tag if ev.tag not in (None, "!") else _RESOLVER.resolve(yaml.ScalarNode, ev.value,
-                                                                                 ev.implicit)
-                if tag == _INT_TAG:
-                    raise ConfigError(f"an integer of more than {limits.max_int_digits} digits",
-                                      source=source, **_place(ev))
-                # a number inside text ("r99...9c1", "FWD1 99...9") meets int() in the games' notations
-                if len(ev.value) > limits.max_text_digits and _digit_run(limits.max_text_digits).search(ev.value):
-                    raise ConfigError(f"a run of more than {limits.max_text_digits} digits in a text",
-                                      source=source, **_place(ev))
+                anchor, weight, below = open_.pop()
+                if anchor is not None:
+                    anchored[anchor] = (weight, below + 1)
+                total -= weight  # counted as it was read; added again, whole, to its parent
+                add(ev, weight, below + 1)
+            elif isinstance(ev, yaml.ScalarEvent):
+                if ev.anchor is not None:
+                    anchored[ev.anchor] = (1, 0)
+                add(ev, 1, 0)
+                if len(ev.value) > limits.max_int_digits:
+                    plain = ev.implicit[0] and ev.tag in (None, "!")
+                    if (plain or ev.tag == _INT_TAG) and _INT_LIKE.fullmatch(ev.value):
+                        raise ConfigError(f"an integer of more than {limits.max_int_digits} digits",
+                                          source=source, **_place(ev))
+                    # a number inside text ("r99...9c1", "FWD1 99...9") meets int() in the games' notations
+                    if len(ev.value) > limits.max_text_digits and _long_digit_run(ev.value, limits.max_text_digits):
+                        raise ConfigError(f"a run of more than {limits.max_text_digits} digits in a text",
+                                          source=source, **_place(ev))
     except yaml.YAMLError as exc:
         if "nesting depth" in str(getattr(exc, "problem", "")):  # libyaml's own bound (1000), met first
             mark = getattr(exc, "problem_mark", None)
@@ -191,8 +230,8 @@ def _scan_yaml(text: str, source: str, limits: Limits) -> None:
 
 def load_yaml(text: str, source: str, limits: Limits = DEFAULT_LIMITS) -> Any:
     """The value of the single YAML document ``text`` (JSON is YAML), read safely: PyYAML's
-    safe constructors only, and the bounds of ``limits`` (size, depth, integer digits; no
-    anchors or aliases). An empty document is ``None``.
+    safe constructors only, and the bounds of ``limits`` (size, values with aliases expanded,
+    depth, digits). An empty document is ``None``.
 
     Raises :class:`ConfigError` with ``source`` and, where known, the line and column."""
     _check_size(text, source, limits)
