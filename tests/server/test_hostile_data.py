@@ -1,12 +1,10 @@
 """Data from strangers over HTTP (issue 25, items 1 and 8): a YAML bomb in a game parameter is
 a short 422 naming the parameter (it used to drive the server to 1.8 GiB and a 500, or answer
-with a 39 MB error body), a long bad value is quoted at most 200 characters, and other
-requests go on meanwhile."""
+with a 39 MB error body), and a long bad value is quoted at most 200 characters. (How long a
+bomb takes to refuse is measured in benchmarks/hostile_input.py, not here.)"""
 
 from __future__ import annotations
 
-import threading
-import time
 import tracemalloc
 
 import pytest
@@ -46,36 +44,16 @@ def test_a_yaml_bomb_in_a_pool_is_a_short_422_naming_the_parameter(api, bomb):
     assert api.get("/api/matches").json() == []
 
 
-def test_other_requests_are_answered_while_bombs_arrive(api):
-    stop = threading.Event()
-    answers: list[int] = []
-
-    def bomber():
-        while not stop.is_set():
-            answers.append(make(api, "dadoed", pool=LAUGHS).status_code)
-
-    t = threading.Thread(target=bomber, daemon=True)
-    t.start()
-    try:
-        time.sleep(0.2)
-        start = time.monotonic()
-        assert api.get("/api/games").status_code == 200
-        took = time.monotonic() - start
-    finally:
-        stop.set()
-        t.join(timeout=30)
-    assert answers and set(answers) == {422}
-    assert took < 2.0, took  # it once waited 5.3 s behind one bomb
-
-
 def test_a_long_bad_value_is_quoted_at_most_200_characters(api):
     long_id = "x-" * 3000  # not a name like dash (the text limit is 8192 characters)
     pool = f"commands:\n- id: '{long_id}'\n  colour: blue\n  copies: 1\n"
     r = make(api, "dadoed", pool=pool)
     assert r.status_code == 422 and "'id' must be a name" in r.json()["message"]
     assert long_id[:200] not in r.text and len(r.content) < 1024
-    r = make(api, "arena", max_turns="9" * 4000)
-    assert r.status_code == 422 and "parameter max_turns" in r.json()["message"] and len(r.content) < 1024
+    for digits in (4000, 5000):  # 5,000: beyond what int() converts (a ValueError naming sys internals)
+        r = make(api, "arena", max_turns="9" * digits)
+        assert r.status_code == 422 and len(r.content) < 1024
+        assert r.json()["message"].startswith("config: parameter max_turns: expected an integer of at most 100 digits")
 
 
 def test_huge_integers_and_deep_nesting_in_a_pool_are_422(api):

@@ -17,7 +17,7 @@ from botwars.engine.codes import KernelReason
 from botwars.engine.errors import ConfigError, InvalidOrders
 from botwars.engine.events import Event, Outcome
 from botwars.engine.plugin import Game, game_ids, get_game, register_game, unregister_game
-from botwars.engine.safeload import QUOTE_CHARS, cut, quote, read_text
+from botwars.engine.safeload import DEFAULT_LIMITS, QUOTE_CHARS, cut, quote, read_text
 from botwars.engine.timecontrol import TimeControl
 
 _TRUE = {"true", "yes", "on", "1"}
@@ -75,6 +75,9 @@ class Param:
             elif self.type is int:
                 if isinstance(v, bool) or isinstance(v, float):
                     raise ValueError(f"expected an integer, got {quote(value)}")
+                if isinstance(v, str) and len(v.strip().lstrip("+-")) > DEFAULT_LIMITS.max_int_digits:
+                    raise ValueError(f"expected an integer of at most {DEFAULT_LIMITS.max_int_digits} digits, "
+                                     f"got {quote(value)}")
                 v = int(str(v).strip(), 10) if isinstance(v, str) else int(v)
             elif self.type is float:
                 if isinstance(v, bool):
