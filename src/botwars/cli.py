@@ -323,7 +323,8 @@ def _write_picture(rs, rec, steps, svg_path, png_path, seat) -> None:
     if steps:
         state, events = steps[-1].after, steps[-1].events
     else:
-        state, events = rs.setup(rec.header["config"], rec.seats, rec.header["seed"]), []
+        from botwars.engine.record import referee_for  # the header's config checked, no file named in it
+        state, events = _guard(lambda: referee_for(rec)).state, []
     try:
         text = render_svg(rs, state, seat, events)
     except NotImplementedError as exc:
@@ -415,12 +416,8 @@ def board_check(file: str = typer.Argument(..., help="Board or map file."),
         _fail(f"{game} has no board file format")
     if entry and not g.board.entry_test:
         _fail(f"{game} has no entry-board acceptance test")
-    try:
-        with open(file, encoding="utf-8") as f:
-            text = f.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not UTF-8 text"
-        _fail(f"{file}: cannot read: {why}")
+    from botwars.engine.safeload import read_text
+    text = _guard(lambda: read_text(file, what="board file"))  # bounded: a stranger's file (issue 25)
     try:
         problems = g.check_board(text, file, entry=entry)
     except ConfigError as exc:  # not a board at all: malformed input, exit 2

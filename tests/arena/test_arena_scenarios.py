@@ -85,11 +85,17 @@ def test_malformed_scenario_is_one_line_with_file_and_line_exit_2(tmp_path, case
     assert "Traceback" not in res.output
 
 
-def test_scenario_map_file_relative_to_the_scenario(tmp_path):
+def test_a_scenario_names_no_map_file_only_a_shipped_map_or_the_text(tmp_path):
+    # issue 25: scenario files are shared, so a map file beside one (or /etc/passwd) is not read
     (tmp_path / "tiny.map").write_text("#####\n#1.2#\n#####\n")
-    (tmp_path / "s.yaml").write_text("game: arena\nmap: tiny.map\nrobots:\n  1a: '3:2'\nturns:\n"
-                                     "  - orders: {1a: M-E}\n    expect: {robots: {1a: '4:2 100'}}\n")
-    assert check_file(str(tmp_path / "s.yaml")) == []
+    rest = "robots:\n  1a: '3:2'\nturns:\n  - orders: {1a: M-E}\n    expect: {robots: {1a: '4:2 100'}}\n"
+    (tmp_path / "s.yaml").write_text("game: arena\nmap: tiny.map\n" + rest)
+    with pytest.raises(ConfigError) as info:
+        check_file(str(tmp_path / "s.yaml"))
+    assert info.value.line == 2 and "parameter map" in info.value.message
+    assert "file paths are not accepted" in info.value.message
+    (tmp_path / "t.yaml").write_text("game: arena\nmap: |\n  #####\n  #1.2#\n  #####\n" + rest)
+    assert check_file(str(tmp_path / "t.yaml")) == []
 
 
 def test_every_cited_rule_id_exists_in_the_rules_file():

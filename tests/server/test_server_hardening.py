@@ -115,7 +115,8 @@ def test_the_command_line_still_reads_a_board_file(tmp_path):
     path = tmp_path / "my.board"
     path.write_text(shipped_text("factory", "boards", "tiny-yard.board"))
     rs = get_ruleset("factory")
-    assert rs.validate_config({"board": str(path)})["board"] == str(path)
+    # read, and kept as its text, so that a record of the match names no file (issue 25)
+    assert rs.validate_config({"board": str(path)})["board"] == path.read_text()
     with pytest.raises(Exception, match="file paths are not accepted"):
         rs.validate_config({"board": str(path)}, source="config", allow_paths=False)
 

@@ -14,7 +14,7 @@ Re-simulation goes through :meth:`Referee.replay`, the code that played the matc
 
 from __future__ import annotations
 
-import json
+import itertools
 import os
 from dataclasses import dataclass, field
 from typing import Any, Iterator
@@ -23,6 +23,7 @@ from botwars.engine.errors import BotwarsError, ConfigError, RecordError
 from botwars.engine.events import Event
 from botwars.engine.referee import RECORD_FORMAT, Referee, decision_digest
 from botwars.engine.ruleset import Ruleset, canonical_json, get_ruleset
+from botwars.engine.safeload import Limits, load_json, quote
 
 FORMAT_VERSION = RECORD_FORMAT
 __all__ = ["FORMAT_VERSION", "Record", "RecordWriter", "Replayed", "decision_digest", "read_record",
@@ -79,11 +80,11 @@ class Record:
 def _check_header(header: dict[str, Any], path: str) -> list[str]:
     where = f"{path}:1"
     if header.get("format") != FORMAT_VERSION:
-        raise RecordError(f"{where}: unsupported record format {header.get('format')!r} (this botwars reads "
+        raise RecordError(f"{where}: unsupported record format {quote(header.get('format'))} (this botwars reads "
                           f"format {FORMAT_VERSION}; older records must be played again)")
     rs_id = header.get("ruleset")
     if not isinstance(rs_id, str):
-        raise RecordError(f"{where}: 'ruleset' must be a game id, got {rs_id!r}")
+        raise RecordError(f"{where}: 'ruleset' must be a game id, got {quote(rs_id)}")
     try:
         get_ruleset(rs_id)
     except BotwarsError as exc:
@@ -94,10 +95,10 @@ def _check_header(header: dict[str, Any], path: str) -> list[str]:
         raise RecordError(f"{where}: 'seats' must be a list of {{\"seat\": NAME, \"agent\": SPEC}}")
     names = [s["seat"] for s in seats]
     if len(set(names)) != len(names):
-        raise RecordError(f"{where}: seat names repeat: {names}")
+        raise RecordError(f"{where}: seat names repeat: {quote(names)}")
     seed = header.get("seed")
     if not isinstance(seed, int) or isinstance(seed, bool):
-        raise RecordError(f"{where}: 'seed' must be an integer, got {seed!r}")
+        raise RecordError(f"{where}: 'seed' must be an integer, got {quote(seed)}")
     if not isinstance(header.get("config"), dict):
         raise RecordError(f"{where}: 'config' must be an object")
     if not isinstance(header.get("clock", False), bool):
@@ -105,46 +106,76 @@ def _check_header(header: dict[str, Any], path: str) -> list[str]:
     return names
 
 
+RECORD_MAX_BYTES = 256 << 20
+"""The largest record file :func:`read_record` reads, in bytes (a 1000-turn match of any shipped
+game is a few megabytes)."""
+
+RECORD_LINE_LIMITS = Limits(max_bytes=8 << 20)
+"""What one line of a record may cost (:mod:`botwars.engine.safeload`: bytes, nesting depth,
+integer digits)."""
+
+
+def _lines(f: Any, path: str) -> Iterator[tuple[int, str]]:
+    """The numbered non-blank lines of the binary file ``f``, each read no further than
+    :data:`RECORD_LINE_LIMITS` allows, the whole no further than :data:`RECORD_MAX_BYTES`."""
+    total = 0
+    cap = RECORD_LINE_LIMITS.max_bytes
+    for i in itertools.count(1):
+        raw = f.readline(cap + 2)
+        if not raw:
+            return
+        total += len(raw)
+        if total > RECORD_MAX_BYTES:
+            raise RecordError(f"{path}: over the limit of {RECORD_MAX_BYTES} bytes for a record")
+        if len(raw.rstrip(b"\r\n")) > cap:
+            raise RecordError(f"{path}:{i}: a line over the limit of {cap} bytes")
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise RecordError(f"{path}:{i}: not UTF-8 text") from None
+        if line.strip():
+            yield i, line
+
+
 def read_record(path: str) -> Record:
-    """Parse a record file; raises :class:`RecordError` naming the file and line at fault
-    (unreadable, not JSON, unknown line type, bad header, decision lines out of order)."""
+    """Parse a record file, read as data from a stranger: each line through
+    :func:`botwars.engine.safeload.load_json` (:data:`RECORD_LINE_LIMITS`), the file no
+    further than :data:`RECORD_MAX_BYTES`. Raises :class:`RecordError` naming the file and
+    line at fault (unreadable, too big, not JSON, nested too deeply, unknown line type, bad
+    header, decision lines out of order); its message quotes at most
+    :data:`~botwars.engine.safeload.QUOTE_CHARS` characters of a value."""
     if os.path.isdir(path):
         raise RecordError(f"{path}: is a folder, not a record")
     try:
-        f = open(path, encoding="utf-8")
+        f = open(path, "rb")
     except OSError as exc:
         raise RecordError(f"{path}: cannot read: {exc.strerror}") from None
     header: dict[str, Any] | None = None
     decisions: list[dict[str, Any]] = []
     outcome: dict[str, Any] | None = None
     with f:
-        try:
-            for i, line in enumerate(f, 1):
-                if not line.strip():
-                    continue
-                try:
-                    obj = json.loads(line)
-                except (json.JSONDecodeError, RecursionError) as exc:
-                    raise RecordError(f"{path}:{i}: not JSON: {getattr(exc, 'msg', 'nested too deeply')}") from None
-                kind = obj.get("type") if isinstance(obj, dict) else None
-                if header is None:
-                    if kind != "header":
-                        raise RecordError(f"{path}:{i}: first line must be the header")
-                    header = obj
-                    continue
-                if outcome is not None:
-                    raise RecordError(f"{path}:{i}: a line after the outcome line")
-                if kind == "decision":
-                    want = len(decisions) + 1
-                    if obj.get("n") != want:
-                        raise RecordError(f"{path}:{i}: decision line numbered {obj.get('n')!r}, expected {want}")
-                    decisions.append(obj)
-                elif kind == "outcome":
-                    outcome = obj
-                else:
-                    raise RecordError(f"{path}:{i}: unknown line type {kind!r}")
-        except UnicodeDecodeError:
-            raise RecordError(f"{path}: not UTF-8 text") from None
+        for i, line in _lines(f, path):
+            try:
+                obj = load_json(line, "", RECORD_LINE_LIMITS)
+            except ConfigError as exc:
+                raise RecordError(f"{path}:{i}: {exc.message}") from None
+            kind = obj.get("type") if isinstance(obj, dict) else None
+            if header is None:
+                if kind != "header":
+                    raise RecordError(f"{path}:{i}: first line must be the header")
+                header = obj
+                continue
+            if outcome is not None:
+                raise RecordError(f"{path}:{i}: a line after the outcome line")
+            if kind == "decision":
+                want = len(decisions) + 1
+                if obj.get("n") != want:
+                    raise RecordError(f"{path}:{i}: decision line numbered {quote(obj.get('n'))}, expected {want}")
+                decisions.append(obj)
+            elif kind == "outcome":
+                outcome = obj
+            else:
+                raise RecordError(f"{path}:{i}: unknown line type {quote(kind)}")
     if header is None:
         raise RecordError(f"{path}: empty record")
     seats = _check_header(header, path)
@@ -152,13 +183,15 @@ def read_record(path: str) -> Record:
 
 
 def referee_for(rec: Record) -> Referee:
-    """A referee at the start of ``rec``'s match (header config validated again).
+    """A referee at the start of ``rec``'s match (header config validated again, as a game
+    master's server validates a stranger's: a map, board, room set or pool must be a shipped
+    name or the text itself, never a path to a file, issue 25).
     Raises :class:`RecordError` naming the header when the config is not valid."""
     rs = rec.ruleset
     try:
         table = rs.param_table()
         config = rs.validate_config({k: v for k, v in rec.header["config"].items() if k in table},
-                                    source=f"{rec.path}:1: config")
+                                    source=f"{rec.path}:1: config", allow_paths=False)
         return Referee(rs, config, rec.seats, rec.header["seed"], clock=bool(rec.header.get("clock", False)),
                        agents={s["seat"]: str(s.get("agent", "")) for s in rec.header["seats"]})
     except ConfigError as exc:

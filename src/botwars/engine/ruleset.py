@@ -17,6 +17,7 @@ from botwars.engine.codes import KernelReason
 from botwars.engine.errors import ConfigError, InvalidOrders
 from botwars.engine.events import Event, Outcome
 from botwars.engine.plugin import Game, game_ids, get_game, register_game, unregister_game
+from botwars.engine.safeload import DEFAULT_LIMITS, QUOTE_CHARS, cut, quote, read_text
 from botwars.engine.timecontrol import TimeControl
 
 _TRUE = {"true", "yes", "on", "1"}
@@ -70,40 +71,52 @@ class Param:
                 elif isinstance(v, str) and v.strip().lower() in _TRUE | _FALSE:
                     v = v.strip().lower() in _TRUE
                 else:
-                    raise ValueError(f"expected true or false, got {value!r}")
+                    raise ValueError(f"expected true or false, got {quote(value)}")
             elif self.type is int:
                 if isinstance(v, bool) or isinstance(v, float):
-                    raise ValueError(f"expected an integer, got {value!r}")
+                    raise ValueError(f"expected an integer, got {quote(value)}")
+                if isinstance(v, str) and len(v.strip().lstrip("+-")) > DEFAULT_LIMITS.max_int_digits:
+                    raise ValueError(f"expected an integer of at most {DEFAULT_LIMITS.max_int_digits} digits, "
+                                     f"got {quote(value)}")
                 v = int(str(v).strip(), 10) if isinstance(v, str) else int(v)
             elif self.type is float:
                 if isinstance(v, bool):
-                    raise ValueError(f"expected a number, got {value!r}")
+                    raise ValueError(f"expected a number, got {quote(value)}")
                 v = float(v)
                 if v != v or v in (float("inf"), float("-inf")):
-                    raise ValueError(f"expected a finite number, got {value!r}")
+                    raise ValueError(f"expected a finite number, got {quote(value)}")
             elif self.type is str:
                 if not isinstance(v, str):
-                    raise ValueError(f"expected text, got {value!r}")
+                    raise ValueError(f"expected text, got {quote(value)}")
             else:  # pragma: no cover - programming error
                 raise ValueError(f"unsupported parameter type {self.type}")
         except (ValueError, TypeError, OverflowError) as exc:  # int([1]), float(None), float(10**400)
             msg = str(exc)
             if not isinstance(exc, ValueError) or "invalid literal" in msg or "could not convert" in msg:
-                msg = f"expected {'an integer' if self.type is int else 'a number'}, got {value!r}"
+                msg = f"expected {'an integer' if self.type is int else 'a number'}, got {quote(value)}"
             raise ConfigError(f"parameter {name}: {msg}", source=source) from None
         if self.minimum is not None and v < self.minimum:
-            raise ConfigError(f"parameter {name}: must be at least {self.minimum:g}, got {v!r}", source=source)
+            raise ConfigError(f"parameter {name}: must be at least {self.minimum:g}, got {quote(v)}", source=source)
         if self.maximum is not None and v > self.maximum:
-            raise ConfigError(f"parameter {name}: must be at most {self.maximum:g}, got {v!r}", source=source)
+            raise ConfigError(f"parameter {name}: must be at most {self.maximum:g}, got {quote(v)}", source=source)
         if self.choices is not None and v not in self.choices:
-            raise ConfigError(f"parameter {name}: must be one of {', '.join(self.choices)}, got {v!r}",
+            raise ConfigError(f"parameter {name}: must be one of {', '.join(self.choices)}, got {quote(v)}",
                               source=source)
         if self.check is not None:
             try:
                 self.check(v)
             except ValueError as exc:
-                raise ConfigError(f"parameter {name}: {exc}", source=source) from None
+                raise ConfigError(f"parameter {name}: {cut(str(exc), 2 * QUOTE_CHARS)}", source=source) from None
         return v
+
+
+def file_text(path: str) -> str:
+    """The text of the file a ``kind="file"`` parameter names, read through
+    :func:`botwars.engine.safeload.read_text` (bounded), with a line break at its end if it has
+    none, so that the text is taken as text and never as a path again (:meth:`Param.is_path`).
+    Raises :class:`ConfigError` naming the file."""
+    text = read_text(path)
+    return text if "\n" in text else text + "\n"
 
 
 def parse_set_options(items: list[str] | None) -> dict[str, str]:
@@ -111,11 +124,11 @@ def parse_set_options(items: list[str] | None) -> dict[str, str]:
     out: dict[str, str] = {}
     for item in items or []:
         if "=" not in item:
-            raise ConfigError(f"expected key=value, got {item!r}", source="--set")
+            raise ConfigError(f"expected key=value, got {quote(item)}", source="--set")
         k, v = item.split("=", 1)
         k = k.strip()
         if not k:
-            raise ConfigError(f"empty parameter name in {item!r}", source="--set")
+            raise ConfigError(f"empty parameter name in {quote(item)}", source="--set")
         out[k] = v
     return out
 
@@ -164,9 +177,12 @@ class Ruleset:
                         allow_paths: bool = True) -> dict[str, Any]:
         """Full config: defaults updated by ``overrides`` (strings or typed values).
 
-        ``allow_paths=False`` (the server): a ``kind="file"`` parameter must be a shipped name or
-        the text itself; anything else is refused before any file is looked at, with a message
-        that does not depend on the file system.
+        ``allow_paths=False`` (the server, a record's header, a scenario file): a ``kind="file"``
+        parameter must be a shipped name or the text itself; anything else is refused before any
+        file is looked at, with a message that does not depend on the file system. With
+        ``allow_paths=True`` (the caller's own command line) a path is read (bounded, issue 25)
+        and the config holds the file's text in its place, so a record written from it names no
+        file and replays anywhere.
         Raises :class:`ConfigError` for an unknown key (naming the known ones) or a bad value.
         """
         table = self.param_table()
@@ -176,8 +192,10 @@ class Ruleset:
         for k, v in (overrides or {}).items():
             if k not in table:
                 known = ", ".join(sorted(table))
-                raise ConfigError(f"unknown parameter {k!r} for {self.id} (known: {known})", source=source)
+                raise ConfigError(f"unknown parameter {quote(k)} for {self.id} (known: {known})", source=source)
             cfg[k] = table[k].coerce(v, source=source)
+            if allow_paths and table[k].is_path(cfg[k]):
+                cfg[k] = file_text(cfg[k])
         self.check_config(cfg)
         return cfg
 

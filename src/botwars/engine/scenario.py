@@ -15,13 +15,16 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-import yaml
-
 from botwars.engine.codes import Receipt
 from botwars.engine.errors import BotwarsError, ConfigError, InvalidOrders
 from botwars.engine.plugin import get_game, resolve
 from botwars.engine.referee import NotAwaited, Referee
+from botwars.engine.safeload import Limits, load_yaml, read_text
 from botwars.engine.yamlschema import locate, validate_doc
+
+
+SCENARIO_LIMITS = Limits(max_bytes=1 << 20)
+"""What one scenario file may cost (1 MiB; the largest shipped one is a few kilobytes)."""
 
 
 def collect(paths: list[str]) -> list[str]:
@@ -39,19 +42,10 @@ def collect(paths: list[str]) -> list[str]:
 
 
 def load(path: str) -> dict[str, Any]:
-    """Read one scenario file; raises :class:`ConfigError` naming the file and line."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            doc = yaml.safe_load(f)
-    except OSError as exc:
-        raise ConfigError(f"cannot read: {exc.strerror}", source=path) from None
-    except UnicodeDecodeError:
-        raise ConfigError("not UTF-8 text", source=path) from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise ConfigError(f"YAML error: {problem}", source=path,
-                          line=mark.line + 1 if mark else None, column=mark.column + 1 if mark else None) from None
+    """Read one scenario file through :mod:`botwars.engine.safeload` (at most
+    :data:`SCENARIO_LIMITS` bytes, no YAML anchors or aliases, bounded depth and integers);
+    raises :class:`ConfigError` naming the file and line."""
+    doc = load_yaml(read_text(path, SCENARIO_LIMITS, what="scenario file"), path, SCENARIO_LIMITS)
     if not isinstance(doc, dict):
         raise ConfigError("a scenario must be a YAML mapping", source=path, line=1)
     if "game" not in doc:

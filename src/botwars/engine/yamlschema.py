@@ -8,6 +8,7 @@ line and column of the offending value and its key path (``turns[0]``), never a 
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Any
 
@@ -15,6 +16,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from botwars.engine.errors import ConfigError
+from botwars.engine.safeload import compose_yaml, quote, read_text
 
 
 class Strict(BaseModel):
@@ -42,10 +44,14 @@ class ScenarioHeader(Strict):
 
 
 def _compose(source: str) -> yaml.Node | None:
+    """The node tree of the scenario file ``source`` read through :mod:`~botwars.engine.safeload`
+    (the bounds of its loader), or ``None`` when it is not a readable, safe YAML file (a document
+    built in memory): no position is known then."""
+    if not os.path.isfile(source):
+        return None
     try:
-        with open(source, encoding="utf-8") as f:
-            return yaml.compose(f, Loader=yaml.SafeLoader)
-    except Exception:  # not a file (a document built in memory) or not YAML: no position known
+        return compose_yaml(read_text(source), source)
+    except ConfigError:
         return None
 
 
@@ -126,8 +132,7 @@ def _known_keys(model: Any, path: tuple[Any, ...]) -> list[str]:
 
 
 def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return quote(value, 60)
 
 
 def validate_doc(model: type[BaseModel], doc: Any, source: str) -> Any:

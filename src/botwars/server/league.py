@@ -324,7 +324,7 @@ class League:
             problem = f"the check did not finish ({type(exc).__name__})"
         if problem is not None:
             self._drop_files(bot_id, keep=None if version == 1 else version - 1)
-            raise ApiError(422, "bot_refused", f"the {kind} bot does not work: {_hide_paths(problem, self.data_dir)}")
+            raise ApiError(422, "bot_refused", f"the {kind} bot does not work: {_hide_paths(problem, self.data_dir, self._bot_path(bot_id, version, kind))}")
 
     def upload(self, name: str, game: str, kind: str, source: str) -> tuple[dict[str, Any], str]:
         """Store a new bot after its check; returns its public facts and its owner token.
@@ -755,9 +755,12 @@ def _check_source(source: str) -> None:
         raise ApiError(422, "nul_in_source", f"source: a NUL character on line {line} (a program is text)")
 
 
-def _hide_paths(text: str, data_dir: str) -> str:
-    """``text`` with the server's data folder replaced by ``…`` (no server path in a message)."""
-    return text.replace(data_dir, "…")
+def _hide_paths(text: str, data_dir: str, own_file: str | None = None) -> str:
+    """``text`` with no server path in it (issue 25): the bot's own files relative to its
+    program ``own_file``, any other absolute path (the server's Python, virtual environment,
+    data folder) as ``…/`` and its last part (:func:`botwars.agents.redact.hide_paths`)."""
+    from botwars.agents.redact import hide_paths
+    return hide_paths(text, own_file).replace(data_dir, "…")
 
 
 def _relabel(record: str, names: list[str]) -> str:

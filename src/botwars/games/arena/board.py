@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 from botwars.engine.errors import ConfigError
+from botwars.engine.safeload import read_text
 
 Square = tuple[int, int]
 
@@ -116,12 +117,8 @@ def map_text(spec: str) -> tuple[str, str]:
         return spec, "<map>"
     if spec in shipped_maps():
         return (resources.files("botwars.games.arena") / "maps" / f"{spec}.map").read_text(), f"{spec}.map"
-    if os.path.isfile(spec):
-        try:
-            with open(spec, encoding="utf-8") as f:
-                return f.read(), spec
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ConfigError(f"cannot read map: {exc}", source=spec) from None
+    if os.path.isfile(spec):  # a path: only where the caller allows paths (Param.kind="file")
+        return read_text(spec, what="map file"), spec
     raise ConfigError(f"no such map (shipped: {', '.join(shipped_maps())}; or give a file path)", source=spec)
 
 

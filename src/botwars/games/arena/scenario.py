@@ -16,7 +16,6 @@ YAML says, the line; a rule that does not hold is returned as a failure line (a 
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from botwars.engine.codes import FailureCode
@@ -24,7 +23,7 @@ from botwars.engine.errors import ConfigError
 from botwars.engine.referee import Referee
 from botwars.engine.scenario import (UNCHECKED, Case, Locator, Played, ScenarioFormat, Start, Step,
                                      Submission)
-from botwars.games.arena.board import load_map, shipped_maps, sq_str
+from botwars.games.arena.board import load_map, sq_str
 from botwars.games.arena.protocol import ArenaOrders, text_orders
 
 TOP_KEYS = {"game", "rules", "description", "config", "map", "turn", "robots", "turns", "user_data", "name",
@@ -68,14 +67,6 @@ def parse_order(text: Any) -> tuple[str, str | None] | None:
     return None
 
 
-def _resolve_map(spec: Any, source: str) -> Any:
-    """A ``map`` value: shipped name, inline text, or a file path relative to the scenario file."""
-    if not isinstance(spec, str) or "\n" in spec or spec in shipped_maps() or os.path.isabs(spec):
-        return spec
-    candidate = os.path.join(os.path.dirname(os.path.abspath(source)), spec)
-    return candidate if os.path.isfile(candidate) else spec
-
-
 class ArenaScenario(ScenarioFormat):
     """The arena scenario format's hooks for the kernel runner (:func:`botwars.engine.scenario.run_scenario`)."""
 
@@ -115,9 +106,9 @@ class ArenaScenario(ScenarioFormat):
             raise loc.error("'config' must be a mapping of parameter: value", *where("config"))
         overrides = dict(overrides)
         if "map" in doc:
-            overrides["map"] = _resolve_map(doc["map"], source)
-        try:
-            config = rules.validate_config(overrides, source=source)
+            overrides["map"] = doc["map"]
+        try:  # a scenario file names no file: a shipped map or the map text (issue 25)
+            config = rules.validate_config(overrides, source=source, allow_paths=False)
         except ConfigError as exc:
             key = next((k for k in overrides if f"parameter {k}:" in exc.message or repr(k) in exc.message), None)
             path = where("map") if key == "map" and "map" in doc else where("config", key) if key else where("config")

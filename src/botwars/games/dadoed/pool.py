@@ -12,9 +12,8 @@ import functools
 import os
 from dataclasses import dataclass
 
-import yaml
-
 from botwars.engine.errors import ConfigError
+from botwars.engine.safeload import Limits, cut, load_yaml, quote, read_text
 
 DEFAULT_POOL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pool.yaml")
 COLOURS = ("blue", "gold", "red", "green")
@@ -108,7 +107,7 @@ def parse_pool(doc: object, source: str) -> Pool:
     if isinstance(doc, dict):
         unknown = set(doc) - {"commands"}
         if unknown:
-            raise ConfigError(f"unknown top-level key(s) {', '.join(sorted(map(str, unknown)))} "
+            raise ConfigError(f"unknown top-level key(s) {cut(', '.join(sorted(map(str, unknown))))} "
                               "(a pool file has one key, 'commands')", source=source)
         doc = doc.get("commands")
     if not isinstance(doc, list) or not doc:
@@ -121,24 +120,24 @@ def parse_pool(doc: object, source: str) -> Pool:
             raise ConfigError(f"{where}: must be a mapping with id, name, colour, copies", source=source)
         extra = set(map(str, entry)) - _FIELDS
         if extra:
-            raise ConfigError(f"{where}: unknown field(s) {', '.join(sorted(extra))} "
+            raise ConfigError(f"{where}: unknown field(s) {cut(', '.join(sorted(extra)))} "
                               f"(known: {', '.join(sorted(_FIELDS))})", source=source)
         cid = entry.get("id")
         if not isinstance(cid, str) or not cid.isidentifier() or cid in ("super", "resign"):
-            raise ConfigError(f"{where}: 'id' must be a name like dash or east_3, got {cid!r}", source=source)
+            raise ConfigError(f"{where}: 'id' must be a name like dash or east_3, got {quote(cid)}", source=source)
         where = f"command {i} ({cid})"
         if cid in seen:
             raise ConfigError(f"{where}: duplicate id", source=source)
         seen.add(cid)
         colour = entry.get("colour")
         if colour not in COLOURS:
-            raise ConfigError(f"{where}: 'colour' must be one of {', '.join(COLOURS)}, got {colour!r}",
+            raise ConfigError(f"{where}: 'colour' must be one of {', '.join(COLOURS)}, got {quote(colour)}",
                               source=source)
         copies = entry.get("copies")
         if copies == "inf" or copies == float("inf"):
             copies = None
         elif isinstance(copies, bool) or not isinstance(copies, int) or copies < 0:
-            raise ConfigError(f"{where}: 'copies' must be a whole number >= 0 or inf, got {entry.get('copies')!r}",
+            raise ConfigError(f"{where}: 'copies' must be a whole number >= 0 or inf, got {quote(entry.get('copies'))}",
                               source=source)
         if copies is None and colour != "green":
             raise ConfigError(f"{where}: only green commands may have unlimited copies (D-4.3)", source=source)
@@ -151,24 +150,24 @@ def parse_pool(doc: object, source: str) -> Pool:
                 raise ConfigError(f"{where}: colour must be {kcol} (D-4.7: known ids keep their behaviour), "
                                   f"got {colour}", source=source)
             if distance is not None and distance != kdist:
-                raise ConfigError(f"{where}: distance must be {kdist}, got {distance!r}", source=source)
+                raise ConfigError(f"{where}: distance must be {kdist}, got {quote(distance)}", source=source)
             if direction is not None and direction != kdir:
-                raise ConfigError(f"{where}: direction must be {kdir}, got {direction!r}", source=source)
+                raise ConfigError(f"{where}: direction must be {kdir}, got {quote(direction)}", source=source)
             distance, direction = kdist, kdir
         else:
             if colour != "blue":
                 raise ConfigError(f"{where}: unknown id with no behaviour; only new blue (walking) commands "
                                   f"may be added, with a distance (known ids: {', '.join(KNOWN)})", source=source)
             if isinstance(distance, bool) or not isinstance(distance, int) or not 1 <= distance <= 7:
-                raise ConfigError(f"{where}: a new blue command needs 'distance' 1-7, got {distance!r}",
+                raise ConfigError(f"{where}: a new blue command needs 'distance' 1-7, got {quote(distance)}",
                                   source=source)
             if direction is not None and direction not in DIRECTIONS:
-                raise ConfigError(f"{where}: 'direction' must be one of N, E, S, W, got {direction!r}",
+                raise ConfigError(f"{where}: 'direction' must be one of N, E, S, W, got {quote(direction)}",
                                   source=source)
         for key in ("name", "acting", "params", "condition", "effect"):
             v = entry.get(key, "")
             if not isinstance(v, str):
-                raise ConfigError(f"{where}: '{key}' must be text, got {v!r}", source=source)
+                raise ConfigError(f"{where}: '{key}' must be text, got {quote(v)}", source=source)
         name = entry.get("name") or cid
         out.append(Command(cid, name, colour, copies, distance, direction, entry.get("acting", ""),
                            entry.get("params", ""), entry.get("condition", ""), entry.get("effect", "")))
@@ -182,26 +181,27 @@ def pool_names() -> list[str]:
     return ["default"]
 
 
+POOL_LIMITS = Limits(max_bytes=256 << 10)
+"""What one pool file or pool text may cost (256 KiB; the shipped pool is about 3 KiB)."""
+
+
 @functools.lru_cache(maxsize=32)
 def load_pool(name: str = "default") -> Pool:
     """Load and validate a pool: ``default``, the YAML/JSON text itself (any value with a line
-    break) or a path to a YAML/JSON file.
+    break) or a path to a YAML/JSON file, read through :mod:`botwars.engine.safeload` (at most
+    :data:`POOL_LIMITS` bytes, no YAML anchors or aliases, bounded depth and integers).
 
-    Raises :class:`ConfigError` for a missing, unreadable or malformed file or text.
-    """
+    Raises :class:`ConfigError` for a missing, unreadable or malformed file or text."""
     path = DEFAULT_POOL if name in ("", "default") else name
     try:
         if "\n" in name:
             path = "<pool text>"
-            doc = yaml.safe_load(name)
+            doc = load_yaml(name, path, POOL_LIMITS)
         else:
-            with open(path, encoding="utf-8") as f:
-                doc = yaml.safe_load(f)
-    except OSError as exc:
-        raise ConfigError(f"cannot read pool file: {exc.strerror}", source=path) from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise ConfigError(f"pool file is not valid YAML/JSON: {problem}", source=path,
-                          line=mark.line + 1 if mark else None) from None
+            doc = load_yaml(read_text(path, POOL_LIMITS, what="pool file"), path, POOL_LIMITS)
+    except ConfigError as exc:
+        if exc.message.startswith("YAML error: "):
+            raise ConfigError("pool file is not valid YAML/JSON: " + exc.message.removeprefix("YAML error: "),
+                              source=exc.source, line=exc.line, column=exc.column) from None
+        raise
     return parse_pool(doc, "default" if path == DEFAULT_POOL else path)

@@ -8,7 +8,6 @@ left untouched).
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from botwars.engine.errors import ConfigError
@@ -48,11 +47,12 @@ def _block_place(source: str, key: str) -> dict[str, int]:
     (1-based) and ``indent`` for :func:`~botwars.games.dadoed.board.parse_board`, so that its
     errors name the file's line and column; ``{}`` when unknown."""
     import yaml
+
+    from botwars.engine.safeload import compose_yaml, read_text
     try:
-        with open(source, encoding="utf-8") as f:
-            text = f.read()
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except Exception:
+        text = read_text(source)
+        root = compose_yaml(text, source)
+    except ConfigError:
         return {}
     if not isinstance(root, yaml.MappingNode):
         return {}
@@ -73,10 +73,8 @@ def build_state(doc: dict[str, Any], source: str) -> State:
     """The scenario's starting position; raises :class:`ConfigError` for a malformed one."""
     rs = get_ruleset("dadoed")
     overrides = dict(doc.get("config") or {})
-    pool_name = overrides.get("pool")
-    if isinstance(pool_name, str) and pool_name not in ("", "default") and not os.path.isabs(pool_name):
-        overrides["pool"] = os.path.join(os.path.dirname(os.path.abspath(source)), pool_name)  # beside the file
-    config = rs.validate_config(overrides, source=source)
+    # a scenario file names no file: the shipped pool or the pool text itself (issue 25)
+    config = rs.validate_config(overrides, source=source, allow_paths=False)
     pool = load_pool(config["pool"])
     if "board" not in doc:
         raise _err(source, "missing key 'board' (a D-2.6 text board)")

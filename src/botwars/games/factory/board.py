@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from botwars.engine.errors import ConfigError
+from botwars.engine.safeload import check_digits, quote, read_text
 
 Square = tuple[int, int]
 DIRS = "NESW"
@@ -428,6 +429,7 @@ def parse_board(text: str, source: str = "<board>", *, check: bool = True, edge:
     subclass whose grammar hooks (``base_re``, ``item_re``, ``start_re``, ``max_starts``) and
     checks apply (``geeko`` rooms).
     """
+    check_digits(text, source)  # a 5,000-digit number is a ConfigError here, not int()'s ValueError
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -617,12 +619,10 @@ def load_board(spec: str, edge: str = "fence") -> Board:
     path = os.path.join(BOARDS_DIR, spec + ".board")
     if not os.path.exists(path):
         path = spec
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except OSError:
-        raise ConfigError(f"unknown board {spec!r} (shipped: {', '.join(shipped_boards())}; "
-                          "or give a file path)") from None
+    if not os.path.exists(path):
+        raise ConfigError(f"unknown board {quote(spec)} (shipped: {', '.join(shipped_boards())}; "
+                          "or give a file path)")
+    text = read_text(path, what="board file")  # bounded (issue 25); a path only where the caller allows it
     return parse_board(text, path, edge=edge)
 
 

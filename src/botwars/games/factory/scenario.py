@@ -48,11 +48,13 @@ def build(rs: Any, doc: dict[str, Any], source: str) -> tuple[Any, dict[str, int
     overrides = dict(doc.get("config") or {})
     if "grid" in doc:
         overrides.setdefault("robot_lasers", False)  # the §13 convention: lasers off unless stated
-    config = rs.validate_config(overrides, source=source)
+    # a scenario file names no file: a shipped board or the board text itself (issue 25)
+    config = rs.validate_config(overrides, source=source, allow_paths=False)
     if "grid" in doc:
         board = grid_board(str(doc["grid"]), source, doc.get("start"), edge=config["edge"])
     elif "board" in doc:
         text = str(doc["board"])
+        rs.refuse_paths({"board": text}, source=source)
         board = parse_board(text, source, edge=config["edge"]) if "\n" in text else load_board(text, config["edge"])
     else:
         raise _err(source, "a scenario needs 'grid' (row lines) or 'board' (a board name or text)")

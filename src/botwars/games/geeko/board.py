@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from botwars.engine.errors import ConfigError
+from botwars.engine.safeload import quote, read_text
 from botwars.games.factory.board import (BOARDS_DIR, DELTA, OPTION_CODES, Board, Square, opposite, parse_board,
                                          reachable, sq_str)
 
@@ -145,11 +146,9 @@ def load_rooms(spec: str = "standard") -> list[GeekoBoard]:
         if "\n" in spec:
             text, source = spec, "<rooms text>"
         else:
-            try:
-                with open(spec, encoding="utf-8") as f:
-                    text = f.read()
-            except OSError:
-                raise ConfigError(f"unknown room set {spec!r} (use 'standard' or a file path)") from None
+            if not os.path.exists(spec):
+                raise ConfigError(f"unknown room set {quote(spec)} (use 'standard' or a file path)")
+            text = read_text(spec, what="room-set file")  # bounded (issue 25); a path only where allowed
             source = spec
         texts = split_rooms(text)
     if len(texts) != ROOM_COUNT:

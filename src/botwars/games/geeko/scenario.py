@@ -49,7 +49,7 @@ def build(rs: Any, doc: dict[str, Any], source: str):
     unknown = set(doc) - KNOWN
     if unknown:
         raise _err(source, f"unknown key(s) {', '.join(sorted(unknown))} (known: {', '.join(sorted(KNOWN))})")
-    cfg = rs.validate_config(dict(doc.get("config") or {}), source=source)
+    cfg = rs.validate_config(dict(doc.get("config") or {}), source=source, allow_paths=False)  # no file (issue 25)
     name = str(doc.get("player", "Alice"))
     gs = rs.setup(cfg, ["p1"], doc.get("seed", "scenario"), [name])
     run = gs.runs[0]
