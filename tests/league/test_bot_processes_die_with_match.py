@@ -26,6 +26,9 @@ pytestmark = pytest.mark.skipif(sandbox.probe().bwrap is None,
                                  reason="needs bubblewrap's PID namespace (scripts/ensure-bubblewrap.sh): "
                                         "the bots count the processes they can see in it")
 
+# a fresh sandboxed host's first decision can take seconds on a loaded machine: no timeouts here
+ROOMY = {"max_turns": 3, "turn_time_limit_s": 20}
+
 BOT = """import os, time
 
 MODE = %r
@@ -92,7 +95,7 @@ def test_a_tournament_with_kept_hosts_leaves_no_process_of_one_match_to_the_next
     from botwars.league.tournament import Tournament, TournamentSettings
     bot = _bot(tmp_path, mode)
     t = Tournament(TournamentSettings("arena", [bot, "builtin:random"], games_per_pair=2,
-                                      overrides={"max_turns": 3}), str(tmp_path / "out"))
+                                      overrides=ROOMY), str(tmp_path / "out"))
     assert t.total() == 4
     rows: list[dict] = []
     t.run(LocalBackend(workers=1), on_match=lambda rep, new: rows.append(rep.row))
@@ -105,6 +108,7 @@ def test_a_tournament_with_kept_hosts_leaves_no_process_of_one_match_to_the_next
 def test_the_league_with_kept_hosts_leaves_no_process_of_one_match_to_the_next(tmp_path, monkeypatch, mode):
     from test_league_server import make_league_client, upload
     c, lg = make_league_client(tmp_path, monkeypatch)
+    lg.config = {"arena": ROOMY}
     with c:
         source = open(_bot(tmp_path, mode)).read()
         r = upload(c, f"procs-{mode.replace('_', '-')}", kind="py", source=source)
@@ -123,7 +127,7 @@ def _play(spec: str, seed: int) -> dict:
     from botwars.engine import Match, get_ruleset
     rs = get_ruleset("arena")
     agents = {"p1": make_agent(spec, "arena"), "p2": make_agent("builtin:random", "arena")}
-    res = Match(rs, rs.validate_config({"max_turns": 2}), agents, seed).run()
+    res = Match(rs, rs.validate_config(ROOMY), agents, seed).run()
     return {"errors": res.errors, "kept": agents["p1"].kept}
 
 

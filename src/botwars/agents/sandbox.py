@@ -818,7 +818,7 @@ def _host_chain(proc: subprocess.Popen, members: dict[int, tuple[str, int, int]]
     return chain
 
 
-def sweep(proc: subprocess.Popen, settle_s: float = 1.0, wait_s: float = 2.0) -> int:
+def sweep(proc: subprocess.Popen, settle_s: float = 3.0, wait_s: float = 2.0) -> int:
     """Kill every process in a kept host's sandbox but the host itself (issue 25 item 5): what
     the bot started in the match that ended (a daemon, a fork bomb's children) dies with the
     match, while the host (:func:`_host_chain`) is kept for the next one.
