@@ -961,7 +961,8 @@ def _errs(*codes: int) -> dict[int | str, dict[str, Any]]:
     what = {403: "missing or wrong owner token", 404: "unknown bot, game or match", 409: "not possible now",
             413: "body too large", 422: "malformed request, or the bot does not work (the fault named)",
             429: "too many requests or queued challenges (the limit named)",
-            503: "the sandbox is below the required isolation level (the reason)"}
+            503: "the sandbox is below the required isolation level, or too many uploads wait for their "
+                 "check (the reason)"}
     return {c: {"model": LeagueError, "description": what[c]} for c in codes}
 
 
@@ -1066,7 +1067,7 @@ def install_league(app: FastAPI, manager: MatchManager, store: Store) -> League:
     def challenge(body: ChallengeIn, request: Request,
                   token: Optional[str] = Depends(_owner_token)) -> dict[str, Any]:
         """Queue an unrated match of your bot against ``opponent``; answers its id. 429 when the
-        bot (5) or you (20, all your bots) have the most challenges waiting."""
+        bot (5 it challenged) or you (20, all your bots) have the most challenges waiting."""
         return league.challenge(body.bot, token, body.opponent, owner=_address(request))
 
     @r.get("/matches/{match_id}", responses=_errs(404, 422))
