@@ -53,6 +53,8 @@ def make_league_client(tmp_path, monkeypatch):
     lg.config = {"arena": {"max_turns": 6}}
     lg.house = {"arena": ["random"]}
     lg.check_decisions = 3
+    from botwars.server.uploads import UploadGate
+    lg.gate = UploadGate(rate="1000/minute")  # these tests upload more than an address may a minute
     return TestClient(app), lg
 
 

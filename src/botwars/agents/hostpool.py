@@ -16,6 +16,11 @@ with the same program (the same argv: the same spec), memory limit and network s
   matches of the same program of the same author (same spec), never another bot's;
 - a host whose match had any failure (timeout, crash, malformed reply, a restart) or that does
   not confirm the end of its match within :data:`END_S` is killed, never reused;
+- when a match ends, every process of the host's sandbox but the host itself is killed
+  (:func:`botwars.agents.sandbox.sweep`: its cgroup, else its PID namespace's process tree),
+  so a daemon or a fork bomb's children die with their match (issue 25 item 5); a host that
+  left any such process behind, or that has served :data:`MAX_MATCHES` matches, is replaced
+  by a fresh one;
 - only one match uses a host at a time; a host is keyed by argv, so two seats playing the same
   bot get two hosts.
 
@@ -30,15 +35,19 @@ from typing import Any, Iterator
 
 #: seconds a kept host has to confirm the end of its match (``{"botwars_control": "done"}``)
 END_S = 2.0
+#: matches one kept host serves before it is replaced by a fresh one
+MAX_MATCHES = 100
 
 
 class HostPool:
     """Idle kept hosts by key; at most ``per_key`` idle hosts per key and ``limit`` in all
-    (more are closed). Thread-safe."""
+    (more are closed); a host serves at most ``max_matches`` matches. Thread-safe."""
 
-    def __init__(self, limit: int = 32, per_key: int = 2):
+    def __init__(self, limit: int = 32, per_key: int = 2, max_matches: int = MAX_MATCHES):
         self.limit = limit
         self.per_key = per_key
+        self.max_matches = max(1, max_matches)
+        self.swept = 0     # hosts not kept because their match left processes behind
         self._idle: dict[Any, list[Any]] = {}
         self._lock = threading.Lock()
         self.started = 0   # hosts started while this pool was active

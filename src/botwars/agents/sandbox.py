@@ -29,7 +29,8 @@ PID namespace with the engine. The layers, each used where this machine has it
 
 The bot dies with its match: :func:`kill` kills bwrap's process group, which kills the PID
 namespace and so every process the bot started (a ``setsid`` daemon included), and then every
-process left in its cgroup. ``PR_SET_PDEATHSIG`` and ``--die-with-parent`` kill it when the
+process left in its cgroup. A kept host (:mod:`botwars.agents.hostpool`) lives on, but
+:func:`sweep` kills every other process of its sandbox when its match ends. ``PR_SET_PDEATHSIG`` and ``--die-with-parent`` kill it when the
 engine dies.
 
 Isolation levels, weakest first (:data:`LEVELS`): ``none`` (no limits can be set), ``process``
@@ -610,9 +611,12 @@ def _user_process_count() -> int:
 
 
 class BotProcess(subprocess.Popen):
-    """A :class:`subprocess.Popen` of a sandboxed bot; ``cgroup`` is its pids cgroup folder or ``None``."""
+    """A :class:`subprocess.Popen` of a sandboxed bot; ``cgroup`` is its pids cgroup folder or
+    ``None``; ``wrapped``: it is bubblewrap, which runs the program two levels down (bwrap, the
+    PID namespace's init, the program)."""
 
     cgroup: str | None = None
+    wrapped: bool = False
 
 
 def _start(argv: list[str], limits: Limits, *, network: bool, env: dict[str, str], paths: Iterable[str],
@@ -652,6 +656,7 @@ def _start(argv: list[str], limits: Limits, *, network: bool, env: dict[str, str
         if rfd is not None:
             os.close(rfd)
     proc.cgroup = cg_dir
+    proc.wrapped = bwrap is not None
     return proc
 
 
@@ -743,6 +748,115 @@ def kill(proc: subprocess.Popen) -> None:
     if cg:
         _remove_cgroup(cg)
         proc.cgroup = None
+
+
+def _stat(pid: int) -> tuple[str, int, int] | None:
+    """``(state, parent pid, start time in clock ticks)`` of ``pid`` from ``/proc``, or ``None``."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            text = f.read().decode("ascii", "replace")
+    except OSError:
+        return None
+    fields = text.rsplit(")", 1)[-1].split()  # after the command name, which may hold anything
+    try:
+        return fields[0], int(fields[1]), int(fields[19])
+    except (IndexError, ValueError):
+        return None
+
+
+def _members(proc: subprocess.Popen) -> dict[int, tuple[str, int, int]]:
+    """Every process of the bot's sandbox with its :func:`_stat`: the members of its cgroup,
+    else (no cgroup here) ``proc`` and its descendants (within a PID namespace that is every
+    process the bot started; without one, a daemon that left the tree is not found)."""
+    cg = getattr(proc, "cgroup", None)
+    pids: list[int] = []
+    if cg:
+        try:
+            with open(os.path.join(cg, "cgroup.procs"), encoding="ascii") as f:
+                pids = [int(x) for x in f.read().split()]
+        except (OSError, ValueError):
+            pids = []
+    if not pids:
+        table: dict[int, tuple[str, int, int]] = {}
+        try:
+            names = os.listdir("/proc")
+        except OSError:
+            return {}
+        for name in names:
+            if name.isdigit():
+                st = _stat(int(name))
+                if st is not None:
+                    table[int(name)] = st
+        found = {proc.pid}
+        grew = True
+        while grew:
+            grew = False
+            for pid, st in table.items():
+                if pid not in found and st[1] in found:
+                    found.add(pid)
+                    grew = True
+        return {pid: table[pid] for pid in found if pid in table}
+    out = {}
+    for pid in pids:
+        st = _stat(pid)
+        if st is not None:
+            out[pid] = st
+    return out
+
+
+def _host_chain(proc: subprocess.Popen, members: dict[int, tuple[str, int, int]]) -> list[int]:
+    """The kept host's own processes: ``proc`` and, under bubblewrap, the PID namespace's init
+    (bwrap's only child) and the host program (init's oldest child: anything the bot started
+    is younger). The program is the last."""
+    chain = [proc.pid]
+    if getattr(proc, "wrapped", False):
+        for _ in range(2):
+            kids = [(st[2], pid) for pid, st in members.items() if st[1] == chain[-1]]
+            if not kids:
+                break
+            chain.append(min(kids)[1])
+    return chain
+
+
+def sweep(proc: subprocess.Popen, settle_s: float = 3.0, wait_s: float = 2.0) -> int:
+    """Kill every process in a kept host's sandbox but the host itself (issue 25 item 5): what
+    the bot started in the match that ended (a daemon, a fork bomb's children) dies with the
+    match, while the host (:func:`_host_chain`) is kept for the next one.
+
+    Waits up to ``settle_s`` seconds for the host to have no child left (the match's own child
+    exits after confirming the end of its match), then kills (SIGKILL) every other live process
+    of the sandbox (:func:`_members`: its cgroup, else its process tree), again and again until
+    none is left or ``wait_s`` seconds have passed (a process forking meanwhile is caught in the
+    next round; a pids cgroup bounds how many there can be). Returns how many processes it
+    killed: a host that left anything behind is not to be kept. Never raises."""
+    if os.name != "posix":
+        return 0
+    try:
+        members = _members(proc)
+        chain = _host_chain(proc, members)
+        host = chain[-1]
+        end = time.monotonic() + settle_s
+        while time.monotonic() < end and any(st[1] == host and st[0] != "Z" and pid not in chain
+                                             for pid, st in members.items()):
+            time.sleep(0.01)
+            members = _members(proc)
+        killed: set[int] = set()
+        end = time.monotonic() + wait_s
+        while True:
+            others = [pid for pid, st in members.items() if pid not in chain and st[0] != "Z"]
+            if not others or time.monotonic() > end:
+                break
+            for pid in others:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                    killed.add(pid)
+                except OSError:
+                    pass
+            time.sleep(0.005)
+            members = _members(proc)
+        return len(killed)
+    except Exception:  # never let the clean-up break the match's end
+        return 1
 
 
 _TRAILER = re.compile(r"Node\.js v\d[\w.]*\s*$|\s+at \S")

@@ -33,7 +33,10 @@ Kept hosts (``reusable=True``, the platform's Python hosts only): inside
 :func:`botwars.agents.reuse_hosts` the process is taken from / returned to the
 :mod:`~botwars.agents.hostpool` instead of being started / killed, and the match is opened and
 ended with the control lines of :mod:`botwars.agents.pyhost`. A failure of any kind during the
-match means the process is killed at the end, never kept.
+match means the process is killed at the end, never kept. When a match ends, every other
+process of the host's sandbox is killed (:func:`botwars.agents.sandbox.sweep`); a host that
+had left any, or has served :attr:`~botwars.agents.hostpool.HostPool.max_matches` matches, is
+replaced by a fresh one.
 """
 
 from __future__ import annotations
@@ -236,6 +239,7 @@ class JsonLinesAgent(Agent):
         self._control: bytes = b""
         self._tainted = False
         self.kept = False  # this match got a kept host
+        self.served = 0  # matches the current host has served (kept hosts)
 
     # ---- lifecycle -------------------------------------------------------------------------
     def start(self, game: str, seat: str, config: dict[str, Any], seed: int = 0) -> None:
@@ -270,6 +274,7 @@ class JsonLinesAgent(Agent):
             kept = self._pool.take(self._key())
             if kept is not None:
                 self.proc, self._sel = kept.proc, kept.sel
+                self.served = kept.served
                 self._out.clear()
                 self._err.clear()
                 self.kept = True
@@ -300,6 +305,7 @@ class JsonLinesAgent(Agent):
             raise AgentFailure(FailureCode.CRASH, f"cannot start {self.argv[0]}: {exc.strerror or exc}") from None
         os.set_blocking(self.proc.stdin.fileno(), False)
         self._sel = _Pipes(self.proc)
+        self.served = 0
         if self._pool is not None:
             self._pool.started += 1
             self._open_match()
@@ -331,10 +337,17 @@ class JsonLinesAgent(Agent):
         """Close stdin, give the program a moment to exit, then kill its process group (a
         kept host without failures goes back to its pool instead)."""
         if self.proc is not None and self._pool is not None and not self._tainted and self._end_match():
-            host = KeptHost(self.proc, self._sel)
-            self.proc, self._sel = None, None
-            if not self._pool.give(self._key(), host):
-                host.shutdown()
+            # whatever the bot started besides its host dies with the match (issue 25 item 5);
+            # a host that left anything behind, or served its quota of matches, is not kept
+            left = sandbox.sweep(self.proc)
+            self.served += 1
+            if left:
+                self._pool.swept += 1
+            elif self.served < self._pool.max_matches:
+                host = KeptHost(self.proc, self._sel, self.served)
+                self.proc, self._sel = None, None
+                if not self._pool.give(self._key(), host):
+                    host.shutdown()
         if self.proc is not None:
             close_input(self.proc)
             self._drop()
@@ -575,11 +588,12 @@ class JsonLinesAgent(Agent):
 
 class KeptHost:
     """An idle kept host in a :class:`~botwars.agents.hostpool.HostPool`: the sandboxed
-    process and the selector over its stdout/stderr."""
+    process, the selector over its stdout/stderr, and the matches it has ``served``."""
 
-    def __init__(self, proc, sel):
+    def __init__(self, proc, sel, served: int = 0):
         self.proc = proc
         self.sel = sel
+        self.served = served
 
     def discard(self) -> None:
         """Kill it (its sandbox and every process in it)."""

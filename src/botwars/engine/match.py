@@ -214,6 +214,21 @@ class Match:
             self.writer.line(ref.last_line)
         return []
 
+    def resign(self, seat: str, detail: str = "") -> Outcome:
+        """End the match now with ``seat`` resigning (:meth:`Referee.resign`: the rule set's
+        ``timeout_outcome`` with reason ``resign``), its line written to the record so that the
+        record re-simulates; ``detail`` (why, e.g. "used up its time budget") is kept as a
+        ``timeout`` error of the seat. Call it between decision points (e.g. from the
+        ``progress`` callback of :meth:`run`). Raises
+        :class:`~botwars.engine.referee.NotAwaited` once the match is over."""
+        out = self.referee.resign(seat)
+        if self.writer and self.referee.last_line:
+            self.writer.line(self.referee.last_line)
+        if detail:
+            self.errors.append({"decision": self.referee.n, "seat": seat, "code": FailureCode.TIMEOUT.value,
+                                "detail": detail})
+        return out
+
     def run(self, progress: Callable[["Match"], None] | None = None) -> MatchResult:
         """Play to the end; ``progress`` is called after every decision point.
         Raises :class:`RuntimeError` if the match outlasts ``max_decisions``."""

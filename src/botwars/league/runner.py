@@ -44,6 +44,14 @@ class MatchJob:
     names: tuple[str, ...] = ()
     """The agents' names in the tournament, in seat order (default: the specs); a spec given
     twice is named ``SPEC#2`` the second time."""
+    budget_s: float | None = None
+    """Seconds of thinking each bot program may use in the whole match (its decisions' time,
+    restarts included; the trusted built-in bots are not charged): a bot that uses it up
+    resigns, so loses the match (the league's per-match time budget, issue 25 item 3).
+    ``None``: no budget."""
+    max_match_s: float | None = None
+    """Longest match in wall-clock seconds: past it, the bot program that used the most
+    thinking time resigns. ``None``: no limit."""
 
 
 @dataclass
@@ -79,9 +87,10 @@ def play_match(job: MatchJob, agent_factory: Callable[[str, str], Any] = make_ag
         try:
             for seat, spec in zip(seats, job.specs):
                 agents[seat] = agent_factory(spec, job.game)
-            m = Match(rs, dict(job.config), agents, job.seed, record=path, clock=job.clock,
+            budget = _Budget(job, agents)
+            m = Match(rs, dict(job.config), budget.agents, job.seed, record=path, clock=job.clock,
                       agent_specs=dict(zip(seats, job.specs)))
-            result = m.run()
+            result = m.run(budget.check if budget.timed else None)
         except (BotwarsError, RuntimeError) as exc:
             for a in agents.values():
                 _close(a)
@@ -111,6 +120,72 @@ def play_match(job: MatchJob, agent_factory: Callable[[str, str], Any] = make_ag
             os.remove(path)
         except OSError:
             pass
+
+
+class TimedAgent:
+    """A bot program's agent that counts the seconds its decisions take (:attr:`spent`) and
+    never lets one run past what is left of ``budget_s`` (the deadline it is given is cut to
+    that). Everything else is the wrapped agent's."""
+
+    def __init__(self, agent: Any, budget_s: float | None):
+        self.agent = agent
+        self.budget_s = budget_s
+        self.spent = 0.0
+
+    def start(self, game: str, seat: str, config: dict[str, Any], seed: int = 0) -> None:
+        self.agent.start(game, seat, config, seed)
+
+    def act(self, view: Any, deadline_s: float | None) -> Any:
+        if self.budget_s is not None:
+            left = max(0.0, self.budget_s - self.spent)
+            deadline_s = left if deadline_s is None else min(deadline_s, left)
+        t0 = time.perf_counter()
+        try:
+            return self.agent.act(view, deadline_s)
+        finally:
+            self.spent += time.perf_counter() - t0
+
+    def close(self) -> None:
+        self.agent.close()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.agent, name)
+
+
+class _Budget:
+    """The time limits of one match (:attr:`MatchJob.budget_s`, :attr:`MatchJob.max_match_s`):
+    :attr:`agents` are the seats' agents, bot programs wrapped in :class:`TimedAgent`
+    (trusted in-process built-in bots, which answer the rule set's own observations, are not);
+    :meth:`check`, the match's ``progress`` callback, makes a seat over its budget resign (and,
+    past ``max_match_s``, the bot program that used the most time)."""
+
+    def __init__(self, job: MatchJob, agents: dict[str, Any]):
+        self.budget_s = job.budget_s
+        self.max_match_s = job.max_match_s
+        self.timed = self.budget_s is not None or self.max_match_s is not None
+        self.t0 = time.perf_counter()
+        self.agents = dict(agents)
+        self.clocks: dict[str, TimedAgent] = {}
+        if self.timed:
+            for seat, a in agents.items():
+                if not callable(getattr(a, "act_native", None)):
+                    self.clocks[seat] = self.agents[seat] = TimedAgent(a, self.budget_s)
+
+    def check(self, match: Match) -> None:
+        """Between decision points: end the match when a bot is over its budget or the match
+        over its wall-clock limit."""
+        if match.referee.outcome is not None or not self.clocks:
+            return
+        if self.budget_s is not None:
+            for seat, t in self.clocks.items():
+                if t.spent >= self.budget_s:
+                    match.resign(seat, f"used up its time budget of {self.budget_s:g} s for the match "
+                                       f"({t.spent:.1f} s): resigns")
+                    return
+        if self.max_match_s is not None and time.perf_counter() - self.t0 >= self.max_match_s:
+            seat = max(self.clocks, key=lambda s: (self.clocks[s].spent, s))
+            match.resign(seat, f"the match reached its limit of {self.max_match_s:g} s; this bot used the "
+                               f"most time ({self.clocks[seat].spent:.1f} s): resigns")
 
 
 def _close(agent: Any) -> None:

@@ -255,6 +255,16 @@ class BotPool:
         fut.add_done_callback(lambda f: done(self._result(f, lim, t0)))
         return True
 
+    def run_task(self, fn: Callable[..., Any], args: tuple[Any, ...], timeout_s: float) -> Any:
+        """Run ``fn(*args)`` (a picklable module-level function) in a worker, stopped after
+        ``timeout_s`` seconds; returns its :class:`concurrent.futures.Future` (``TimeoutError``
+        when it overran, ``ProcessExpired`` when the worker died). The league's upload checks
+        run here (issue 25 item 4), off the server's request threads, at the workers' low CPU
+        priority. Raises ``RuntimeError`` when the pool is not started."""
+        if self._pool is None:
+            raise RuntimeError("the bot pool is not started")
+        return self._pool.schedule(fn, args=args, timeout=timeout_s)
+
     def call(self, agent: Any, view: dict[str, Any], limit_s: float | None) -> Any:
         """Play one decision and wait for it: the payload, or :class:`AgentFailure`."""
         box: list[BotResult] = []

@@ -48,7 +48,8 @@ import threading
 import time
 from typing import Any, Literal, Optional
 
-from fastapi import APIRouter, Depends, FastAPI, Query
+from fastapi import APIRouter, Depends, FastAPI, Query, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -61,6 +62,7 @@ from botwars.engine.ruleset import canonical_json, get_ruleset
 from botwars.league import ratings as rating_mod
 from botwars.league.runner import MatchJob, MatchReport
 from botwars.server.manager import ApiError, MatchManager, new_token, token_hash
+from botwars.server.uploads import UploadGate
 from botwars.store import Store
 from botwars.store.models import DecisionRow, LeagueBotRow, LeagueMatchRow, MatchRow, SeatRow
 
@@ -98,6 +100,22 @@ def _key(value: Any, max_len: int) -> Optional[str]:
     if isinstance(value, str) and len(value) <= max_len and _KEY_RE.fullmatch(value):
         return value
     return None
+
+CHECK_WORKERS = 1
+"""Upload checks at once (in the bot pool, or the league's own pool without one); more wait."""
+CHECK_TIMEOUT_S = 180.0
+"""Longest upload check in seconds (the check is stopped and the upload refused beyond)."""
+
+CHALLENGES_PER_BOT = 5
+"""Queued challenges one bot may have at once (429 ``too_many_challenges`` beyond)."""
+CHALLENGES_PER_OWNER = 20
+"""Queued challenges one owner (client address) may have at once, all its bots together."""
+LADDER_SHARE = 0.5
+"""Least share of the scheduler's batches given to ladder matches while challenges are queued."""
+BOT_BUDGET_S = 60.0
+"""Seconds of thinking a league bot may use in one match (it resigns, and loses, beyond)."""
+MAX_MATCH_S = 300.0
+"""Longest league match in wall-clock seconds (the bot that used the most time resigns)."""
 
 RECENT_FORM = 5
 """Results shown as recent form on the ladder (W, D or L, newest first)."""
@@ -207,11 +225,28 @@ class League:
     decision points per seat of an upload's check; ``enabled``: whether :meth:`start` runs the
     scheduler thread (default: ``BOTWARS_LEAGUE`` is not ``off``); ``idle_s``: the thread's
     pause when there was nothing to play.
+
+    Fairness (issue 25 item 3): a bot may have at most ``challenges_per_bot`` queued
+    challenges and an owner (the client address that queued them) ``challenges_per_owner``
+    (429 beyond); while there are both, at least ``ladder_share`` of the batches are ladder
+    batches; every bot program gets ``budget_s`` seconds of thinking per match (one that uses
+    it up resigns and so loses) and no match lasts past ``max_match_s`` seconds
+    (:attr:`botwars.league.runner.MatchJob.budget_s`); retiring a bot drops all its queued
+    challenges at once.
+
+    Upload checks (issue 25 item 4) run in ``bot_pool`` (the server's
+    :class:`~botwars.server.botpool.BotPool`; without one, a pool of :data:`CHECK_WORKERS`
+    processes of the league's own) through ``gate`` (:class:`~botwars.server.uploads.UploadGate`:
+    a per-address rate limit, :data:`CHECK_WORKERS` checks at once), awaited by the request
+    without holding one of the server's threads.
     """
 
     def __init__(self, store: Store, data_dir: str, *, workers: int = 1, seed: int | None = None,
                  config: dict[str, dict[str, Any]] | None = None, house: dict[str, list[str]] | None = None,
-                 check_decisions: int = 4, enabled: bool | None = None, idle_s: float = 5.0):
+                 check_decisions: int = 4, enabled: bool | None = None, idle_s: float = 5.0,
+                 challenges_per_bot: int = CHALLENGES_PER_BOT, challenges_per_owner: int = CHALLENGES_PER_OWNER,
+                 ladder_share: float = LADDER_SHARE, budget_s: float | None = BOT_BUDGET_S,
+                 max_match_s: float | None = MAX_MATCH_S, bot_pool: Any = None, gate: UploadGate | None = None):
         self.store = store
         self.data_dir = os.path.abspath(data_dir)
         self.workers = max(1, workers)
@@ -222,6 +257,16 @@ class League:
         self.enabled = (os.environ.get("BOTWARS_LEAGUE", "").strip().lower() not in ("off", "0", "no")
                         if enabled is None else enabled)
         self.idle_s = idle_s
+        self.challenges_per_bot = challenges_per_bot
+        self.challenges_per_owner = challenges_per_owner
+        self.ladder_share = min(1.0, max(0.0, ladder_share))
+        self.budget_s = budget_s
+        self.max_match_s = max_match_s
+        self.bot_pool = bot_pool
+        self.gate = gate or UploadGate(slots=CHECK_WORKERS)
+        self._check_pool: Any = None  # without a bot pool: the league's own (made at the first check)
+        self._check_lock = threading.Lock()
+        self._batches = {"ladder": 0, "challenge": 0}  # batches played by kind (the ladder's share)
         self._step_lock = threading.Lock()
         self._stop = threading.Event()
         self._wake = threading.Event()
@@ -259,6 +304,11 @@ class League:
             if self._backend is not None:
                 self._backend.close()
                 self._backend = None
+        with self._check_lock:
+            if self._check_pool is not None:
+                self._check_pool.stop()
+                self._check_pool.join(timeout=10)
+                self._check_pool = None
 
     def _loop(self) -> None:
         while not self._stop.is_set():
@@ -306,30 +356,49 @@ class League:
             if keep is None or d != f"v{keep}":
                 shutil.rmtree(os.path.join(base, d), ignore_errors=True)
 
-    def _validate(self, bot_id: str, version: int, game: str, kind: str, source: str) -> None:
-        """Check the program in a worker process (the sandbox runs it); 422 naming the fault."""
+    def _check_task(self, spec: str, game: str) -> Any:
+        """Start the check of ``spec`` in the bot pool (or, without one, the league's own
+        pool of :data:`CHECK_WORKERS` processes); returns its future (one line or ``None``)."""
+        args = (spec, game, self.config.get(game, {}), self.check_decisions)
+        if self.bot_pool is not None and getattr(self.bot_pool, "running", False):
+            return self.bot_pool.run_task(check_upload, args, CHECK_TIMEOUT_S)
+        with self._check_lock:
+            if self._check_pool is None or not self._check_pool.active:
+                from pebble import ProcessPool
+                self._check_pool = ProcessPool(max_workers=CHECK_WORKERS)
+            return self._check_pool.schedule(check_upload, args=args, timeout=CHECK_TIMEOUT_S)
+
+    async def _validate(self, bot_id: str, version: int, game: str, kind: str, source: str) -> None:
+        """Check the program in a worker process of the bot pool (the sandbox runs it), through
+        :attr:`gate` (a bounded number at once), awaited without holding a request thread;
+        422 naming the fault."""
         if kind in ("rgkit", "botwars-io") and get_game(game).agent_kind(kind) is None:
             raise ApiError(422, "wrong_kind", f"kind {kind}: such bots play only "
                                               f"{', '.join(g for g in all_games() if get_game(g).agent_kind(kind))}, "
                                               f"not {game}")
-        from pebble import ProcessPool
         row = LeagueBotRow(id=bot_id, version=version, kind=kind, source=source)
-        spec = self.materialise(row)
+        spec = await run_in_threadpool(self.materialise, row)
         try:
-            with ProcessPool(max_workers=1) as pool:
-                fut = pool.schedule(check_upload, args=(spec, game, self.config.get(game, {}), self.check_decisions),
-                                    timeout=180)
-                problem = fut.result()
+            problem = await self.gate.run(lambda: self._check_task(spec, game))
+        except ApiError:
+            await run_in_threadpool(self._drop_files, bot_id, None if version == 1 else version - 1)
+            raise
         except Exception as exc:  # the check's worker died or ran out of time
             problem = f"the check did not finish ({type(exc).__name__})"
         if problem is not None:
-            self._drop_files(bot_id, keep=None if version == 1 else version - 1)
+            await run_in_threadpool(self._drop_files, bot_id, None if version == 1 else version - 1)
             raise ApiError(422, "bot_refused", f"the {kind} bot does not work: {_hide_paths(problem, self.data_dir, self._bot_path(bot_id, version, kind))}")
 
-    def upload(self, name: str, game: str, kind: str, source: str) -> tuple[dict[str, Any], str]:
+    async def upload(self, name: str, game: str, kind: str, source: str) -> tuple[dict[str, Any], str]:
         """Store a new bot after its check; returns its public facts and its owner token.
-        Raises :class:`ApiError`: 503 (isolation), 422 (bad game, name, kind, source, a check
-        fault), 409 (the name is taken in that game)."""
+        Raises :class:`ApiError`: 503 (isolation, or too many uploads waiting), 422 (bad game,
+        name, kind, source, a check fault), 409 (the name is taken in that game)."""
+        bot_id = await run_in_threadpool(self._before_upload, name, game, source)
+        await self._validate(bot_id, 1, game, kind, source)
+        return await run_in_threadpool(self._store_upload, bot_id, name, game, kind, source)
+
+    def _before_upload(self, name: str, game: str, source: str) -> str:
+        """The checks of an upload before its program runs; a new bot id."""
         require_isolation()
         try:
             get_ruleset(game)
@@ -338,8 +407,9 @@ class League:
         _check_source(source)
         with self.store.read() as s:
             _name_free(s, game, name)
-        bot_id = secrets.token_hex(6)
-        self._validate(bot_id, 1, game, kind, source)
+        return secrets.token_hex(6)
+
+    def _store_upload(self, bot_id: str, name: str, game: str, kind: str, source: str) -> tuple[dict[str, Any], str]:
         token = new_token()
         now = time.time()
         with self.store.write() as s:
@@ -361,15 +431,23 @@ class League:
             raise ApiError(403, "bad_token", "this token is not the owner token of this bot")
         return row
 
-    def replace(self, bot_id: str, token: Optional[str], source: str, kind: Optional[str] = None) -> dict[str, Any]:
+    async def replace(self, bot_id: str, token: Optional[str], source: str,
+                      kind: Optional[str] = None) -> dict[str, Any]:
         """Replace an active bot's program (owner only): version + 1 after its check."""
+        row = await run_in_threadpool(self._before_replace, bot_id, token, source)
+        kind = kind or row.kind
+        await self._validate(row.id, row.version + 1, row.game, kind, source)
+        return await run_in_threadpool(self._store_replace, bot_id, source, kind)
+
+    def _before_replace(self, bot_id: str, token: Optional[str], source: str) -> LeagueBotRow:
         row = self._owned(bot_id, token)
         if row.status != "active":
             raise ApiError(409, "retired", "this bot is retired")
         require_isolation()
         _check_source(source)
-        kind = kind or row.kind
-        self._validate(row.id, row.version + 1, row.game, kind, source)
+        return row
+
+    def _store_replace(self, bot_id: str, source: str, kind: str) -> dict[str, Any]:
         with self.store.write() as s:
             r = s.get(LeagueBotRow, bot_id)
             r.source, r.kind, r.version, r.updated_at = source, kind, r.version + 1, time.time()
@@ -378,14 +456,22 @@ class League:
         return out
 
     def retire(self, bot_id: str, token: Optional[str]) -> dict[str, Any]:
-        """Retire a bot (owner only): it leaves the ladder; its matches stay. 409 ``retired``
-        when it is retired already (nothing changes)."""
+        """Retire a bot (owner only): it leaves the ladder; its played matches stay, its queued
+        challenges (its own and those against it) are dropped at once (status ``failed``, the
+        reason in ``error_detail``). 409 ``retired`` when it is retired already (nothing changes)."""
         if self._owned(bot_id, token).status != "active":
             raise ApiError(409, "retired", "this bot is retired already")
+        now = time.time()
         with self.store.write() as s:
             r = s.get(LeagueBotRow, bot_id)
-            r.status, r.updated_at = "retired", time.time()
+            r.status, r.updated_at = "retired", now
             out = _public(r)
+            # every queued challenge naming the bot (either side) is dropped now, in one go
+            detail = canonical_json([{"decision": 0, "seat": None, "code": "failed",
+                                      "detail": f"league bot {r.name} was retired before the match was played"}])
+            for q in s.scalars(select(LeagueMatchRow).where(LeagueMatchRow.status == "queued",
+                                                            LeagueMatchRow.agents.like(f'%"bot:{bot_id}@%'))):
+                q.status, q.error_detail, q.finished_at = "failed", detail, now
         self._drop_files(bot_id)
         return out
 
@@ -534,10 +620,14 @@ class League:
             raise ApiError(404, "no_record", "this match could not be played; it has no record")
         return r.record
 
-    def challenge(self, bot_id: str, token: Optional[str], opponent: str) -> dict[str, Any]:
+    def challenge(self, bot_id: str, token: Optional[str], opponent: str,
+                  owner: Optional[str] = None) -> dict[str, Any]:
         """Queue an unrated match of the owner's bot against ``opponent`` (another active bot's
         id of the same game, or ``builtin:NAME``); returns its public facts (status
-        ``queued``). 503 (isolation), 403 (token), 422 (a bad opponent)."""
+        ``queued``). ``owner``: who queues it (the client address; counted for
+        :attr:`challenges_per_owner`). 503 (isolation), 403 (token), 422 (a bad opponent),
+        429 ``too_many_challenges`` (the bot has :attr:`challenges_per_bot` queued challenges,
+        or the owner :attr:`challenges_per_owner`)."""
         row = self._owned(bot_id, token)
         if row.status != "active":
             raise ApiError(409, "retired", "this bot is retired")
@@ -562,12 +652,31 @@ class League:
         mid = secrets.token_hex(6)
         now = time.time()
         with self.store.write() as s:
-            s.add(LeagueMatchRow(match_id=mid, game=row.game, kind="challenge", seq=0,
+            self._quota(s, row, owner)
+            s.add(LeagueMatchRow(match_id=mid, game=row.game, kind="challenge", seq=0, owner=owner,
                                  seed=int(_digest(self.seed, "challenge", mid)[:12], 16), agents=canonical_json([me, other]),
                                  seats=canonical_json(seats), status="queued", outcome=None, turns=0, errors="{}",
                                  error_detail="[]", record=None, created_at=now, finished_at=None))
         self._wake.set()
         return self.match(mid)
+
+    def _quota(self, s: Any, row: LeagueBotRow, owner: Optional[str]) -> None:
+        """Raise 429 ``too_many_challenges`` when ``row``'s bot or ``owner`` has its quota of
+        queued challenges (counted in the write transaction that would add one)."""
+        from sqlalchemy import func
+        queued = select(func.count()).select_from(LeagueMatchRow).where(LeagueMatchRow.status == "queued",
+                                                                        LeagueMatchRow.kind == "challenge")
+        mine = s.scalar(queued.where(LeagueMatchRow.agents.like(f'["bot:{row.id}@%')))
+        if mine >= self.challenges_per_bot:
+            raise ApiError(429, "too_many_challenges",
+                           f"{row.name} has {mine} challenges waiting to be played, the most a bot may have "
+                           f"({self.challenges_per_bot}); challenge again once they are played")
+        if owner is not None:
+            theirs = s.scalar(queued.where(LeagueMatchRow.owner == owner))
+            if theirs >= self.challenges_per_owner:
+                raise ApiError(429, "too_many_challenges",
+                               f"you have {theirs} challenges waiting to be played, the most one owner may have "
+                               f"({self.challenges_per_owner}); challenge again once they are played")
 
     # ---- the scheduler -------------------------------------------------------------------
     def _spec(self, ident: str, rows: dict[str, LeagueBotRow]) -> tuple[str, str]:
@@ -601,7 +710,8 @@ class League:
                                                             "detail": str(exc)}]}), "challenge", q.game)
                 continue
             jobs.append(MatchJob(q.match_id, q.game, self.game_config(q.game), tuple(p[0] for p in pairs), q.seed,
-                                 names=tuple(p[1] for p in pairs)))
+                                 names=tuple(p[1] for p in pairs), budget_s=self.budget_s,
+                                 max_match_s=self.max_match_s))
         return jobs
 
     def ladder_games(self) -> list[str]:
@@ -650,13 +760,17 @@ class League:
             mid = _digest("ladder", self.seed, game, seq, [p[1] for p in pairs])[:12]
             jobs.append(MatchJob(mid, game, cfg, tuple(p[0] for p in pairs),
                                  int(_digest(self.seed, game, seq)[:12], 16), seq=seq,
-                                 names=tuple(p[1] for p in pairs)))
+                                 names=tuple(p[1] for p in pairs), budget_s=self.budget_s,
+                                 max_match_s=self.max_match_s))
         return jobs
 
     def step(self, max_matches: Optional[int] = None) -> int:
-        """Play one batch (at most ``max_matches``, default ``workers``): queued challenges
-        first, else ladder matches of the next game in turn. Returns the number played (0:
-        nothing to play, or the sandbox is below the required level)."""
+        """Play one batch (at most ``max_matches``, default ``workers``): queued challenges or
+        ladder matches of the next game in turn. While challenges are queued, batches go to
+        them, except that the ladder gets at least :attr:`ladder_share` of the batches played
+        while challenges waited (with the default ½: every other one, challenges first).
+        Returns the number played (0: nothing to play, or the sandbox is below the required
+        level)."""
         from botwars.agents.sandbox import SandboxUnavailable, require_level
         try:
             require_level()
@@ -667,16 +781,21 @@ class League:
         with self._step_lock:
             jobs = self._challenge_jobs(limit)
             kind, game = "challenge", ""
-            if not jobs:
-                kind = "ladder"
+            contested = bool(jobs)
+            done = self._batches
+            if not jobs or done["ladder"] < self.ladder_share * (done["ladder"] + done["challenge"]):
                 games = self.ladder_games()
-                if not games:
-                    return 0
-                game = games[self._turn % len(games)]
-                self._turn += 1
-                jobs = self.pairings(game, limit)
+                ladder: list[MatchJob] = []
+                if games:
+                    game = games[self._turn % len(games)]
+                    self._turn += 1
+                    ladder = self.pairings(game, limit)
+                if ladder:
+                    kind, jobs = "ladder", ladder
             if not jobs:
                 return 0
+            if contested:
+                done[kind] += 1
             from botwars.league.backends import LocalBackend
             if self._backend is None:
                 self._backend = LocalBackend(self.workers, keep_pool=True)
@@ -844,7 +963,9 @@ class LeagueError(BaseModel):
 def _errs(*codes: int) -> dict[int | str, dict[str, Any]]:
     what = {403: "missing or wrong owner token", 404: "unknown bot, game or match", 409: "not possible now",
             413: "body too large", 422: "malformed request, or the bot does not work (the fault named)",
-            503: "the sandbox is below the required isolation level (the reason)"}
+            429: "too many requests or queued challenges (the limit named)",
+            503: "the sandbox is below the required isolation level, or too many uploads wait for their "
+                 "check (the reason)"}
     return {c: {"model": LeagueError, "description": what[c]} for c in codes}
 
 
@@ -856,6 +977,25 @@ def _owner_token(creds: Optional[HTTPAuthorizationCredentials] = Depends(_bearer
     if creds is not None and creds.credentials:
         return creds.credentials
     return token or None
+
+
+def _env_seconds(name: str, default: float) -> float | None:
+    """Seconds from the environment variable ``name`` (``default`` when unset or not a
+    number; ``None`` for ``0`` or ``off``: no limit)."""
+    text = os.environ.get(name, "").strip().lower()
+    if text in ("0", "off", "none"):
+        return None
+    try:
+        value = float(text) if text else default
+    except ValueError:
+        log.warning("%s=%r is not a number of seconds; using %g", name, text, default)
+        value = default
+    return value if value > 0 else None
+
+
+def _address(request: Request) -> str:
+    """The client's address (the owner of what it queues, the key of its rate limits)."""
+    return request.client.host if request.client else "unknown"
 
 
 def default_data_dir(store: Store) -> str:
@@ -871,20 +1011,26 @@ def default_data_dir(store: Store) -> str:
 def install_league(app: FastAPI, manager: MatchManager, store: Store) -> League:
     """Mount the league's API on ``app`` and return the :class:`League` (``app.state.league``);
     the app's lifespan calls its ``start``/``stop``. Workers: ``BOTWARS_LEAGUE_WORKERS``
-    (default 1)."""
+    (default 1); a bot's time budget per match and the longest match, in seconds:
+    ``BOTWARS_LEAGUE_BUDGET_S`` (default :data:`BOT_BUDGET_S`) and ``BOTWARS_LEAGUE_MAX_MATCH_S``
+    (default :data:`MAX_MATCH_S`; ``0`` or ``off``: none)."""
     try:
         workers = int(os.environ.get("BOTWARS_LEAGUE_WORKERS", "1"))
     except ValueError:
         workers = 1
-    league = League(store, default_data_dir(store), workers=workers)
+    league = League(store, default_data_dir(store), workers=workers, bot_pool=manager.bot_pool,
+                    budget_s=_env_seconds("BOTWARS_LEAGUE_BUDGET_S", BOT_BUDGET_S),
+                    max_match_s=_env_seconds("BOTWARS_LEAGUE_MAX_MATCH_S", MAX_MATCH_S))
     app.state.league = league
     r = APIRouter(prefix="/api/league", tags=["league"])
 
-    @r.post("/bots", status_code=201, responses=_errs(409, 413, 422, 503))
-    def upload(body: BotUpload) -> dict[str, Any]:
+    @r.post("/bots", status_code=201, responses=_errs(409, 413, 422, 429, 503))
+    async def upload(body: BotUpload, request: Request) -> dict[str, Any]:
         """Upload a bot; answers its id and owner token (shown once: keep it). 503 when this
-        server's sandbox is below the required isolation level."""
-        info, token = league.upload(body.name, body.game, body.kind, body.source)
+        server's sandbox is below the required isolation level; 429 past the uploads one
+        address may send (5 a minute, 30 an hour)."""
+        league.gate.admit(_address(request))
+        info, token = await league.upload(body.name, body.game, body.kind, body.source)
         return {**info, "token": token, "page": f"/league/bots/{info['bot']}"}
 
     @r.get("/bots", responses=_errs(422))
@@ -902,10 +1048,13 @@ def install_league(app: FastAPI, manager: MatchManager, store: Store) -> League:
         """The bot's program (owner token only)."""
         return league.source(bot_id, token)
 
-    @r.put("/bots/{bot_id}", responses=_errs(403, 404, 409, 413, 422, 503))
-    def put_bot(bot_id: str, body: BotReplace, token: Optional[str] = Depends(_owner_token)) -> dict[str, Any]:
-        """Replace the program (owner token): a new version, rated afresh."""
-        return league.replace(bot_id, token, body.source, body.kind)
+    @r.put("/bots/{bot_id}", responses=_errs(403, 404, 409, 413, 422, 429, 503))
+    async def put_bot(bot_id: str, body: BotReplace, request: Request,
+                      token: Optional[str] = Depends(_owner_token)) -> dict[str, Any]:
+        """Replace the program (owner token): a new version, rated afresh (counted with the
+        uploads for the address's rate limit)."""
+        league.gate.admit(_address(request))
+        return await league.replace(bot_id, token, body.source, body.kind)
 
     @r.delete("/bots/{bot_id}", responses=_errs(403, 404, 409, 422))
     def delete_bot(bot_id: str, token: Optional[str] = Depends(_owner_token)) -> dict[str, Any]:
@@ -917,10 +1066,12 @@ def install_league(app: FastAPI, manager: MatchManager, store: Store) -> League:
         """The game's ladder (ratings recomputed from the stored results)."""
         return league.ladder(game)
 
-    @r.post("/challenges", status_code=202, responses=_errs(403, 404, 409, 413, 422, 503))
-    def challenge(body: ChallengeIn, token: Optional[str] = Depends(_owner_token)) -> dict[str, Any]:
-        """Queue an unrated match of your bot against ``opponent``; answers its id."""
-        return league.challenge(body.bot, token, body.opponent)
+    @r.post("/challenges", status_code=202, responses=_errs(403, 404, 409, 413, 422, 429, 503))
+    def challenge(body: ChallengeIn, request: Request,
+                  token: Optional[str] = Depends(_owner_token)) -> dict[str, Any]:
+        """Queue an unrated match of your bot against ``opponent``; answers its id. 429 when the
+        bot (5 it challenged) or you (20, all your bots) have the most challenges waiting."""
+        return league.challenge(body.bot, token, body.opponent, owner=_address(request))
 
     @r.get("/matches/{match_id}", responses=_errs(404, 422))
     def get_match(match_id: str) -> dict[str, Any]:

@@ -230,7 +230,9 @@ class LeagueMatchRow(Base):
     identities in seat order (``bot:ID@vN`` or ``builtin:NAME``), ``seats`` the seat names,
     ``status`` ``queued`` (a challenge not yet played), ``ok`` or ``failed``; ``outcome``,
     ``errors`` and ``error_detail`` as in :class:`TournamentMatchRow`; ``record`` the JSON
-    Lines record (agents named by their league names, never by server paths)."""
+    Lines record (agents named by their league names, never by server paths); ``owner`` the
+    client address that queued a challenge (its owner's quota, issue 25 item 3; ``None`` for
+    ladder matches)."""
 
     __tablename__ = "league_matches"
 
@@ -249,3 +251,4 @@ class LeagueMatchRow(Base):
     record: Mapped[str | None] = mapped_column(Text, nullable=True)
     created_at: Mapped[float] = mapped_column(Float)
     finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    owner: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
