@@ -11,6 +11,8 @@ Endpoints (JSON; the generated OpenAPI schema at ``/openapi.json`` documents eac
 - ``POST /api/matches/{id}/resign`` — a seat resigns.
 - ``GET  /api/matches/{id}/record`` — JSON Lines record: the seat's own, or the full one once ended.
 - ``GET  /api/seat`` — which match and seat a token belongs to (for ``botwars connect``).
+- ``GET/POST /api/matches/{id}/gm[/ACTION]`` — the game master's view and actions (pause,
+  resume, extend, replace, adjudicate, end, abort) with the GM token (server/gm.py).
 - ``WS   /api/matches/{id}/ws`` — pushes the seat's (or spectator's) snapshot on every change.
 
 A seat token goes in ``Authorization: Bearer TOKEN`` or ``?token=TOKEN``. Errors are
@@ -42,7 +44,8 @@ from botwars.engine.plugin import games as all_games
 from botwars.engine.ruleset import canonical_json, get_ruleset
 from botwars.server.botpool import BotPool, DEFAULT_TIME_CAP_S
 from botwars.server.hub import Hub, HubFull
-from botwars.server.manager import ApiError, MatchManager
+from botwars.server.gm import router as gm_router
+from botwars.server.manager import GM_KEY, ApiError, MatchManager
 from botwars.server.notices import install_notices
 from botwars.server.rulespool import RulesPool, RulesUnavailable
 from botwars.store import Store
@@ -189,6 +192,8 @@ class Created(BaseModel):
     seats: list[SeatLink]
     spectator: str
     websocket: str
+    gm_token: str = Field(description="The game master's token (shown once; stored hashed)")
+    gm_url: str = Field(description="The game master's page, with the token")
 
 
 class SeatAgent(BaseModel):
@@ -209,6 +214,7 @@ class Summary(BaseModel):
     clock: dict[str, Any]
     created_at: float
     outcome: Optional[dict[str, Any]]
+    paused: bool = False
 
 
 class ListItem(BaseModel):
@@ -236,6 +242,10 @@ class Snapshot(BaseModel):
     events: list[dict[str, Any]]
     clock: dict[str, Any]
     outcome: Optional[dict[str, Any]]
+    notes: list[dict[str, Any]] = Field(default_factory=list,
+                                        description="The game master's actions and missed deadlines, each with "
+                                                    "``text`` in plain words")
+    bots: dict[str, str] = Field(default_factory=dict, description="Seats the server's built-in bots play now")
 
 
 class Ack(BaseModel):
@@ -415,6 +425,7 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, backgro
     app.state.notices = notices
     from botwars.server.league import install_league
     league = install_league(app, manager, st)  # the league: uploads, ladder, challenges (issue 15)
+    app.include_router(gm_router)  # the game master's actions (server/gm.py, issue 24)
 
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError):
@@ -492,7 +503,8 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, backgro
         seed = body.seed if body.seed is not None else secrets.randbits(63)
         sess, tokens = manager.create(body.game, body.seats, body.config, seed, body.clock)
         b = base(request)
-        return {"match": sess.id, "game": sess.rs.id,
+        gm = tokens[GM_KEY]
+        return {"match": sess.id, "game": sess.rs.id, "gm_token": gm, "gm_url": f"{b}/gm/{sess.id}?token={gm}",
                 "seats": [{"seat": s, "agent": sess.agents[s], "token": tokens[s],
                            "url": f"{b}/api/matches/{sess.id}/view?token={tokens[s]}"} for s in sess.seats],
                 "spectator": f"{b}/api/matches/{sess.id}/view",
@@ -633,7 +645,8 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, backgro
             while not closed:
                 fut = shared_snapshot(sess, seat, last_n)
                 snap, text = fut.result() if fut.done() else await asyncio.shield(fut)
-                key = (snap["decision"], snap["status"], tuple(snap["submitted"]))
+                key = (snap["decision"], snap["status"], tuple(snap["submitted"]), len(snap["notes"]),
+                       snap["clock"].get("paused"), tuple(sorted(snap["bots"])))
                 if key != last_sent:
                     async with asyncio.timeout(WS_SEND_TIMEOUT_S):  # a client that takes nothing goes
                         await websocket.send_text(text)
