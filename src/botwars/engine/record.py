@@ -12,7 +12,7 @@ and last ``{"type": "outcome", "turns", "winner", "scores", "reason", "ranking",
 A record without its outcome line is incomplete (a match still running, or cut short).
 A server's record also holds the game master's actions and the missed deadlines as lines
 ``{"type": "gm", "n", "at", "action", "seat", "reason", "detail"}`` (``n``: the decision point
-open at the time), placed before decision line ``n``; they change no state (what changed the
+open at the time), placed after decision line ``n``; they change no state (what changed the
 game is in the decision lines) and re-simulation passes over them (:attr:`Record.gm`).
 
 Re-simulation goes through :meth:`Referee.replay`, the code that played the match.

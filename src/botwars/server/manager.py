@@ -101,6 +101,13 @@ GM_KEY = ""
 empty name)."""
 
 
+def shown_turn(turns_played: int, ended: bool) -> int:
+    """The turn a person is told (issue 24 item 5: turn 1 is the first turn everywhere): while
+    the match runs, the turn being played (``turns_played + 1``, where ``turns_played`` is
+    :meth:`Ruleset.turn_number`); once it has ended, the last turn played."""
+    return int(turns_played) if ended else int(turns_played) + 1
+
+
 def token_hash(token: str) -> str:
     """SHA-256 hex of a seat token (tokens themselves are never stored)."""
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
@@ -525,7 +532,8 @@ class MatchManager:
         by_match: dict[str, list[dict[str, str]]] = {}
         for sr in seat_rows:
             by_match.setdefault(sr.match_id, []).append({"seat": sr.seat, "agent": sr.agent})
-        return [{"match": r.id, "game": r.ruleset, "status": r.status, "decisions": r.decisions, "turn": r.turns,
+        return [{"match": r.id, "game": r.ruleset, "status": r.status, "decisions": r.decisions,
+                 "turn": shown_turn(r.turns, r.status == "ended"),
                  "created_at": r.created_at, "seats": by_match.get(r.id, []),
                  "outcome": json.loads(r.outcome) if r.outcome else None} for r in rows]
 
@@ -1076,13 +1084,13 @@ class MatchManager:
             pending = sess.pending()
             return {
                 "match": sess.id, "game": sess.rs.id, "status": sess.status, "seat": seat,
-                "decision": ref.decision, "turn": ref.turn(),
+                "decision": ref.decision, "turn": shown_turn(ref.turn(), sess.ended),
                 "pending": pending, "submitted": sess.submitted(),
                 "your_turn": seat is not None and seat in ref.awaited(),
                 "view": ref.view(seat), "events": ref.seat_events(seat, start), "clock": self._clock_json(sess),
                 "outcome": sess.outcome.to_json() if sess.outcome else None,
                 "notes": [{**x, "text": note_text(x, sess.seats)} for x in sess.notes],
-                "bots": {s: a.removeprefix("builtin:") for s, a in sess.agents.items() if s in sess.bots},
+                "bots": {s: a.removeprefix("builtin:") for s, a in sess.agents.items() if a.startswith("builtin:")},
             }
 
     @staticmethod
@@ -1101,7 +1109,7 @@ class MatchManager:
         with sess.lock:
             return {"match": sess.id, "game": sess.rs.id, "status": sess.status, "config": sess.config,
                     "seats": [{"seat": s, "agent": sess.agents[s]} for s in sess.seats],
-                    "decision": sess.ref.decision, "turn": sess.ref.turn(),
+                    "decision": sess.ref.decision, "turn": shown_turn(sess.ref.turn(), sess.ended),
                     "pending": sess.pending(), "submitted": sess.submitted(),
                     "clock": self._clock_json(sess), "created_at": sess.created_at,
                     "outcome": sess.outcome.to_json() if sess.outcome else None,
@@ -1130,7 +1138,8 @@ class MatchManager:
             if seat is None and not sess.ended:
                 raise ApiError(403, "match_running", "the full record is public once the match has ended; "
                                                      "a seat token gives that seat's own record")
-            return with_gm_lines(sess.ref.record(seat), sess.notes)
+            lines = sess.ref.record(seat)
+            return with_gm_lines(lines, sess.notes) if seat is None else lines
 
 
 # ---- the game master's lines (issue 24) ---------------------------------------------------------
@@ -1141,10 +1150,10 @@ def gm_row_json(row: Any) -> dict[str, Any]:
 
 
 def with_gm_lines(lines: list[dict[str, Any]], notes: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Record ``lines`` (header first) with the game master's ``notes`` as lines ``{"type":
-    "gm", "n", "at", "action", "seat", "reason", "detail"}``, each before decision line ``n``
-    (after the last decision line when that point never closed). Re-simulation passes over
-    them (:func:`botwars.engine.record.read_record`)."""
+    """A full record's ``lines`` (header first) with the game master's ``notes`` as lines
+    ``{"type": "gm", "n", "at", "action", "seat", "reason", "detail"}``, each after decision
+    line ``n`` (the point open when it happened; before the outcome line when that point never
+    closed). Re-simulation passes over them (:func:`botwars.engine.record.read_record`)."""
     if not notes:
         return lines
     gm = [{"type": "gm", **{k: v for k, v in x.items() if k != "detail"}, "detail": json.loads(x["detail"] or "{}")}
@@ -1152,14 +1161,14 @@ def with_gm_lines(lines: list[dict[str, Any]], notes: list[dict[str, Any]]) -> l
     out = [lines[0]]
     i = 0
     for line in lines[1:]:
+        if line.get("type") == "outcome":
+            out.extend(gm[i:])
+            i = len(gm)
+        out.append(line)
         if line.get("type") == "decision":
             while i < len(gm) and gm[i]["n"] <= line["n"]:
                 out.append(gm[i])
                 i += 1
-        elif line.get("type") == "outcome":
-            out.extend(gm[i:])
-            i = len(gm)
-        out.append(line)
     out.extend(gm[i:])
     return out
 

@@ -405,7 +405,8 @@ class NoticeService:
                 pend = [s for s in sess.pending() if s in seats]
                 if not pend:
                     return
-                ev = _Opened(mid, sess.rs.id, sess.n + 1, sess.ref.turn(), {s: sess.deadline(s) for s in pend}, now)
+                # turn 1 is the first turn (issue 24 item 5): the turn being played
+                ev = _Opened(mid, sess.rs.id, sess.n + 1, sess.ref.turn() + 1, {s: sess.deadline(s) for s in pend}, now)
         self._events.put(ev)
         self.wake()
 

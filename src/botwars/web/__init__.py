@@ -296,6 +296,8 @@ def install_web(app: FastAPI) -> None:
     install_league_pages(app)  # the league pages (web/league_pages.py, issue 15 item 4)
 
     install_editor(app, env)  # the board editor, /editor/GAME (web/editor.py)
+    from botwars.web.gm_pages import router as gm_pages
+    app.include_router(gm_pages)  # the game master's page, /gm/MATCH (web/gm_pages.py, issue 24)
 
     def seat_of(sess, token: Optional[str]) -> Optional[str]:
         return manager.authenticate(sess, token) if token else None
@@ -329,7 +331,7 @@ def install_web(app: FastAPI) -> None:
         game = get_game(sess.rs.id)
         return page("match.html", sess=sess, seat=seat, token=token, game=sess.rs.id,
                     bots=sorted(game.builtin_bots()), entry_script=game.web_entry is not None,
-                    has_stages=game.stages is not None)
+                    has_stages=game.stages is not None, replaces=game.capabilities.replace_until_resolved)
 
     @app.get("/watch/{match_id}", response_class=HTMLResponse, include_in_schema=False)
     def watch(request: Request, match_id: str) -> HTMLResponse:
