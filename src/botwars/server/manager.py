@@ -179,6 +179,9 @@ class MatchSession:
     """Server time each seat's token was last used (since this process loaded the match)."""
     notes: list[dict[str, Any]] = field(default_factory=list)
     """The game master's actions and missed deadlines (:class:`GmActionRow` as dicts), in order."""
+    defaults_played: dict[tuple[int, str], str] = field(default_factory=dict)
+    """``(decision point, seat)`` -> the default orders played for a missed deadline, as move
+    text: private to that seat (its notice, issue 24 item 4); kept in memory only."""
 
     def clock_now(self, now: float) -> float:
         """The match's clock time at server time ``now``: the moment of the pause while paused."""
@@ -912,6 +915,12 @@ class MatchManager:
         lost = ref.over
         note = {"n": n, "at": now, "action": "missed_deadline", "seat": seat, "reason": "",
                 "detail": canonical_json({"lost": lost})}
+        if st is not None:  # the seat's own default orders, for its notice only
+            try:
+                sess.defaults_played[(n, seat)] = get_game(ref.ruleset.id).order_notation(
+                    ref.state, seat, ref.ruleset.orders_json(st.orders))
+            except Exception:  # noqa: BLE001 - a notice's detail is never worth a failed expiry
+                log.exception("match %s: the default orders of %s could not be written out", sess.id, seat)
         try:
             self._resolve_ready(sess)
         except BaseException:
