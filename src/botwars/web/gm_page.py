@@ -8,7 +8,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
 
-from botwars.server.gm import authenticate_gm
+from botwars.server.routes.gm import authenticate_gm
 from botwars.server.manager import ApiError
 from botwars.web.rendering import page, refused_page
 

@@ -42,6 +42,7 @@ from botwars.engine.errors import InvalidOrders
 from botwars.engine.plugin import get_game
 from botwars.engine.referee import NotAwaited
 from botwars.engine.ruleset import canonical_json
+from botwars.server.deps import ManagerDep
 from botwars.server.manager import ApiError, MatchManager, MatchSession, GM_REQUEST, new_token, note_text, token_hash
 from botwars.store.models import BotMemoryRow, GmActionRow, MatchRow, SeatRow
 
@@ -72,10 +73,10 @@ def authenticate_gm(sess: MatchSession, token: Optional[str]) -> None:
         raise ApiError(403, "not_game_master", "this token is not the game master's of this match")
 
 
-def game_master(request: Request, match_id: str, token: Optional[str] = Depends(gm_token)) -> MatchSession:
+def game_master(manager: ManagerDep, match_id: str, token: Optional[str] = Depends(gm_token)) -> MatchSession:
     """FastAPI dependency: the match, once the request's token is its game master's (403
     otherwise, 404 for an unknown match)."""
-    sess = request.app.state.manager.get(match_id)
+    sess = manager.get(match_id)
     authenticate_gm(sess, token)
     return sess
 
