@@ -346,3 +346,19 @@ def test_orders_for_a_turn_already_played_are_409_saying_so(api):
     assert b["message"].startswith("this turn was already played") and b["already_played"] is True
     assert b["open_decision"] == 2
     assert view(api, mid, toks[0])["your_turn"]  # nothing was given for decision point 2
+
+
+def test_the_replay_shows_default_orders_with_a_note_and_gm_orders_with_the_reason(api, clock):
+    mid, toks, g = arena(api)
+    order(api, mid, toks[0], 1, EMPTY)
+    clock.advance(2.5)
+    api.app.state.manager.tick()  # p2 missed decision point 1
+    ok(gm(api, mid, g, "adjudicate", seat="p1", orders=EMPTY, reason="by post"))
+    order(api, mid, toks[1], 2, EMPTY)
+    ok(gm(api, mid, g, "abort", reason="test over"))
+    steps = api.get(f"/web/matches/{mid}/replay/index.json").json()["steps"]
+    first, second = steps[1]["moves"], steps[2]["moves"]
+    assert first["p2"].endswith("(default orders: missed the deadline)") and "-D" in first["p2"]  # P10: defend
+    assert first["p1"] != "-" and "default" not in first["p1"]
+    assert second["p1"].endswith("(set by the game master: by post)")
+    assert api.get(f"/web/matches/{mid}/replay/1.json").json()["moves"] == first
