@@ -25,6 +25,7 @@ from botwars.engine.events import filter_events
 from botwars.engine.plugin import get_game
 from botwars.server.deps import ManagerDep
 from botwars.server.manager import ApiError, MatchManager
+from botwars.render.publication import recorded_moves
 from botwars.web.caches import CachesDep, WebCaches
 from botwars.web.drawing import frame_svg, need_drawing, report_html, sections_json, step_label, svg_response
 
@@ -104,31 +105,6 @@ def replay_index(match_id: str, manager: ManagerDep, caches: CachesDep) -> JSONR
     o = sess.outcome.to_json() if sess.outcome else None
     return JSONResponse({"match": sess.id, "game": sess.rs.id, "count": len(steps), "stages": game.stages is not None,
                          "steps": rows, "outcome": o, "seats": sess.seats})
-
-
-def recorded_moves(game: Any, before: Any, line: dict[str, Any]) -> dict[str, str]:
-    """Each seat's orders of a record ``line`` as move text (``before``: the state the point
-    opened on). Where the seat's default orders applied (``null`` in the record) they are
-    written out with a note saying why (issue 24 item 4): "(default orders: missed the
-    deadline)" or "(default orders: NOTE)" for another failure; orders the game master set
-    are noted "(set by the game master: REASON)"."""
-    out: dict[str, str] = {}
-    rs = game.ruleset()
-    gm = line.get("adjudicated") or {}
-    for seat, p in (line.get("orders") or {}).items():
-        if p is not None:
-            out[seat] = game.order_notation(before, seat, p)
-            if seat in gm:
-                out[seat] += f" (set by the game master: {gm[seat]})"
-            continue
-        codes = [e.get("code") for e in (line.get("errors") or {}).get(seat, []) if isinstance(e, dict)]
-        why = "missed the deadline" if "timeout" in codes else (str(codes[-1]).replace("_", " ") if codes else "none given")
-        try:
-            text = game.order_notation(before, seat, rs.orders_json(rs.default_orders(before, seat)))
-        except Exception:  # noqa: BLE001 - a rule set that cannot write its defaults: the note alone
-            text = "-"
-        out[seat] = f"{text} (default orders: {why})"
-    return out
 
 
 def _hands(rs: Any, before: Any, seats: list[str]) -> dict[str, Any]:
