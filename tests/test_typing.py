@@ -53,7 +53,7 @@ def test_codes_are_the_record_and_http_strings():
     assert [c.value for c in FailureCode] == ["timeout", "crash", "memory", "malformed"]
     assert [c.value for c in ClockStatus] == ["ok", "expired", "depleted"]
     assert [c.value for c in OnExpiry] == ["default", "loss"]
-    assert [c.value for c in KernelReason] == ["time", "resign", "refused"]
+    assert [c.value for c in KernelReason] == ["time", "resign", "refused", "adjudicated", "aborted"]
     assert [c.value for c in RefusalCode] == ["malformed", "illegal"]
     assert [c.value for c in Receipt] == ["accepted", "replaced", "refused", "too_late"]
     assert [c.value for c in NotAwaitedCode] == ["match_ended", "not_your_turn", "already_submitted", "not_ready"]

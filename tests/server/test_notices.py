@@ -486,3 +486,32 @@ def _answers(url: str) -> bool:
         return httpx.get(url + "/api/games", timeout=2).status_code == 200
     except httpx.HTTPError:
         return False
+
+
+# ---- missed deadlines are told (issue 24 item 4) ---------------------------------------------------
+def test_a_missed_deadline_is_mailed_to_the_late_seat_only_with_its_default_program(smtp, notice_env, sqlite_url,
+                                                                                    clock):
+    notice_env(smtp.port)
+    with make_client(sqlite_url, clock) as c:
+        r = c.post("/api/matches", json={"game": "arena", "config": {"max_turns": 5}})
+        body = r.json()
+        mid, tok = body["match"], {s["seat"]: s["token"] for s in body["seats"]}
+        for seat, addr in (("p1", "one@example.com"), ("p2", "two@example.com")):
+            assert c.post(f"/api/matches/{mid}/notices", headers=auth(tok[seat]), json={"email": addr}).status_code == 200
+        assert c.post(f"/api/matches/{mid}/orders", headers=auth(tok["p1"]),
+                      json={"decision": 1, "orders": {"orders": []}}).status_code == 200
+        clock.advance(2.5)  # past p2's 2 s move limit (arena P2)
+        c.app.state.manager.tick()
+        mail = wait_for(lambda: [m for m in smtp.to("two@example.com") if "missed" in subject(m)], "p2's missed mail")
+        assert len(mail) == 1 and subject(mail[0]) == f"botwars: you missed the deadline in match {mid}"
+        text = mail[0].get_content()
+        assert "decision point 1 (turn 1)" in text and "Your default program was played: " in text
+        assert "-D" in text  # arena's default orders: every robot defends (P10)
+        # the other seat gets no such mail, but sees the missed deadline in words like every player
+        assert not [m for m in smtp.to("one@example.com") if "missed" in subject(m)]
+        v = c.get(f"/api/matches/{mid}/view", headers=auth(tok["p1"])).json()
+        assert v["notes"][-1]["text"] == "Seat p2 missed the deadline: its default orders were played."
+        # every "your move" notice says turn 1 for the first turn, turn 2 for the second (item 5)
+        first = wait_for(lambda: [m for m in smtp.to("one@example.com") if "your move" in subject(m)
+                                  and "decision point 1 " in m.get_content()], "p1's first your-move mail")[0]
+        assert "(turn 1)" in first.get_content()

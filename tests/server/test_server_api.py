@@ -228,7 +228,7 @@ def test_orders_resolve_when_every_pending_seat_has_given_them(api):
     assert view(api, mid)["submitted"] == ["p1"]
     b = order(api, mid, toks[1], 1, "12:5-M-S").json()
     assert b["resolved"] and view(api, mid)["decision"] == 2
-    assert view(api, mid)["turn"] == 1
+    assert view(api, mid)["turn"] == 2  # turn 1 was played; turn 2 is open (issue 24 item 5)
 
 
 def test_resent_orders_are_acknowledged_once_and_never_applied_twice(api):

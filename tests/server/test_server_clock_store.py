@@ -246,7 +246,7 @@ def test_S_7_10_style_counted_rejections_are_recorded_and_do_not_stop_the_clock(
         assert b["counted"] is True
         # the refusal keeps the decision point open: same number, same turn, clock running
         v = view(api, mid, toks[0])
-        assert v["decision"] == 1 and v["your_turn"] and v["turn"] == 0
+        assert v["decision"] == 1 and v["your_turn"] and v["turn"] == 1
         assert v["clock"]["time_left_s"]["p1"] == 11.0  # 15 s in all for the turn, 4 already gone
         # S-8.6: the other seat sees nothing of it
         v2 = view(api, mid, toks[1])

@@ -77,12 +77,15 @@ class KernelReason(StrEnum):
     """Outcome reasons the referee itself produces (games add their own, e.g. ``wipeout``).
 
     ``time``: a seat lost on time; ``resign``: a seat resigned; ``refused``: a seat reached its
-    rule set's refusal limit (submarine S-7.10).
+    rule set's refusal limit (submarine S-7.10); ``adjudicated``: the game master ended the match
+    with a result; ``aborted``: the game master aborted it (no winner).
     """
 
     TIME = "time"
     RESIGN = "resign"
     REFUSED = "refused"
+    ADJUDICATED = "adjudicated"
+    ABORTED = "aborted"
 
 
 class Receipt(StrEnum):

@@ -4,10 +4,16 @@ Line 1 is the header ``{"type": "header", "format": 2, "ruleset", "rules_version
 "seats": [{"seat", "agent"}], "seed", "clock"}``; then one line per decision point as the
 :class:`~botwars.engine.referee.Referee` writes it — ``{"type": "decision", "n", "turn",
 "orders", "errors", "time_s", "clock", "digest"}`` plus ``"refused"`` (refused payloads by
-seat, in order) when there were refusals and ``"resign"`` on a resignation line;
+seat, in order) when there were refusals, ``"resign"`` on a resignation line,
+``"adjudicated"`` (seat -> the game master's reason) where the game master set a seat's orders
+and ``"gm_end"`` (``winner``, ``note``, ``abort``) where the game master ended the match;
 ``orders[seat]`` is the accepted payload, ``null`` when the seat's default orders applied —
 and last ``{"type": "outcome", "turns", "winner", "scores", "reason", "ranking", "details"}``.
 A record without its outcome line is incomplete (a match still running, or cut short).
+A server's record also holds the game master's actions and the missed deadlines as lines
+``{"type": "gm", "n", "at", "action", "seat", "reason", "detail"}`` (``n``: the decision point
+open at the time), placed after decision line ``n``; they change no state (what changed the
+game is in the decision lines) and re-simulation passes over them (:attr:`Record.gm`).
 
 Re-simulation goes through :meth:`Referee.replay`, the code that played the match.
 """
@@ -70,6 +76,8 @@ class Record:
     outcome: dict[str, Any] | None
     path: str = ""
     seats: list[str] = field(default_factory=list)
+    gm: list[dict[str, Any]] = field(default_factory=list)
+    """The game master's lines (``type`` ``gm``), in order."""
 
     @property
     def ruleset(self) -> Ruleset:
@@ -153,6 +161,7 @@ def read_record(path: str) -> Record:
     header: dict[str, Any] | None = None
     decisions: list[dict[str, Any]] = []
     outcome: dict[str, Any] | None = None
+    gm: list[dict[str, Any]] = []
     with f:
         for i, line in _lines(f, path):
             try:
@@ -174,12 +183,14 @@ def read_record(path: str) -> Record:
                 decisions.append(obj)
             elif kind == "outcome":
                 outcome = obj
+            elif kind == "gm":
+                gm.append(obj)
             else:
                 raise RecordError(f"{path}:{i}: unknown line type {quote(kind)}")
     if header is None:
         raise RecordError(f"{path}: empty record")
     seats = _check_header(header, path)
-    return Record(header, decisions, outcome, path, seats)
+    return Record(header, decisions, outcome, path, seats, gm)
 
 
 def referee_for(rec: Record) -> Referee:

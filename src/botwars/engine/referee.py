@@ -155,6 +155,7 @@ class _Checkpoint:
     refusal_errors: dict[str, list[dict[str, Any]]]
     lines: int
     events: int
+    gm: dict[str, str] = field(default_factory=dict)
 
 
 def _seconds(t: float) -> float:
@@ -210,6 +211,8 @@ class Referee:
         self._settled: dict[str, Settled] = {}
         self._refused: dict[str, list[Any]] = {}
         self._refusal_errors: dict[str, list[dict[str, Any]]] = {}
+        self._gm: dict[str, str] = {}
+        """Seats of the open point whose orders the game master set, with the reason given."""
         self.last_line: dict[str, Any] = {}
         # what the rules say of the current state, computed once per state (states are
         # immutable; a driver may swap in an equal one, see _refresh)
@@ -527,6 +530,68 @@ class Referee:
         self._close(out, resign=seat)
         return out
 
+    # ---- the game master (issue 24 item 1) -----------------------------------------------------
+    def adjudicate(self, seat: str, payload: Any, reason: str) -> Ticket:
+        """The game master sets ``seat``'s orders for the open decision point to ``payload``
+        (whatever the seat had settled is replaced, also where the rules let no player replace
+        orders), for ``reason`` (text, kept in the point's record line under ``adjudicated``).
+        The orders pass the same check as a player's (:meth:`Ruleset.parse_orders`); a refusal
+        is raised, not counted against the seat, and changes nothing. They cost the seat no
+        time (``time_s`` 0), so they replay through :meth:`submit` like any other orders.
+        Raises :class:`~botwars.engine.errors.InvalidOrders` and :class:`NotAwaited` (the match
+        is over, or ``seat`` has no orders to give at this point)."""
+        if self.over:
+            raise NotAwaited("the match has ended", NotAwaitedCode.MATCH_ENDED)
+        if seat not in self.pending():
+            raise NotAwaited(f"seat {seat} has no orders to give at decision point {self.n + 1} "
+                             f"(awaited: {', '.join(self.pending()) or 'nobody'})", NotAwaitedCode.NOT_YOUR_TURN)
+        orders = self.ruleset.parse_orders(self.state, seat, payload)  # InvalidOrders: nothing changed
+        self._settled.pop(seat, None)
+        tk = self._accept(seat, payload, orders, 0.0)
+        self._gm[seat] = str(reason)
+        return tk
+
+    def cancel(self, seat: str) -> bool:
+        """The game master cancels ``seat``'s settled orders of the open decision point: the
+        seat is awaited again (its clock runs on from the opening of the point). Returns
+        ``False`` when it had nothing settled. Raises :class:`NotAwaited` once the match is
+        over or when ``seat`` has no orders to give at this point."""
+        if self.over:
+            raise NotAwaited("the match has ended", NotAwaitedCode.MATCH_ENDED)
+        if seat not in self.pending():
+            raise NotAwaited(f"seat {seat} has no orders to give at decision point {self.n + 1}",
+                             NotAwaitedCode.NOT_YOUR_TURN)
+        self._gm.pop(seat, None)
+        return self._settled.pop(seat, None) is not None
+
+    def gm_outcome(self, winner: str | None, note: str, abort: bool = False) -> Outcome:
+        """The outcome the game master gives when ending the match: ``winner`` (a seat, or
+        ``None`` for a draw) scores 1 and the others 0 (a draw: 0.5 each), ranked winner first;
+        ``abort``: no winner, every seat 0, reason ``aborted``. ``details`` keeps ``note``.
+        Raises :class:`ValueError` for a winner that is no seat."""
+        if winner is not None and winner not in self.seats:
+            raise ValueError(f"no seat {winner!r} (seats: {', '.join(self.seats)})")
+        if abort:
+            return Outcome(None, {s: 0.0 for s in self.seats}, KernelReason.ABORTED.value, [list(self.seats)],
+                           {"by": "game master", "note": note})
+        if winner is None:
+            return Outcome(None, {s: 0.5 for s in self.seats}, KernelReason.ADJUDICATED.value, [list(self.seats)],
+                           {"by": "game master", "note": note})
+        rest = [s for s in self.seats if s != winner]
+        return Outcome(winner, {s: 1.0 if s == winner else 0.0 for s in self.seats}, KernelReason.ADJUDICATED.value,
+                       [[winner]] + ([rest] if rest else []), {"by": "game master", "note": note})
+
+    def end(self, winner: str | None, note: str, abort: bool = False) -> Outcome:
+        """The game master ends the match now (:meth:`gm_outcome`): recorded as a line of its
+        own with ``gm_end`` (``winner``, ``note``, ``abort``), which :meth:`replay` re-plays.
+        Raises :class:`NotAwaited` once the match is over, :class:`ValueError` for a winner
+        that is no seat."""
+        if self.over:
+            raise NotAwaited("the match has ended", NotAwaitedCode.MATCH_ENDED)
+        out = self.gm_outcome(winner, note, abort)
+        self._close(out, gm_end={"winner": winner, "note": note, "abort": bool(abort)})
+        return out
+
     # ---- resolution ------------------------------------------------------------------------------
     def _line(self, clock: dict[str, str], dig: str | None) -> dict[str, Any]:
         line: dict[str, Any] = {
@@ -535,6 +600,9 @@ class Referee:
             "errors": {s: x.errors for s, x in self._settled.items() if x.errors},
             "time_s": {s: x.time_s for s, x in self._settled.items()},
             "clock": clock, "digest": dig}
+        gm = {s: r for s, r in self._gm.items() if s in self._settled}
+        if gm:
+            line["adjudicated"] = gm
         refused = {s: list(p) for s, p in self._refused.items() if p}
         if refused:
             line["refused"] = refused
@@ -548,14 +616,17 @@ class Referee:
         self._settled = {}
         self._refused = {}
         self._refusal_errors = {}
+        self._gm = {}
 
-    def _close(self, outcome: Outcome, resign: str | None = None) -> None:
-        """End the match now with ``outcome`` (loss on time, resignation): one record line with
-        no digest (the state did not change)."""
+    def _close(self, outcome: Outcome, resign: str | None = None, gm_end: dict[str, Any] | None = None) -> None:
+        """End the match now with ``outcome`` (loss on time, resignation, the game master's end):
+        one record line with no digest (the state did not change)."""
         clock = {s: ClockStatus.EXPIRED.value for s, x in self._settled.items() if x.expired}
         line = self._line(clock, None)
         if resign is not None:
             line["resign"] = resign
+        if gm_end is not None:
+            line["gm_end"] = gm_end
         if self.history:
             self.lines.append(line)
             self.events.append([])
@@ -617,7 +688,8 @@ class Referee:
         """Everything a submission or resolution may change (cheap: states are immutable)."""
         return _Checkpoint(self.state, self.n, self._forced, dict(self.bank), dict(self._settled),
                            {k: list(v) for k, v in self._refused.items()},
-                           {k: list(v) for k, v in self._refusal_errors.items()}, len(self.lines), len(self.events))
+                           {k: list(v) for k, v in self._refusal_errors.items()}, len(self.lines), len(self.events),
+                           dict(self._gm))
 
     def rollback(self, cp: _Checkpoint) -> None:
         """Return to ``cp`` (when the store could not commit what was done since). ``cp`` is
@@ -626,6 +698,7 @@ class Referee:
         self._settled = dict(cp.settled)
         self._refused = {k: list(v) for k, v in cp.refused.items()}
         self._refusal_errors = {k: list(v) for k, v in cp.refusal_errors.items()}
+        self._gm = dict(cp.gm)
         del self.lines[cp.lines:]
         del self.events[cp.events:]
         self._facts_of = object()  # _forced may have changed for the same state
@@ -673,8 +746,8 @@ class Referee:
                 raise RecordError(f"decision point {n}: the line is numbered {line.get('n')!r}", decision=n)
             if self.over:
                 raise RecordError(f"decision point {n}: the game had already ended", decision=n)
-            orders, errors, times, clock, refused = (line.get(k, {}) for k in
-                                                     ("orders", "errors", "time_s", "clock", "refused"))
+            orders, errors, times, clock, refused, adjudicated = (
+                line.get(k, {}) for k in ("orders", "errors", "time_s", "clock", "refused", "adjudicated"))
             for name, part in (("orders", orders), ("errors", errors), ("time_s", times), ("clock", clock),
                                ("refused", refused)):
                 if not isinstance(part, dict):
@@ -682,6 +755,15 @@ class Referee:
                                       decision=n)
             if "resign" in line:
                 self.resign(str(line["resign"]))
+                return []
+            gm_end = line.get("gm_end")
+            if gm_end is not None:
+                if not isinstance(gm_end, dict):
+                    raise RecordError(f"decision point {n}: 'gm_end' must be an object", decision=n)
+                try:
+                    self.end(gm_end.get("winner"), str(gm_end.get("note", "")), bool(gm_end.get("abort")))
+                except ValueError as exc:
+                    raise RecordError(f"decision point {n}: the game master's end: {exc}", decision=n) from None
                 return []
             for seat in list(self.pending()):
                 if self.over:
@@ -701,6 +783,8 @@ class Referee:
                         or not all(isinstance(e, dict) for e in errs):
                     raise RecordError(f"decision point {n}: malformed time or errors for {seat}", decision=n)
                 self.apply_entry(seat, orders[seat], errs, float(t), clock.get(seat) == ClockStatus.EXPIRED)
+                if isinstance(adjudicated, dict) and seat in adjudicated:
+                    self._gm[seat] = str(adjudicated[seat])  # the game master's orders (adjudicate)
             if self.over:
                 if line.get("digest") is not None:
                     raise RecordError(f"diverges at decision point {n}: the match ended here on replay",

@@ -76,6 +76,31 @@ def rich_html(shown: Any) -> str:
         return con.export_html(inline_styles=True, code_format='<pre class="report">{code}</pre>')
 
 
+def recorded_moves(game: Game, before: Any, line: dict[str, Any]) -> dict[str, str]:
+    """Each seat's orders of a record ``line`` as move text (``before``: the state the point
+    opened on). Where the seat's default orders applied (``null`` in the record) they are
+    written out with a note saying why (issue 24 item 4): "(default orders: missed the
+    deadline)" or "(default orders: NOTE)" for another failure; orders the game master set
+    are noted "(set by the game master: REASON)"."""
+    out: dict[str, str] = {}
+    rs = game.ruleset()
+    gm = line.get("adjudicated") or {}
+    for seat, p in (line.get("orders") or {}).items():
+        if p is not None:
+            out[seat] = game.order_notation(before, seat, p)
+            if seat in gm:
+                out[seat] += f" (set by the game master: {gm[seat]})"
+            continue
+        codes = [e.get("code") for e in (line.get("errors") or {}).get(seat, []) if isinstance(e, dict)]
+        why = "missed the deadline" if "timeout" in codes else (str(codes[-1]).replace("_", " ") if codes else "none given")
+        try:
+            text = game.order_notation(before, seat, rs.orders_json(rs.default_orders(before, seat)))
+        except Exception:  # noqa: BLE001 - a rule set that cannot write its defaults: the note alone
+            text = "-"
+        out[seat] = f"{text} (default orders: {why})"
+    return out
+
+
 def decision_html(game: Game, before: Any, after: Any, events: list[Any], line: dict[str, Any]) -> str:
     """One decision point as an HTML fragment: its heading and orders in the game's notation,
     then stage sections (games with ``stages``) or the board after it and its report."""
@@ -83,9 +108,9 @@ def decision_html(game: Game, before: Any, after: Any, events: list[Any], line: 
     n, turn = line.get("n", 0), rs.turn_number(after)
     out = [f'<section class="decision" id="d{n}"><h2>Decision {n} · turn {turn}</h2>']
     orders = line.get("orders", {}) or {}
-    if orders:
-        items = "".join(f"<li><b>{html.escape(seat)}</b>: {html.escape(game.order_notation(before, seat, p))}</li>"
-                        for seat, p in orders.items())
+    if orders:  # default orders written out with why (issue 24 item 4)
+        items = "".join(f"<li><b>{html.escape(seat)}</b>: {html.escape(text)}</li>"
+                        for seat, text in recorded_moves(game, before, line).items())
         out.append(f'<ul class="orders">{items}</ul>')
     if "resign" in line:
         out.append(f"<p>{html.escape(str(line['resign']))} resigns.</p>")

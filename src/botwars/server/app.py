@@ -11,6 +11,8 @@ Endpoints (JSON; the generated OpenAPI schema at ``/openapi.json`` documents eac
 - ``POST /api/matches/{id}/resign`` — a seat resigns.
 - ``GET  /api/matches/{id}/record`` — JSON Lines record: the seat's own, or the full one once ended.
 - ``GET  /api/seat`` — which match and seat a token belongs to (for ``botwars connect``).
+- ``GET/POST /api/matches/{id}/gm[/ACTION]`` — the game master's view and actions (pause,
+  resume, extend, replace, adjudicate, end, abort) with the GM token (routes/gm.py).
 - ``WS   /api/matches/{id}/ws`` — pushes the seat's (or spectator's) snapshot on every change.
 
 A seat token goes in ``Authorization: Bearer TOKEN`` or ``?token=TOKEN``. Errors are
@@ -38,7 +40,7 @@ from botwars.server.deps import (MAX_BOARD_CHARS, MAX_BODY, WS_PER_ADDRESS, WS_P
 from botwars.server.hub import Hub
 from botwars.server.manager import ApiError, MatchManager
 from botwars.server.notices import install_notices
-from botwars.server.routes import games, matches, orders, seats, ws
+from botwars.server.routes import games, gm, matches, orders, seats, ws
 from botwars.server.routes.games import param_json
 from botwars.server.routes.matches import check_config
 from botwars.server.rulespool import RulesPool, RulesUnavailable
@@ -56,7 +58,7 @@ log = logging.getLogger("botwars.server")
 
 _token = seat_token  # the name install_notices and older callers know
 
-ROUTERS = (games.router, matches.router, seats.router, orders.router, ws.router)
+ROUTERS = (games.router, matches.router, seats.router, orders.router, ws.router, gm.router)
 """The API's routers, one per resource (docs/server.md, "Where the routes live")."""
 
 

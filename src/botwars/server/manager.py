@@ -47,7 +47,7 @@ from typing import Any, Callable
 from sqlalchemy import bindparam, select, update
 
 from botwars.engine.codes import ClockStatus, FailureCode, NotAwaitedCode, OnExpiry, Receipt
-from botwars.engine.errors import BotwarsError, ConfigError, RecordError
+from botwars.engine.errors import BotwarsError, ConfigError, InvalidOrders, RecordError
 from botwars.engine.events import Event, Outcome
 from botwars.engine.referee import NotAwaited, Referee, Ticket
 from botwars.engine.plugin import get_game
@@ -55,7 +55,7 @@ from botwars.engine.ruleset import Ruleset, canonical_json, get_ruleset
 from botwars.engine.timecontrol import TimeControl
 from botwars.server import rulespool
 from botwars.store import Store
-from botwars.store.models import BotMemoryRow, DecisionRow, MatchRow, OrderRow, RefusalRow, SeatRow
+from botwars.store.models import BotMemoryRow, DecisionRow, GmActionRow, MatchRow, OrderRow, RefusalRow, SeatRow
 
 log = logging.getLogger("botwars.server")
 
@@ -63,6 +63,7 @@ log = logging.getLogger("botwars.server")
 _INSERT_ORDER = OrderRow.__table__.insert()
 _INSERT_DECISION = DecisionRow.__table__.insert()
 _INSERT_REFUSAL = RefusalRow.__table__.insert()
+_INSERT_GM = GmActionRow.__table__.insert()
 _B = BotMemoryRow.__table__
 _DELETE_MEMORY = _B.delete().where(_B.c.match_id == bindparam("mid"), _B.c.seat == bindparam("mseat"))
 _INSERT_MEMORY = _B.insert()
@@ -73,7 +74,12 @@ _DELETE_ORDER = _O.delete().where(_O.c.match_id == bindparam("mid"), _O.c.n == b
 _M = MatchRow.__table__
 _UPDATE_MATCH = (_M.update().where(_M.c.id == bindparam("mid"))
                  .values(decisions=bindparam("decisions"), turns=bindparam("turns"), opened_at=bindparam("opened_at"),
-                         bank_left=bindparam("bank_left"), status=bindparam("status"), outcome=bindparam("outcome")))
+                         bank_left=bindparam("bank_left"), status=bindparam("status"), outcome=bindparam("outcome"),
+                         extensions=None))
+
+GM_REQUEST = "gm"
+"""First element of an order row's ``request_key`` when the game master set the orders
+(``["gm", reason]``): a restart gives them back through :meth:`Referee.adjudicate`."""
 
 
 class ApiError(Exception):
@@ -89,6 +95,17 @@ class ApiError(Exception):
 
 #: what a match id can be (ours are 12 hexadecimal digits; older stores may hold other short ids)
 _MATCH_ID = re.compile(r"[0-9A-Za-z_-]{1,32}")
+
+GM_KEY = ""
+"""Key of the game master's token in what :meth:`MatchManager.create` returns (no seat has an
+empty name)."""
+
+
+def shown_turn(turns_played: int, ended: bool) -> int:
+    """The turn a person is told (issue 24 item 5: turn 1 is the first turn everywhere): while
+    the match runs, the turn being played (``turns_played + 1``, where ``turns_played`` is
+    :meth:`Ruleset.turn_number`); once it has ended, the last turn played."""
+    return int(turns_played) if ended else int(turns_played) + 1
 
 
 def token_hash(token: str) -> str:
@@ -152,6 +169,28 @@ class MatchSession:
     stays_here: bool = False
     """The rules pool could not take it (its game is not loaded there, its state cannot be
     pickled): it is resolved in this process."""
+    gm_hash: str | None = None
+    """SHA-256 of the game master's token (``None``: a match made before there were GMs)."""
+    paused_at: float | None = None
+    """Server time the game master paused the match (``None``: running): every clock stands."""
+    extra: dict[str, float] = field(default_factory=dict)
+    """Seconds the game master added to a seat's deadline at the open decision point."""
+    last_seen: dict[str, float] = field(default_factory=dict)
+    """Server time each seat's token was last used (since this process loaded the match)."""
+    notes: list[dict[str, Any]] = field(default_factory=list)
+    """The game master's actions and missed deadlines (:class:`GmActionRow` as dicts), in order."""
+    defaults_played: dict[tuple[int, str], str] = field(default_factory=dict)
+    """``(decision point, seat)`` -> the default orders played for a missed deadline, as move
+    text: private to that seat (its notice, issue 24 item 4); kept in memory only."""
+
+    def clock_now(self, now: float) -> float:
+        """The match's clock time at server time ``now``: the moment of the pause while paused."""
+        return self.paused_at if self.paused_at is not None else now
+
+    def elapsed(self, seat: str, now: float) -> float:
+        """Seconds charged to ``seat`` at server time ``now`` for the open point: from its
+        opening, less the pause and the game master's extension of its deadline (never below 0)."""
+        return max(0.0, self.clock_now(now) - self.opened_at - self.extra.get(seat, 0.0))
 
     # the referee's facts, under the names the pages use
     @property
@@ -231,7 +270,7 @@ class MatchSession:
     def deadline(self, seat: str) -> float | None:
         """Server time by which ``seat``'s order must be accepted (``None``: no clock)."""
         d = self.ref.deadline(seat)
-        return None if d is None else self.opened_at + d
+        return None if d is None else self.opened_at + d + self.extra.get(seat, 0.0)
 
     def header(self) -> dict[str, Any]:
         return self.ref.header()
@@ -284,7 +323,7 @@ class MatchManager:
         last = self.store.last_heartbeat()
         with self.store.write() as s:
             if last is not None and now > last:
-                s.execute(update(MatchRow).where(MatchRow.status == "running")
+                s.execute(update(MatchRow).where(MatchRow.status == "running", MatchRow.paused_at.is_(None))
                           .values(opened_at=MatchRow.opened_at + (now - last)))
         self.store.heartbeat(now)
         with self.store.read() as s:
@@ -365,6 +404,8 @@ class MatchManager:
         sess = self.sessions[mid]
         try:
             with sess.lock:
+                if seat not in sess.bots:
+                    return  # the game master gave the seat back to a player meanwhile
                 if res.agent is not None:
                     sess.bots[seat].bot = res.agent.bot  # its memory after the decision
                     if res.memory is not None and not sess.ended:  # n: points resolved when asked
@@ -379,7 +420,8 @@ class MatchManager:
     # ---- creating and finding matches -----------------------------------------------------
     def create(self, game: str, seats: list[str] | None, config: dict[str, Any] | None, seed: int,
                clock: bool = True) -> tuple[MatchSession, dict[str, str]]:
-        """Create a match; returns the session and the token of each seat.
+        """Create a match; returns the session and the token of each seat, plus the game
+        master's token under the key ``""`` (:data:`GM_KEY`; shown once, stored hashed).
 
         ``seats``: one spec per seat, ``remote`` (a player over the API) or ``builtin:NAME``
         (played by the server); ``None`` = ``remote`` for the rule set's minimum seat count.
@@ -410,19 +452,21 @@ class MatchManager:
         except ConfigError as exc:
             raise ApiError(422, "bad_config", exc.one_line()) from None
         tokens = {s: new_token() for s in names}
+        gm_token = new_token()
         now = self.now()
         ref = Referee(rs, cfg, names, seed, clock=clock, state=state, agents=dict(zip(names, specs)),
                       keep_free_refusals=False)
         sess = MatchSession(id=secrets.token_hex(6), rs=rs, ref=ref,
                             token_hashes={s: token_hash(t) for s, t in tokens.items()}, created_at=now, opened_at=now,
-                            heavy=rulespool.big_config(cfg))
+                            heavy=rulespool.big_config(cfg), gm_hash=token_hash(gm_token))
         self._make_bots(sess)
         with self.store.write() as s:
             s.add(MatchRow(id=sess.id, ruleset=rs.id, rules_version=rs.rules_version, config=canonical_json(cfg),
                            seed=seed, clock_enabled=sess.clock_enabled, status=sess.status, created_at=now,
                            decisions=0, turns=rs.turn_number(state), opened_at=now,
                            bank_left=canonical_json(sess.bank_left),
-                           outcome=canonical_json(sess.outcome.to_json()) if sess.outcome else None))
+                           outcome=canonical_json(sess.outcome.to_json()) if sess.outcome else None,
+                           gm_token_hash=sess.gm_hash))
             s.flush()
             for i, name in enumerate(names):
                 s.add(SeatRow(match_id=sess.id, seat=name, idx=i, agent=specs[i], token_hash=sess.token_hashes[name]))
@@ -434,7 +478,7 @@ class MatchManager:
             with sess.lock:
                 self._adopt(sess)
         self._after_change(sess)
-        return sess, tokens
+        return sess, {**tokens, GM_KEY: gm_token}
 
     def get(self, match_id: str) -> MatchSession:
         """The session of a match (finished matches are loaded on demand); 404 if unknown
@@ -465,6 +509,7 @@ class MatchManager:
                 found = seat
         if found is None:
             raise ApiError(403, "bad_token", "this token is not a seat of this match")
+        sess.last_seen[found] = self.now()
         return found
 
     def find_seat(self, token: str | None) -> tuple[MatchSession, str]:
@@ -490,7 +535,8 @@ class MatchManager:
         by_match: dict[str, list[dict[str, str]]] = {}
         for sr in seat_rows:
             by_match.setdefault(sr.match_id, []).append({"seat": sr.seat, "agent": sr.agent})
-        return [{"match": r.id, "game": r.ruleset, "status": r.status, "decisions": r.decisions, "turn": r.turns,
+        return [{"match": r.id, "game": r.ruleset, "status": r.status, "decisions": r.decisions,
+                 "turn": shown_turn(r.turns, r.status == "ended"),
                  "created_at": r.created_at, "seats": by_match.get(r.id, []),
                  "outcome": json.loads(r.outcome) if r.outcome else None} for r in rows]
 
@@ -513,6 +559,8 @@ class MatchManager:
             refusal_rows = list(s.scalars(select(RefusalRow).where(RefusalRow.match_id == match_id,
                                                                    RefusalRow.n == row.decisions + 1)
                                           .order_by(RefusalRow.seat, RefusalRow.k)))
+            notes = [gm_row_json(g) for g in s.scalars(select(GmActionRow).where(GmActionRow.match_id == match_id)
+                                                       .order_by(GmActionRow.id))]
         rs = get_ruleset(row.ruleset)
         if row.rules_version != rs.rules_version:
             log.warning("match %s was created under %s rules version %s, now %s", match_id, rs.id,
@@ -522,7 +570,10 @@ class MatchManager:
         ref = Referee(rs, config, seats, row.seed, clock=row.clock_enabled,
                       agents={r.seat: r.agent for r in seat_rows}, keep_free_refusals=False)
         sess = MatchSession(id=row.id, rs=rs, ref=ref, token_hashes={r.seat: r.token_hash for r in seat_rows},
-                            created_at=row.created_at, opened_at=row.opened_at, heavy=rulespool.big_config(config))
+                            created_at=row.created_at, opened_at=row.opened_at, heavy=rulespool.big_config(config),
+                            gm_hash=row.gm_token_hash, paused_at=row.paused_at,
+                            extra={k: float(v) for k, v in json.loads(row.extensions or "{}").items()},
+                            notes=notes)
         restored: set[str] = set()
         if not row.outcome:
             self._make_bots(sess)
@@ -544,10 +595,14 @@ class MatchManager:
             for o in order_rows:
                 if o.seat not in seats or not ref.pending() or o.seat not in ref.pending():
                     continue
-                ref.apply_entry(o.seat, json.loads(o.payload), json.loads(o.errors), o.time_used,
-                                o.clock_status == ClockStatus.EXPIRED)
+                key = json.loads(o.request_key) if o.request_key.startswith('["gm"') else None
+                if isinstance(key, list) and len(key) == 2 and key[0] == GM_REQUEST:
+                    ref.adjudicate(o.seat, json.loads(o.payload), str(key[1]))  # the game master's orders
+                else:
+                    ref.apply_entry(o.seat, json.loads(o.payload), json.loads(o.errors), o.time_used,
+                                    o.clock_status == ClockStatus.EXPIRED)
                 sess.keys[o.seat] = o.request_key
-        except (RecordError, NotAwaited) as exc:
+        except (RecordError, NotAwaited, InvalidOrders) as exc:
             raise ApiError(409, "match_unreadable", f"match {match_id} cannot be re-simulated: {exc}") from None
         self._replay_bots(sess, ref.state, {s for s in ref.pending() if ref.settled(s) is not None} - restored)
         if ref.ready() or (ref.over and not row.outcome):
@@ -653,14 +708,21 @@ class MatchManager:
 
     # ---- committing what the referee did ------------------------------------------------------
     def _commit(self, sess: MatchSession, cp: Any, *, now: float, orders: list[dict[str, Any]] = (),
-                refusals: list[dict[str, Any]] = (), replace: list[tuple[int, str]] = ()) -> None:
-        """Commit, in one transaction, the order and refusal rows of a change and every record
-        line the referee wrote since ``cp`` (with the match row); on failure the referee is
-        rolled back to ``cp`` and the error raised."""
+                refusals: list[dict[str, Any]] = (), replace: list[tuple[int, str]] = (),
+                notes: list[dict[str, Any]] = ()) -> None:
+        """Commit, in one transaction, the order and refusal rows of a change, the game
+        master's ``notes`` (:class:`GmActionRow` dicts, added to ``sess.notes`` once committed)
+        and every record line the referee wrote since ``cp`` (with the match row); on failure
+        the referee is rolled back to ``cp`` and the error raised. A new decision point opens at
+        ``now`` (while paused: at the moment of the pause, so that its clock stands still) with
+        no extensions."""
         ref = sess.ref
         new_lines = ref.lines[cp.lines:]
+        opened = sess.clock_now(now)
         try:
             with self.store.write_core() as c:
+                for row in notes:
+                    c.execute(_INSERT_GM, {"match_id": sess.id, **row})
                 for n, seat in replace:
                     c.execute(_DELETE_ORDER, {"mid": sess.id, "dn": n, "dseat": seat})
                 for row in orders:
@@ -674,15 +736,17 @@ class MatchManager:
                     if out:  # an ended match is never re-simulated with its bots: their memory goes
                         c.execute(_DELETE_MEMORIES, {"mid": sess.id})
                     c.execute(_UPDATE_MATCH, {"mid": sess.id, "decisions": ref.n, "turns": ref.turn(),
-                                              "opened_at": now, "bank_left": canonical_json(ref.bank),
+                                              "opened_at": opened, "bank_left": canonical_json(ref.bank),
                                               "status": "ended" if out else "running",
                                               "outcome": canonical_json(out.to_json()) if out else None})
         except BaseException:
             ref.rollback(cp)
             raise
+        sess.notes.extend(notes)
         if new_lines:
-            sess.opened_at = now
+            sess.opened_at = opened
             sess.keys = {}
+            sess.extra = {}
 
     def _settle(self, sess: MatchSession, seat: str, key: str, now: float, elapsed: float, payload: Any,
                 failure: dict[str, str] | None) -> Ticket:
@@ -773,7 +837,15 @@ class MatchManager:
                 return {**base, "accepted": True, "duplicate": True, "resolved": decision <= ref.n, "errors": []}
             if sess.ended:
                 raise ApiError(409, NotAwaitedCode.MATCH_ENDED, f"match {sess.id} has ended")
-            raise ApiError(409, "wrong_decision", f"decision point {decision} is closed; the open one is {ref.n + 1}")
+            # one seat, one decision (issue 23 item 6): a tab that is behind never gives orders
+            # for a point it did not show
+            raise ApiError(409, "wrong_decision", f"this turn was already played: decision point {decision} is "
+                                                  f"closed; the open one is {ref.n + 1}", already_played=True,
+                           open_decision=ref.n + 1)
+        if seat in sess.bots:
+            raise ApiError(409, "seat_played_by_bot", f"seat {seat} is played by the built-in bot "
+                                                      f"{sess.agents[seat].removeprefix('builtin:')} (the game "
+                                                      "master handed it over); ask the game master for it back")
         if sess.ended:
             raise ApiError(409, NotAwaitedCode.MATCH_ENDED, f"match {sess.id} has ended")
         if decision != ref.n + 1:
@@ -797,7 +869,7 @@ class MatchManager:
             failure = {"code": code.value, "detail": str(failure.get("detail", ""))[:500]}
         counted = ref.ruleset.refusal_limit(ref.state, seat) is not None
         now = self.now()
-        elapsed = max(0.0, now - sess.opened_at)
+        elapsed = sess.elapsed(seat, now)
         tk = self._settle(sess, seat, key, now, elapsed, payload, failure)
         if tk.receipt == Receipt.TOO_LATE:
             raise ApiError(409, Receipt.TOO_LATE, f"seat {seat} ran out of time at decision point {decision}; "
@@ -825,7 +897,7 @@ class MatchManager:
         if ref.over or seat not in ref.awaited():
             return
         allowed = ref.deadline(seat) or 0.0
-        elapsed = max(allowed + 1e-6, now - sess.opened_at)
+        elapsed = max(allowed + 1e-6, sess.elapsed(seat, now))
         n = ref.n + 1
         cp = ref.checkpoint()
         ref.expire(seat, elapsed)
@@ -840,12 +912,21 @@ class MatchManager:
                "errors": canonical_json(errors), "time_used": t,
                "clock_status": ClockStatus.EXPIRED.value if expired else "", "received_at": now,
                "request_key": canonical_json([None, {"code": FailureCode.TIMEOUT}])}
+        lost = ref.over
+        note = {"n": n, "at": now, "action": "missed_deadline", "seat": seat, "reason": "",
+                "detail": canonical_json({"lost": lost})}
+        if st is not None:  # the seat's own default orders, for its notice only
+            try:
+                sess.defaults_played[(n, seat)] = get_game(ref.ruleset.id).order_notation(
+                    ref.state, seat, ref.ruleset.orders_json(st.orders))
+            except Exception:  # noqa: BLE001 - a notice's detail is never worth a failed expiry
+                log.exception("match %s: the default orders of %s could not be written out", sess.id, seat)
         try:
             self._resolve_ready(sess)
         except BaseException:
             ref.rollback(cp)
             raise
-        self._commit(sess, cp, now=now, orders=[row])
+        self._commit(sess, cp, now=now, orders=[row], notes=[note])
 
     def resign(self, match_id: str, seat: str) -> dict[str, Any]:
         """``seat`` resigns: the rule set's ``timeout_outcome`` with reason ``resign`` ends the match
@@ -880,7 +961,7 @@ class MatchManager:
         with sess.lock:
             for seat in sess.awaited():
                 dl = sess.deadline(seat)
-                if dl is not None and now > dl and not sess.ended:
+                if dl is not None and now > dl and not sess.ended and sess.paused_at is None:
                     self._expire(sess, seat, now)
                     changed = True
         if changed:
@@ -918,6 +999,9 @@ class MatchManager:
         return True
 
     def _update_deadline(self, sess: MatchSession) -> None:
+        if sess.paused_at is not None:  # paused by the game master: no deadline passes
+            sess.next_deadline = None
+            return
         dls = [d for d in (sess.deadline(s) for s in sess.awaited()) if d is not None]
         sess.next_deadline = min(dls) if dls else None
 
@@ -1009,11 +1093,13 @@ class MatchManager:
             pending = sess.pending()
             return {
                 "match": sess.id, "game": sess.rs.id, "status": sess.status, "seat": seat,
-                "decision": ref.decision, "turn": ref.turn(),
+                "decision": ref.decision, "turn": shown_turn(ref.turn(), sess.ended),
                 "pending": pending, "submitted": sess.submitted(),
                 "your_turn": seat is not None and seat in ref.awaited(),
                 "view": ref.view(seat), "events": ref.seat_events(seat, start), "clock": self._clock_json(sess),
                 "outcome": sess.outcome.to_json() if sess.outcome else None,
+                "notes": [{**x, "text": note_text(x, sess.seats)} for x in sess.notes],
+                "bots": {s: a.removeprefix("builtin:") for s, a in sess.agents.items() if a.startswith("builtin:")},
             }
 
     @staticmethod
@@ -1032,14 +1118,15 @@ class MatchManager:
         with sess.lock:
             return {"match": sess.id, "game": sess.rs.id, "status": sess.status, "config": sess.config,
                     "seats": [{"seat": s, "agent": sess.agents[s]} for s in sess.seats],
-                    "decision": sess.ref.decision, "turn": sess.ref.turn(),
+                    "decision": sess.ref.decision, "turn": shown_turn(sess.ref.turn(), sess.ended),
                     "pending": sess.pending(), "submitted": sess.submitted(),
                     "clock": self._clock_json(sess), "created_at": sess.created_at,
-                    "outcome": sess.outcome.to_json() if sess.outcome else None}
+                    "outcome": sess.outcome.to_json() if sess.outcome else None,
+                    "paused": sess.paused_at is not None}
 
     def _clock_json(self, sess: MatchSession) -> dict[str, Any]:
         c = sess.control
-        now = self.now()
+        now = sess.clock_now(self.now())
         left = {}
         if sess.clock_enabled and not sess.ended:
             for s in sess.awaited():
@@ -1049,7 +1136,8 @@ class MatchManager:
         return {"enabled": sess.clock_enabled, "move_limit_s": c.move_limit_s, "increment_s": c.increment_s,
                 "on_expiry": c.on_expiry, "bank_left_s": {s: round(v, 6) for s, v in sess.bank_left.items()},
                 "elapsed_s": round(max(0.0, now - sess.opened_at), 3) if not sess.ended else 0.0,
-                "time_left_s": left}
+                "time_left_s": left, "paused": sess.paused_at is not None,
+                "extended_s": {s: v for s, v in sess.extra.items() if v}}
 
     def record(self, sess: MatchSession, seat: str | None) -> list[dict[str, Any]]:
         """Record lines: the full record (``seat=None``; only once the match has ended: 403
@@ -1059,4 +1147,85 @@ class MatchManager:
             if seat is None and not sess.ended:
                 raise ApiError(403, "match_running", "the full record is public once the match has ended; "
                                                      "a seat token gives that seat's own record")
-            return sess.ref.record(seat)
+            lines = sess.ref.record(seat)
+            return with_gm_lines(lines, sess.notes) if seat is None else lines
+
+
+# ---- the game master's lines (issue 24) ---------------------------------------------------------
+def gm_row_json(row: Any) -> dict[str, Any]:
+    """A :class:`GmActionRow` as the dict kept in :attr:`MatchSession.notes`."""
+    return {"n": row.n, "at": row.at, "action": row.action, "seat": row.seat, "reason": row.reason,
+            "detail": row.detail}
+
+
+def with_gm_lines(lines: list[dict[str, Any]], notes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A full record's ``lines`` (header first) with the game master's ``notes`` as lines
+    ``{"type": "gm", "n", "at", "action", "seat", "reason", "detail"}``, each after decision
+    line ``n`` (the point open when it happened; before the outcome line when that point never
+    closed). Re-simulation passes over them (:func:`botwars.engine.record.read_record`)."""
+    if not notes:
+        return lines
+    gm = [{"type": "gm", **{k: v for k, v in x.items() if k != "detail"}, "detail": json.loads(x["detail"] or "{}")}
+          for x in notes]
+    out = [lines[0]]
+    i = 0
+    for line in lines[1:]:
+        if line.get("type") == "outcome":
+            out.extend(gm[i:])
+            i = len(gm)
+        out.append(line)
+        if line.get("type") == "decision":
+            while i < len(gm) and gm[i]["n"] <= line["n"]:
+                out.append(gm[i])
+                i += 1
+    out.extend(gm[i:])
+    return out
+
+
+def _hms(seconds: float) -> str:
+    s = int(round(seconds))
+    if s % 86400 == 0 and s:
+        return f"{s // 86400} day{'s' if s // 86400 != 1 else ''}"
+    if s % 3600 == 0 and s:
+        return f"{s // 3600} hour{'s' if s // 3600 != 1 else ''}"
+    if s % 60 == 0 and s:
+        return f"{s // 60} minute{'s' if s // 60 != 1 else ''}"
+    return f"{s} second{'s' if s != 1 else ''}"
+
+
+def note_text(note: dict[str, Any], seats: list[str]) -> str:
+    """One game-master action or missed deadline in plain words for every player (never the
+    orders themselves, never a token): ``note`` as in :attr:`MatchSession.notes`."""
+    a, seat = note["action"], note.get("seat")
+    d = json.loads(note.get("detail") or "{}")
+    why = f" Reason: {note['reason']}" if note.get("reason") else ""
+    if why and not why.endswith((".", "!", "?")):
+        why += "."
+    who = f"seat {seat}" if seat else "every seat"
+    if a == "pause":
+        return "The game master paused the match: every clock stands still." + why
+    if a == "resume":
+        return f"The game master resumed the match after {_hms(d.get('paused_s', 0))}; deadlines moved by the pause." + why
+    if a == "extend":
+        return f"The game master gave {who} {_hms(d.get('seconds', 0))} more for this turn." + why
+    if a == "replace":
+        to = d.get("to", "")
+        if to.startswith("builtin:"):
+            return f"The game master handed seat {seat} to the built-in bot {to[len('builtin:'):]}." + why
+        if d.get("new_token"):
+            return f"The game master gave seat {seat} to a player with a new link (the old link no longer works)." + why
+        return f"The game master gave seat {seat} back to its player." + why
+    if a == "adjudicate":
+        return f"The game master set the orders of seat {seat} for this turn." + why
+    if a == "cancel":
+        return f"The game master cancelled the orders of seat {seat} for this turn; they are awaited again." + why
+    if a == "end":
+        w = d.get("winner")
+        return ("The game master ended the match: " + (f"{w} wins." if w else "a draw.")) + why
+    if a == "abort":
+        return "The game master aborted the match: no result." + why
+    if a == "missed_deadline":
+        if d.get("lost"):
+            return f"Seat {seat} missed the deadline and lost on time."
+        return f"Seat {seat} missed the deadline: its default orders were played."
+    return f"The game master: {a}." + why

@@ -338,6 +338,20 @@ class _Ended:
     colours: dict[str, str] = field(default_factory=dict)  # seat -> colour word (render/palette.py)
 
 
+@dataclass
+class _Missed:
+    """``seat`` missed the deadline of decision point ``n``: its default orders (``default``,
+    move text, private to the seat) were played (issue 24 item 4)."""
+    match: str
+    game: str
+    n: int
+    turn: int
+    seat: str
+    default: str
+    lost: bool
+    at: float
+
+
 class DeliveryError(Exception):
     """A delivery that failed; ``permanent`` ones are not tried again."""
 
@@ -366,6 +380,7 @@ class NoticeService:
         self.now: Callable[[], float] = manager.now
         self._watched: dict[str, set[str]] = {}  # match id -> seats with a registration
         self._seen: dict[str, tuple[int, bool]] = {}
+        self._notes_seen: dict[str, int] = {}
         self._events: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -394,6 +409,7 @@ class NoticeService:
         seats = self._watched.get(mid)
         if not seats:
             return
+        self._observe_missed(sess, seats)
         if self._seen.get(mid) == (sess.n, sess.ended):
             return
         with sess.lock:
@@ -409,10 +425,29 @@ class NoticeService:
                 pend = [s for s in sess.pending() if s in seats]
                 if not pend:
                     return
-                ev = _Opened(mid, sess.rs.id, sess.n + 1, sess.ref.turn(), {s: sess.deadline(s) for s in pend}, now,
+                # turn 1 is the first turn (issue 24 item 5): the turn being played
+                ev = _Opened(mid, sess.rs.id, sess.n + 1, sess.ref.turn() + 1, {s: sess.deadline(s) for s in pend}, now,
                              {s: c.word for s, c in seat_colours(sess.seats).items()})
         self._events.put(ev)
         self.wake()
+
+    def _observe_missed(self, sess: Any, seats: set[str]) -> None:
+        """Queue a notice for each missed deadline of a watched seat not seen yet (a restart
+        sees them all again; the notice's unique key keeps it from being sent twice)."""
+        notes = sess.notes
+        seen = self._notes_seen.get(sess.id, 0)
+        if len(notes) <= seen:
+            return
+        self._notes_seen[sess.id] = len(notes)
+        for x in notes[seen:]:
+            if x["action"] != "missed_deadline" or x["seat"] not in seats:
+                continue
+            lost = bool(json.loads(x.get("detail") or "{}").get("lost"))
+            line_turn = next((ln.get("turn") for ln in sess.lines if ln.get("n") == x["n"]), None)
+            turn = (line_turn + 1) if isinstance(line_turn, int) else sess.ref.turn() + 1
+            self._events.put(_Missed(sess.id, sess.rs.id, x["n"], turn, x["seat"],
+                                     sess.defaults_played.get((x["n"], x["seat"]), ""), lost, x["at"]))
+            self.wake()
 
     def wake(self) -> None:
         """Make the worker look at once (thread-safe)."""
@@ -561,6 +596,8 @@ class NoticeService:
             p["colour"] = ev.colours[seat]  # the seat's colour word, as its page and reports name it
         if kind == "result":
             p["outcome"] = ev.outcome
+        elif kind == "missed":
+            pass
         else:
             p["deadline"] = deadline
             p["deadline_utc"] = _iso(deadline)
@@ -587,6 +624,13 @@ class NoticeService:
                     if isinstance(ev, _Ended):
                         rows.append((reg, f"{base}:result", "result", 0.0, ev.at,
                                      self._payload("result", ev, reg.seat, reg.base_url)))
+                        continue
+                    if isinstance(ev, _Missed):
+                        if reg.seat == ev.seat:
+                            p = self._payload("missed", ev, reg.seat, reg.base_url)
+                            p["default_orders"] = ev.default
+                            p["lost"] = ev.lost
+                            rows.append((reg, f"{base}:missed:{ev.n}", "missed", 0.0, ev.at, p))
                         continue
                     if reg.seat not in ev.deadlines:
                         continue
@@ -676,7 +720,17 @@ class NoticeService:
         """Subject and plain-text body of an e-mail notice from its payload."""
         m, n = p["match"], p["decision"]
         seat = f"{p['seat']} ({p['colour']})" if p.get("colour") else p["seat"]
-        if p["event"] == "result":
+        if p["event"] == "missed":
+            subject = f"botwars: you missed the deadline in match {m}"
+            if p.get("lost"):
+                lines = [f"Seat {seat} missed the deadline of decision point {n} (turn {p['turn']}) in match {m} "
+                         f"({p['game']}) and lost on time."]
+            else:
+                played = p.get("default_orders") or "the rules' default orders"
+                lines = [f"Seat {seat} missed the deadline of decision point {n} (turn {p['turn']}) in match {m} "
+                         f"({p['game']}).", f"Your default program was played: {played}.",
+                         "Every player sees in the turn's events that your default orders were played."]
+        elif p["event"] == "result":
             o = p.get("outcome") or {}
             winner = o.get("winner")
             subject = f"botwars: match {m} has ended" + (f", {winner} won" if winner else ", a draw")

@@ -102,6 +102,8 @@ class Created(BaseModel):
     seats: list[SeatLink]
     spectator: str
     websocket: str
+    gm_token: str = Field(description="The game master's token (in this answer only; stored hashed)")
+    gm_url: str = Field(description="The game master's page, with the token")
 
 
 class SeatAgent(BaseModel):
@@ -122,6 +124,7 @@ class Summary(BaseModel):
     clock: dict[str, Any]
     created_at: float
     outcome: Optional[dict[str, Any]]
+    paused: bool = False
 
 
 class ListItem(BaseModel):
@@ -149,6 +152,10 @@ class Snapshot(BaseModel):
     events: list[dict[str, Any]]
     clock: dict[str, Any]
     outcome: Optional[dict[str, Any]]
+    notes: list[dict[str, Any]] = Field(default_factory=list,
+                                        description="The game master's actions and missed deadlines, each with "
+                                                    "``text`` in plain words")
+    bots: dict[str, str] = Field(default_factory=dict, description="Seats the server's built-in bots play now")
 
 
 class Ack(BaseModel):

@@ -14,6 +14,9 @@ PostgreSQL hold byte-identical data and digests never depend on the database.
 - ``decisions``: one row per resolved decision point: the record line, exactly as
   :mod:`botwars.engine.record` writes it.
 - ``refusals``: refused submissions of the open decision point, replayed after a restart.
+- ``gm_actions``: the game master's actions and the missed deadlines (issue 24); ``matches``
+  also holds the GM token's hash, ``paused_at`` (server time of a pause, ``None`` when running)
+  and ``extensions`` (seconds granted per seat at the open decision point, JSON).
 - ``server_state``: one row, ``heartbeat_at``, so time while the server was down is not
   charged to any seat.
 """
@@ -44,6 +47,28 @@ class MatchRow(Base):
     opened_at: Mapped[float] = mapped_column(Float)
     bank_left: Mapped[str] = mapped_column(Text)
     outcome: Mapped[str | None] = mapped_column(Text, nullable=True)
+    gm_token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    paused_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    extensions: Mapped[str | None] = mapped_column(Text, nullable=True)
+
+
+class GmActionRow(Base):
+    """One thing the game master did, or one missed deadline (issue 24): ``n`` the decision
+    point open at the time, ``at`` server time (epoch seconds), ``action`` (``pause``,
+    ``resume``, ``extend``, ``replace``, ``adjudicate``, ``cancel``, ``end``, ``abort``,
+    ``missed_deadline``), ``seat`` (or ``None``), ``reason`` (the GM's words), ``detail`` the
+    canonical JSON of the action's public facts (never orders, never a token)."""
+
+    __tablename__ = "gm_actions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), index=True)
+    n: Mapped[int] = mapped_column(Integer)
+    at: Mapped[float] = mapped_column(Float)
+    action: Mapped[str] = mapped_column(String(32))
+    seat: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    reason: Mapped[str] = mapped_column(Text)
+    detail: Mapped[str] = mapped_column(Text)
 
 
 class SeatRow(Base):

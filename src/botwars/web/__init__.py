@@ -62,7 +62,7 @@ import os
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from botwars.web import boards, game_pages, howto, lobby, match_pages, replays, seat_helpers
+from botwars.web import boards, game_pages, gm_page, howto, lobby, match_pages, replays, seat_helpers
 from botwars.web.caches import Lru, ReplayCache, WebCaches
 from botwars.web.drawing import MAX_SVG_BYTES, SVG_TYPE, report_html, step_label, svg_response
 from botwars.web.editor import install_editor
@@ -74,7 +74,7 @@ __all__ = ["install_web", "ROUTERS", "RULES_DIR", "rules_html", "rules_markdown"
            "svg_response", "report_html", "step_label", "ReplayCache", "Lru", "WebCaches"]
 
 ROUTERS = (lobby.router, match_pages.router, game_pages.router, howto.router, boards.router, seat_helpers.router,
-           replays.router)
+           replays.router, gm_page.router)
 """The pages' routers, one per resource, in the order :func:`install_web` includes them."""
 
 

@@ -47,7 +47,8 @@ def _play(manager: MatchManager, match_id: str, token: str) -> HTMLResponse:
     return page("match.html", sess=sess, seat=seat, token=token, game=sess.rs.id,
                 bots=sorted(game.builtin_bots()), entry_script=game.web_entry is not None,
                 has_stages=game.stages is not None, palette=palette_data(sess.seats),
-                has_legend=game.legend is not None, howto=has_how_to_play(sess.rs.id))
+                has_legend=game.legend is not None, howto=has_how_to_play(sess.rs.id),
+                replaces=game.capabilities.replace_until_resolved)
 
 
 @router.get("/play/{match_id}", response_class=HTMLResponse)

@@ -25,6 +25,7 @@ from botwars.engine.events import filter_events
 from botwars.engine.plugin import get_game
 from botwars.server.deps import ManagerDep
 from botwars.server.manager import ApiError, MatchManager
+from botwars.render.publication import recorded_moves
 from botwars.web.caches import CachesDep, WebCaches
 from botwars.web.drawing import frame_svg, need_drawing, report_html, sections_json, step_label, svg_response
 
@@ -94,7 +95,7 @@ def replay_index(match_id: str, manager: ManagerDep, caches: CachesDep) -> JSONR
         rows = []
         for k, (after, events, line) in enumerate(steps):
             before = steps[k - 1][0] if k else after
-            moves = {seat: game.order_notation(before, seat, p) for seat, p in (line.get("orders") or {}).items()}
+            moves = recorded_moves(game, before, line)
             if "resign" in line:
                 moves[str(line["resign"])] = "resign"
             rows.append({"k": k, "n": line.get("n", 0), "turn": sess.rs.turn_number(after),
@@ -130,7 +131,7 @@ def replay_step(match_id: str, k: int, manager: ManagerDep, caches: CachesDep) -
     orders = line.get("orders", {}) or {}
     return JSONResponse({
         "k": k, "n": line.get("n", 0), "turn": rs.turn_number(after), "orders": orders,
-        "moves": {seat: game.order_notation(before, seat, p) for seat, p in orders.items()},
+        "moves": recorded_moves(game, before, line),
         "errors": line.get("errors", {}), "events": [e.to_json() for e in events],
         "hands": _hands(rs, before, sess.seats),
         "report": "" if (k == 0 or sections) else report_html(rs, before, after, events),

@@ -5,7 +5,8 @@ included by :func:`botwars.server.app.create_app` (docs/server.md, "Where the ro
 - :mod:`.matches` — create, list, summary, resign and record of a match;
 - :mod:`.orders` — ``POST /api/matches/{id}/orders``;
 - :mod:`.seats` — ``GET /api/matches/{id}/view`` and ``GET /api/seat``;
-- :mod:`.ws` — ``WS /api/matches/{id}/ws``.
+- :mod:`.ws` — ``WS /api/matches/{id}/ws``;
+- :mod:`.gm` — the game master: ``GET /api/matches/{id}/gm`` and ``POST .../gm/ACTION``.
 
 Shared state reaches the routes through the dependencies of :mod:`botwars.server.deps`.
 """

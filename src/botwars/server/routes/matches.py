@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse, Response
 from botwars.engine.errors import BotwarsError, ConfigError
 from botwars.engine.ruleset import canonical_json, get_ruleset
 from botwars.server.deps import MAX_BOARD_CHARS, BaseUrlDep, LimitsDep, ManagerDep, TokenDep
-from botwars.server.manager import ApiError
+from botwars.server.manager import GM_KEY, ApiError
 from botwars.server.schemas import Created, CreateMatch, ListItem, Resigned, Summary, errs
 
 router = APIRouter()
@@ -46,7 +46,8 @@ def create(body: CreateMatch, manager: ManagerDep, limits: LimitsDep, b: BaseUrl
     check_config(body.game, body.config, limits.max_board_chars)
     seed = body.seed if body.seed is not None else secrets.randbits(63)
     sess, tokens = manager.create(body.game, body.seats, body.config, seed, body.clock)
-    return {"match": sess.id, "game": sess.rs.id,
+    gm = tokens[GM_KEY]  # the game master's token: in this answer only (issue 24 item 1)
+    return {"match": sess.id, "game": sess.rs.id, "gm_token": gm, "gm_url": f"{b}/gm/{sess.id}?token={gm}",
             "seats": [{"seat": s, "agent": sess.agents[s], "token": tokens[s],
                        "url": f"{b}/api/matches/{sess.id}/view?token={tokens[s]}"} for s in sess.seats],
             "spectator": f"{b}/api/matches/{sess.id}/view",

@@ -94,7 +94,8 @@ async def _push(websocket: WebSocket, shared: SharedSnapshots, sess: Any, seat: 
     while not gone:
         fut = shared.get(sess, seat, last_n)
         snap, text = fut.result() if fut.done() else await asyncio.shield(fut)
-        key = (snap["decision"], snap["status"], tuple(snap["submitted"]))
+        key = (snap["decision"], snap["status"], tuple(snap["submitted"]), len(snap["notes"]),
+               snap["clock"].get("paused"), tuple(sorted(snap["bots"])))
         if key != last_sent:
             async with asyncio.timeout(deps.WS_SEND_TIMEOUT_S):  # a client that takes nothing goes
                 await websocket.send_text(text)

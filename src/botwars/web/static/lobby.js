@@ -76,6 +76,15 @@
     });
     remember(mineNow);
     renderMine();
+    // the game master's link: shown once (the server keeps only its hash)
+    const gmBox = $("gm-link-box");
+    if (gmBox && j.gm_url) {
+      const gmPath = `/gm/${j.match}?token=${encodeURIComponent(j.gm_token)}`;
+      gmBox.innerHTML = "";
+      gmBox.append("Game master (pause, extend, replace, adjudicate, end): ", el("a", {href: gmPath, id: "gm-link"}, "open the game master's page"),
+        " — shown only now: keep this link (bookmark it); it is the only way back to the game master's page.");
+      gmBox.hidden = false;
+    }
     const sp = $("spectator-link");
     sp.href = `/watch/${j.match}`;
     sp.textContent = `${location.origin}/watch/${j.match}`;

@@ -441,6 +441,22 @@
     }
   }
 
+  // ---- the game master's actions and missed deadlines (issue 24), in words -----------------------
+  let notesSeen = null;
+  function renderNotes(s) {
+    const box = $("gm-notes");
+    if (!box) return;
+    const notes = s.notes || [];
+    box.innerHTML = "";
+    const paused = s.clock && s.clock.paused && s.status !== "ended";
+    if (paused) box.append(el("p", {class: "paused-note", role: "status"}, "The game master has paused the match: every clock stands still."));
+    if (notes.length) box.append(el("ul", {class: "happened gm-said"}, ...notes.slice(-6).reverse().map(n => el("li", {}, n.text))));
+    if (s.bots && SEAT && s.bots[SEAT]) box.append(el("p", {class: "note"}, `The game master has handed your seat to the built-in bot ${s.bots[SEAT]}; ask them for it back.`));
+    box.hidden = !box.childNodes.length;
+    if (notesSeen !== null && notes.length > notesSeen) $("announce").textContent = notes.slice(notesSeen).map(n => n.text).join(" ");
+    notesSeen = notes.length;
+  }
+
   // ---- raw information (collapsed) ------------------------------------------------------------
   const isObj = v => v !== null && typeof v === "object" && !Array.isArray(v);
   const cell = v => v === null || v === undefined ? "–" : (typeof v === "object" ? JSON.stringify(v) : String(v));
@@ -525,10 +541,12 @@
   // Submit is disabled while the kit says its orders are incomplete (ui.ready(false, why)); the
   // sentence that says what is missing stands beside it.
   let entryBlock = null;
+  let shown = null, sentFor = null, changing = null;  // the point the controls show / last sent; "Change orders" open for
   function updateSubmit() {
     const b = $("submit");
     if (!SEAT || !b || !snap) return;
-    b.disabled = !snap.your_turn || snap.status === "ended" || !!entryBlock;
+    const editing = changing === snap.decision;  // "Change orders" (issue 24 item 3)
+    b.disabled = !(snap.your_turn || editing) || snap.status === "ended" || !!entryBlock;
     let why = $("submit-why");
     if (!why) { why = el("span", {id: "submit-why", class: "note", role: "status"}); b.after(why); }
     why.textContent = entryBlock && snap.your_turn && snap.status !== "ended" ? entryBlock : "";
@@ -550,13 +568,15 @@
     renderOutcome(s);
     renderInfo(s.view);
     renderEvents(s);
+    renderNotes(s);
     renderClocks();
     loadBoard();
     if ($("legend")) drawnLegend($("legend"));
     if (SEAT) {
       const key = `${s.decision}:${s.status}:${s.your_turn && !s.submitted.includes(SEAT)}`;
-      if (builtFor !== key) { builtFor = key; buildEntry(s); }
-      $("orders-card").classList.toggle("idle", !s.your_turn);
+      if (builtFor !== key) { builtFor = key; turnMoved(s); buildEntry(s); }
+      const editing = changing === s.decision && s.status !== "ended";
+      $("orders-card").classList.toggle("idle", !s.your_turn && !editing);
       updateSubmit();
       document.querySelector(".submit-row").hidden = s.status === "ended";
     }
@@ -658,10 +678,27 @@
     try { return JSON.parse(raw); } catch (e) { return raw; }  // the game's text notation
   }
 
+  // One seat, one decision (issue 23 item 6): orders go for the decision point the controls were
+  // built for, never the one a later push opened. Corrections (issue 24 item 3): after Submit,
+  // "Change orders" brings the controls back with the submitted plan until the turn resolves.
+  const REPLACES = page.dataset.replaces === "yes";
+  const SENT = `botwars:sent:${M}:${SEAT}`;
+  // shown, sentFor, changing: declared above updateSubmit (which reads changing)
+  function turnMoved(s) {  // the controls showed an older point that this tab never submitted
+    if (shown !== null && s.decision > shown && sentFor !== shown && s.status !== "ended") {
+      say("This turn was already played — here is what happened (see “What just happened”). The controls now show the new turn.", true);
+      try { localStorage.removeItem(STORE); } catch (e) { /* off */ }
+    }
+    if (changing !== null && changing !== s.decision) changing = null;
+  }
+  function sentOrders(d) {
+    try { const x = JSON.parse(localStorage.getItem(SENT) || "null"); return x && x.decision === d ? x.orders : null; } catch (e) { return null; }
+  }
+
   async function submit() {
     if (entryBlock) { say(entryBlock, true); return; }
     const body = payload();
-    const sent = snap.decision;
+    const sent = shown !== null ? shown : snap.decision;
     say("Sending…", false);
     const r = await fetch(`/api/matches/${M}/orders${q}`, {method: "POST", headers: {"Content-Type": "application/json"},
       body: JSON.stringify({decision: sent, orders: body})});
@@ -670,8 +707,10 @@
       // the refusal in words beside Submit; the rule number and the refused part go under Details
       refusalDetails(j);
       if (r.status === 409 && j.error === "wrong_decision") {
-        await refresh();  // follow the open decision point; the planned orders stay
-        say(`The game had moved on (now ${turnText(snap).toLowerCase()}). Your orders are kept: check them and press Submit again.`, true);
+        try { localStorage.removeItem(STORE); } catch (e) { /* off */ }
+        sentFor = sent;  // told here: the push of the new point needs no second message
+        await refresh();  // the new point's own controls; the old turn's orders are not sent again
+        say("This turn was already played — here is what happened (see “What just happened”). The controls now show the new turn: give your orders for it.", true);
       } else {
         say(`Refused: ${plainRefusal(j.message)}. Change the orders and submit again.`, true);
         await refresh();  // a refusal may open a new decision point for the same seat (a game may ask again)
@@ -679,9 +718,14 @@
       return;
     }
     const notes = (j.errors || []).map(e => e.detail || e.code).join("; ");
-    try { localStorage.removeItem(STORE); } catch (e) { /* off */ }
+    try { localStorage.removeItem(STORE); localStorage.setItem(SENT, JSON.stringify({decision: sent, orders: body})); } catch (e) { /* off */ }
+    sentFor = sent;
+    const was = changing;
+    changing = null;
+    if (was !== null && snap) buildEntry(snap);  // back to "your orders are in"
     refusalDetails(null);
-    say(j.duplicate ? "Already accepted." : `Accepted: your orders for ${turnText(snap).replace(/ of \d+$/, "").toLowerCase()} are in${notes ? ` (notes: ${notes})` : ""}.`, false);
+    say(j.duplicate ? "Already accepted." : j.replaced ? `Your new orders replace the ones you gave before${notes ? ` (notes: ${notes})` : ""}. You can change them until the turn is played.`
+      : `Accepted: your orders for ${turnText(snap).replace(/ of \d+$/, "").toLowerCase()} are in${notes ? ` (notes: ${notes})` : ""}.`, false);
   }
   // A refusal's message as a sentence for a person: rule numbers in brackets left out, and a
   // message that quotes JSON said in words (the message itself is kept under Details).
@@ -738,12 +782,22 @@
     entry.innerHTML = "";
     board.clear(); boardClick = null; entryCtl = null; entryBlock = null; updateSubmit();
     drawPlanned();
-    if (!s.your_turn || s.submitted.includes(SEAT) || s.status === "ended") {
+    const editing = changing === s.decision && s.status !== "ended";
+    if (!editing && (!s.your_turn || s.submitted.includes(SEAT) || s.status === "ended")) {
+      shown = null;
       entry.append(el("p", {class: "hint"}, s.status === "ended" ? "The match is over." :
         s.submitted.includes(SEAT) ? "Your orders are in. The page updates when the others have moved." : "Not your move yet: the page updates by itself."));
+      if (REPLACES && s.status !== "ended" && s.submitted.includes(SEAT) && s.pending.includes(SEAT) && !(s.bots || {})[SEAT]) {
+        entry.append(el("button", {type: "button", id: "change-orders", onclick: () => {
+          changing = s.decision;
+          buildEntry(snap).then(() => { $("submit").disabled = false; $("orders-card").classList.remove("idle"); });
+          say("Change your orders, then press Submit: the new ones replace those you gave (until the turn is played).", false);
+        }}, "Change orders"));
+      }
       renderLegend();
       return;
     }
+    shown = s.decision;
     const h = await (await fetch(`/web/matches/${M}/helpers${q}`)).json();
     // a newer push rebuilt the controls meanwhile: this older build must not add a second set
     // (two sets of controls, each keeping picks of its own: a pick in one is missing from the other)
@@ -759,9 +813,15 @@
       let saved = null;  // read before the controls start writing their own (empty) orders
       try { saved = JSON.parse(localStorage.getItem(STORE) || "null"); } catch (e) { saved = null; }
       entryCtl = KIT.entry(entry, s.view, h, ui) || null;
-      if (saved && saved.key === queueKey(s) && entryCtl && entryCtl.load) {
+      const given = editing ? sentOrders(s.decision) : null;  // "Change orders": the submitted plan
+      if (given !== null && entryCtl && entryCtl.load) {
+        try { entryCtl.load(given); setOrders(given); } catch (e) { /* stale */ }
+      } else if (saved && saved.key === queueKey(s) && entryCtl && entryCtl.load) {
         try { entryCtl.load(JSON.parse(saved.orders)); setOrders(saved.orders); } catch (e) { /* stale */ }
       }
+    } else if (editing) {
+      const given = sentOrders(s.decision);
+      if (given !== null) setOrders(given);
     }
     drawPlanned();
     renderLegend();
