@@ -153,7 +153,7 @@ def test_issue23_a_second_tab_on_one_seat_is_told_the_turn_was_already_played(br
     b.wait_for_function("document.getElementById('page').dataset.decision === '2'", timeout=WAIT_MS)
     b.wait_for_function("document.getElementById('order-msg').textContent.includes('already played')", timeout=WAIT_MS)
     assert "here is what happened" in b.inner_text("#order-msg")
-    assert "Decision point 1" in b.inner_text("#events")
+    assert "Turn 1" in b.inner_text("#events")  # what happened on the turn tab B had shown
     # nothing was sent for turn 2 from either tab
     v = httpx.get(f"{live.url}/api/matches/{m['match']}/view", params={"token": m["seats"][0]["token"]}).json()
     assert v["decision"] == 2 and v["your_turn"] and "p1" not in v["submitted"]

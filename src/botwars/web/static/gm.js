@@ -101,8 +101,15 @@
     $("gm-extend-all").disabled = v.status === "ended";
     for (const id of ["gm-adjudicate", "gm-cancel", "gm-end", "gm-abort"]) $(id).disabled = v.status === "ended";
     const tb = $("gm-seats");
+    // the table is drawn again on every refresh (5 s): a GM's half-made choice (hours, a bot) stays
+    const kept = {};
+    tb.querySelectorAll("tr[data-seat]").forEach(tr => { kept[tr.dataset.seat] = [...tr.querySelectorAll("input, select")].map(x => x.value); });
     tb.innerHTML = "";
-    v.seats.forEach(s => tb.append(seatRow(s, v)));
+    v.seats.forEach(s => {
+      const row = seatRow(s, v), k = kept[s.seat], xs = [...row.querySelectorAll("input, select")];
+      if (k && k.length === xs.length) xs.forEach((x, i) => { if (x.tagName !== "SELECT" || [...x.options].some(o => o.value === k[i])) x.value = k[i]; });
+      tb.append(row);
+    });
     const adj = $("gm-adj-seat"), keep = adj.value;
     adj.innerHTML = "";
     v.seats.forEach(s => adj.append(el("option", {value: s.seat}, s.seat)));
