@@ -296,6 +296,8 @@ def install_web(app: FastAPI) -> None:
     install_league_pages(app)  # the league pages (web/league_pages.py, issue 15 item 4)
 
     install_editor(app, env)  # the board editor, /editor/GAME (web/editor.py)
+    from botwars.web.notice_pages import install_notice_pages
+    install_notice_pages(app)  # the notice confirmation page (web/notice_pages.py, issue 25 item 6)
 
     def seat_of(sess, token: Optional[str]) -> Optional[str]:
         return manager.authenticate(sess, token) if token else None
