@@ -41,7 +41,7 @@ from botwars.engine.errors import BotwarsError, ConfigError
 from botwars.engine.plugin import games as all_games
 from botwars.engine.ruleset import canonical_json, get_ruleset
 from botwars.server.botpool import BotPool, DEFAULT_TIME_CAP_S
-from botwars.server.hub import Hub, HubFull
+from botwars.server.hub import Hub, HubFull, refuse
 from botwars.server.manager import ApiError, MatchManager
 from botwars.server.notices import install_notices
 from botwars.server.rulespool import RulesPool, RulesUnavailable
@@ -601,13 +601,13 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, backgro
             sess = await in_thread(manager.get, match_id)
             seat = manager.authenticate(sess, token) if token else None
         except ApiError as exc:
-            await websocket.close(code=4403 if exc.status == 403 else 4404, reason=_printable(exc.message)[:120])
+            await refuse(websocket, 4403 if exc.status == 403 else 4404, _printable(exc.message))
             return
         address = websocket.client.host if websocket.client else None
         try:
             sub = hub.subscribe(sess.id, address, spectator=seat is None)
         except HubFull as exc:
-            await websocket.close(code=4429, reason=str(exc)[:120])
+            await refuse(websocket, 4429, str(exc))
             return
         q = sub[1]
         last_n: int | None = None
