@@ -524,7 +524,7 @@ def serve(
         _fail(f"cannot open database {safe_url(url)}: {type(exc).__name__}: {first.replace(url, safe_url(url))}")
     err_console.print(f"botwars server on http://{host}:{port} (database {safe_url(url)})",
                       highlight=False, markup=False)
-    for line in _start_notes(app_):
+    for line in _start_notes():
         err_console.print(line, highlight=False, markup=False, soft_wrap=True)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     console.print(f"lobby: http://{shown}:{port}/", highlight=False, markup=False)  # the browser UI (issue 8)
@@ -541,22 +541,17 @@ def serve(
                 ws_ping_interval=10.0, ws_ping_timeout=10.0, timeout_graceful_shutdown=shutdown_timeout)
 
 
-def _start_notes(app_: Any) -> list[str]:
-    """What ``botwars serve`` says at start besides its address: the bots' isolation level and
-    whether uploads are on (issue 25 item 10), and turn notices being off without
-    ``BOTWARS_PUBLIC_URL`` (item 6)."""
+def _start_notes() -> list[str]:
+    """What ``botwars serve`` says at start besides its address: the bots' isolation level and,
+    below ``BOTWARS_SANDBOX_MIN``, that league uploads are off and why (issue 25 item 10)."""
     from botwars.agents import sandbox
-    from botwars.server.notices import NOTICES_OFF
     report = sandbox.probe()
     lines = [f"bot isolation: level {report.level} (levels: {' < '.join(sandbox.LEVELS)})"]
     try:
         sandbox.require_level()
     except (sandbox.SandboxUnavailable, ValueError) as exc:
         lines.append(f"league uploads are off: {exc}")
-    notices = getattr(app_.state, "notices", None)
-    if notices is not None and not notices.enabled:
-        lines.append(f"turn notices are off: {NOTICES_OFF}")
-    return lines
+    return lines  # (turn notices being off is logged by the notice service as it starts)
 
 
 def _check_listen(host: str, port: int) -> None:

@@ -35,7 +35,7 @@ def served(tmp_path_factory):
                             stdout=log, stderr=log, env=ENV)
     url = f"http://127.0.0.1:{port}"
     try:
-        wait_http(url, 60, proc)
+        wait_http(url, 240, proc)
         yield url, port
     finally:
         proc.terminate()
