@@ -9,6 +9,8 @@ the level reached, the one required and why (the same words as ``botwars sandbox
 
 from __future__ import annotations
 
+import os
+
 from botwars.agents import sandbox
 from botwars.server.manager import ApiError
 
@@ -30,3 +32,20 @@ def require_upload_isolation(minimum: str | None = None) -> sandbox.Report:
     except ValueError as exc:
         raise ApiError(503, "sandbox_misconfigured",
                        f"uploads are refused: BOTWARS_SANDBOX_MIN: {exc}") from None
+
+
+def uploads_off_reason(minimum: str | None = None) -> str | None:
+    """``None`` when uploads are accepted here; else why not, in words for the lobby (issue 25
+    item 10): the level this machine isolates bots at, the one uploads need (``minimum``,
+    default ``BOTWARS_SANDBOX_MIN``, else ``full``) and what keeps it lower."""
+    try:
+        sandbox.require_level(minimum)
+    except sandbox.SandboxUnavailable:
+        report = sandbox.probe()
+        need = minimum or os.environ.get("BOTWARS_SANDBOX_MIN", "").strip() or "full"
+        why = "; ".join(report.reasons) or "no isolation layer works here"
+        return (f"this machine can isolate bots only at level '{report.level}', and uploads need '{need}' "
+                f"({why}). The operator can run 'botwars sandbox check' to see what is missing.")
+    except ValueError as exc:
+        return f"the operator's setting BOTWARS_SANDBOX_MIN is wrong: {exc}."
+    return None

@@ -7,7 +7,8 @@ import this package). Nothing here knows a game: each page asks the game's plug-
 (docs/plugins.md) for its drawing, report and order-entry script.
 
 - ``GET /`` — the lobby: create a match (game, parameters, seats as human or built-in bot,
-  clock) and list running and ended matches;
+  clock) and list running and ended matches; when bots cannot be isolated at the level uploads
+  need (``BOTWARS_SANDBOX_MIN``), it says that league uploads are off and why;
 - ``GET /play/{id}?token=T`` — a seat's page: board, private information, order entry, clocks,
   live updates over the WebSocket;
 - ``GET /watch/{id}`` — the spectator page;
@@ -304,8 +305,9 @@ def install_web(app: FastAPI) -> None:
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     def lobby() -> HTMLResponse:
+        from botwars.server.uploads import uploads_off_reason
         return page("lobby.html", games=_games(), running=manager.list("running", 50, 0),
-                    ended=manager.list("ended", 50, 0))
+                    ended=manager.list("ended", 50, 0), uploads_off=uploads_off_reason())
 
     # A page refused (unknown match, wrong token, a replay before the end): a browser gets the
     # reason as a page with a way on, at the same status; other clients keep the JSON error.
