@@ -517,6 +517,11 @@ def serve(
     # of them, and they are made rarer (young garbage is still collected often)
     gc.freeze()
     gc.set_threshold(20_000, 50, 1000)
+    import threading
+
+    from botwars.agents import sandbox
+    probing = threading.Thread(target=sandbox.probe, name="botwars-probe", daemon=True)
+    probing.start()  # the isolation level printed below: probed while the manager starts
     try:
         app_.state.manager.start()
     except Exception as exc:  # unreachable database, failed migration
@@ -524,6 +529,7 @@ def serve(
         _fail(f"cannot open database {safe_url(url)}: {type(exc).__name__}: {first.replace(url, safe_url(url))}")
     err_console.print(f"botwars server on http://{host}:{port} (database {safe_url(url)})",
                       highlight=False, markup=False)
+    probing.join()
     for line in _start_notes():
         err_console.print(line, highlight=False, markup=False, soft_wrap=True)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host

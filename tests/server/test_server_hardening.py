@@ -157,7 +157,7 @@ def test_too_many_config_keys_are_refused(api):
 
 
 def test_the_board_drawing_is_capped(api, monkeypatch):
-    import botwars.web as web
+    import botwars.web.drawing as web  # svg_response's limit (botwars.web re-exports it)
     mid = make(api, "arena").json()["match"]
     assert api.get(f"/web/matches/{mid}/board.svg").status_code == 200
     monkeypatch.setattr(web, "MAX_SVG_BYTES", 1000)

@@ -1,0 +1,128 @@
+"""Drawings and what the replay viewer and the stage pictures share: :func:`svg_response`
+(capped at :data:`MAX_SVG_BYTES`), :func:`need_drawing` (404 for a game that declares no
+drawing), :func:`report_html`, :func:`step_label`, a resolved decision point re-simulated
+(:func:`before_point`) and the stage sections a viewer may see (:func:`sections_json`,
+:func:`frame_svg`)."""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Optional
+
+from fastapi.responses import Response
+
+from botwars.engine.plugin import Game, get_game
+from botwars.engine.record import Record, resimulate
+from botwars.server.manager import ApiError
+
+SVG_TYPE = "image/svg+xml"
+
+MAX_SVG_BYTES = 4 << 20
+"""Largest board drawing served, in bytes (issue 12): a bigger one is refused with 422
+``board_too_large`` (the server's limits on map text keep real boards far below it)."""
+
+
+def svg_response(svg: str, limit: int | None = None, **kw: Any) -> Response:
+    """The drawing as a response, or :class:`ApiError` 422 when it is over ``limit`` bytes
+    (default :data:`MAX_SVG_BYTES`)."""
+    limit = MAX_SVG_BYTES if limit is None else limit
+    body = svg.encode("utf-8", "backslashreplace")
+    if len(body) > limit:
+        raise ApiError(422, "board_too_large", f"the board drawing is {len(body)} bytes, over this server's "
+                                               f"limit of {limit}")
+    return Response(body, media_type=SVG_TYPE, **kw)
+
+
+def report_html(rs: Any, before: Any, after: Any, events: list) -> str:
+    """The report the game declares (``Game.report``: a Rich renderable or text) as an HTML
+    fragment (``<pre>`` with inline styles); ``""`` for a game without reports."""
+    game = get_game(rs.id)
+    if game.report is None:
+        return ""
+    from rich.console import Console
+    shown = game.describe(before, after, events)
+    if shown is None or shown == "":
+        return ""
+    con = Console(record=True, file=open(os.devnull, "w"), width=110, color_system="truecolor")
+    con.print(shown)
+    return con.export_html(inline_styles=True, code_format='<pre class="report">{code}</pre>')
+
+def need_drawing(game: Game, revealed: bool = False) -> Game:
+    """``game`` if it declares a board drawing (its ``svg`` hook; with ``revealed``, its
+    ``reveal_svg`` will do too); else :class:`ApiError` 404 ``no_drawing`` naming the game, so
+    that a picture route never answers 500 for a game without one (issue 26)."""
+    if game.svg is None and not (revealed and game.reveal_svg is not None):
+        raise ApiError(404, "no_drawing", f"the game {game.id} has no board drawing")
+    return game
+
+
+def before_point(sess: Any, n: int) -> tuple[Any, Any, list, dict]:
+    """``(before, after, events, line)`` of decision point ``n`` of a session (running or
+    ended), re-simulated from the referee's own record (server side: nothing leaves here but
+    what the caller filters). Raises :class:`ApiError` 404 for a point not yet resolved."""
+    with sess.lock:
+        lines = sess.ref.record(None)
+    header, decisions = lines[0], [x for x in lines[1:] if x and x.get("type") == "decision"]
+    if not 1 <= n <= len(decisions):
+        raise ApiError(404, "not_found", f"no resolved decision point {n} (1..{len(decisions)})")
+    rec = Record(header, decisions[:n], None, "", [s["seat"] for s in header["seats"]])
+    last = None
+    for r in resimulate(rec):
+        last = r
+    assert last is not None
+    return last.before, last.after, last.events, last.line
+
+
+def sections_json(sections: list[dict[str, Any]] | None, seat: Optional[str], reveal: bool,
+                   url: str, query: str = "", inline: bool = False) -> list[dict[str, Any]]:
+    """Stage sections as JSON for a viewer: only those ``seat`` may see (``None`` sections are
+    public; ``reveal``: an ended match shows all), each frame as ``{"j", "label", "url"}``
+    (``j`` numbers the frames of the sections this viewer sees, in order, so that it never
+    counts the pictures of a section hidden from it: G-10.6, G-16.5) and, with ``inline``,
+    its ``svg``."""
+    out, j = [], 0
+    for sec in visible_sections(sections, seat, reveal):
+        frames = []
+        for f in sec["frames"]:
+            fr = {"j": j, "label": f["label"], "url": f"{url}/frame/{j}.svg{query}"}
+            if inline:
+                fr["svg"] = f["svg"]
+            frames.append(fr)
+            j += 1
+        out.append({**{k: v for k, v in sec.items() if k != "frames"}, "frames": frames})
+    return out
+
+
+def visible_sections(sections: list[dict[str, Any]] | None, seat: Optional[str],
+                      reveal: bool) -> list[dict[str, Any]]:
+    """The stage sections ``seat`` (``None``: a spectator) may see, in order: public ones
+    (``seat`` ``None``), its own, or all when ``reveal`` (an ended match)."""
+    return [sec for sec in sections or [] if reveal or sec["seat"] is None or sec["seat"] == seat]
+
+
+def frame_svg(sections: list[dict[str, Any]] | None, j: int, seat: Optional[str], reveal: bool) -> str:
+    """Frame ``j`` of the sections ``seat`` may see (numbered as :func:`sections_json` does);
+    404 otherwise."""
+    k = 0
+    for sec in visible_sections(sections, seat, reveal):
+        for f in sec["frames"]:
+            if k == j:
+                return str(f["svg"])
+            k += 1
+    raise ApiError(404, "not_found", f"no frame {j} for this viewer")
+
+
+def step_label(rs: Any, before: Any, k: int) -> str:
+    """What decision point ``k`` of a replay was, in the words the seat pages use: ``"start"``,
+    ``"setup"`` or ``"turn T"`` with ``T`` the turn number the game's own view gave while that
+    decision point was open (the number its reports print)."""
+    if k == 0:
+        return "start"
+    try:
+        view = rs.view(before, None)
+    except Exception:  # noqa: BLE001 - a label is never worth a failed replay
+        view = {}
+    if view.get("phase") == "setup" or view.get("setup") is True:
+        return "setup"
+    t = view.get("turn")
+    return f"turn {t if isinstance(t, int) else rs.turn_number(before) + 1}"

@@ -1,0 +1,50 @@
+"""``GET /``: the lobby (create a match, running and ended matches; below the sandbox level
+uploads need, a line saying league uploads are off and why), mounted by
+:func:`botwars.web.install_web`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import HTMLResponse
+
+from botwars.engine.plugin import games as all_games
+from botwars.server.deps import ManagerDep
+from botwars.web.rendering import page
+
+router = APIRouter(include_in_schema=False)
+
+
+def _choices(p: Any) -> list[str]:
+    """The values the lobby offers in a drop-down for parameter ``p``: its ``choices``, or the
+    shipped names of a ``kind="file"`` parameter (boards, maps, room sets); ``[]``: free input."""
+    if p.choices:
+        return [str(c) for c in p.choices]
+    if p.kind == "file" and p.names is not None:
+        try:
+            return [str(n) for n in p.names()]
+        except Exception:  # noqa: BLE001 - a broken listing leaves the field free
+            return []
+    return []
+
+
+def _games() -> list[dict[str, Any]]:
+    out = []
+    for gid, game in all_games().items():
+        rs = game.ruleset()
+        out.append({"id": gid, "name": rs.name, "min_seats": rs.min_seats, "max_seats": min(rs.max_seats, 6),
+                    "seat_names": rs.seat_names(min(rs.max_seats, 6)),
+                    "params": [{"name": p.name, "type": p.type.__name__, "default": p.default, "doc": p.doc,
+                                "choices": _choices(p), "file": p.kind == "file"}
+                               for p in rs.params],
+                    "bots": sorted(game.builtin_bots())})
+    return out
+
+
+@router.get("/", response_class=HTMLResponse)
+def lobby(manager: ManagerDep) -> HTMLResponse:
+    """The lobby page."""
+    from botwars.server.uploads import uploads_off_reason  # below the sandbox minimum: say uploads are off
+    return page("lobby.html", games=_games(), running=manager.list("running", 50, 0),
+                ended=manager.list("ended", 50, 0), uploads_off=uploads_off_reason())

@@ -1,0 +1,73 @@
+"""A match's pages, mounted by :func:`botwars.web.install_web`: ``GET /play/{id}?token=T`` (a
+seat's page), ``GET /watch/{id}`` (the spectator page), ``GET /replay/{id}`` (the replay
+viewer of an ended match). A page refused (unknown match, wrong token, a replay before the
+end): a browser gets the reason as a page with a way on, at the same status; other clients
+keep the JSON error."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import HTMLResponse
+
+from botwars.engine.plugin import get_game
+from botwars.server.deps import ManagerDep
+from botwars.server.manager import ApiError, MatchManager
+from botwars.web.caches import CachesDep
+from botwars.web.rendering import page, refused_page
+
+router = APIRouter(include_in_schema=False)
+
+_TITLES = {"match_running": "This match is still being played", "unknown_match": "No such match",
+           "bad_token": "This seat link is not valid"}
+
+
+def refused(request: Request, exc: ApiError, match_id: str) -> HTMLResponse:
+    """The page for a refused match page (see :func:`refused_page`); raises ``exc`` again for a
+    client that is not a browser."""
+    watch = f"/watch/{match_id}" if exc.code == "match_running" else None
+    # the API's words for a running match name seat tokens, which this page cannot take
+    return refused_page(request, exc, _TITLES.get(exc.code, "This page cannot be shown"), watch=watch,
+                        message="A match's replay is public once the match has ended." if watch else None)
+
+
+def _play(manager: MatchManager, match_id: str, token: str) -> HTMLResponse:
+    sess = manager.get(match_id)
+    seat = manager.authenticate(sess, token)
+    game = get_game(sess.rs.id)
+    return page("match.html", sess=sess, seat=seat, token=token, game=sess.rs.id,
+                bots=sorted(game.builtin_bots()), entry_script=game.web_entry is not None,
+                has_stages=game.stages is not None)
+
+
+@router.get("/play/{match_id}", response_class=HTMLResponse)
+def play(request: Request, match_id: str, manager: ManagerDep,
+         token: str = Query(..., max_length=200)) -> HTMLResponse:
+    """A seat's page: board, private information, order entry, clocks, live updates."""
+    try:
+        return _play(manager, match_id, token)
+    except ApiError as exc:
+        return refused(request, exc, match_id)
+
+
+@router.get("/watch/{match_id}", response_class=HTMLResponse)
+def watch(request: Request, match_id: str, manager: ManagerDep) -> HTMLResponse:
+    """The spectator page."""
+    try:
+        sess = manager.get(match_id)
+    except ApiError as exc:
+        return refused(request, exc, match_id)
+    game = get_game(sess.rs.id)
+    return page("match.html", sess=sess, seat=None, token="", game=sess.rs.id, bots=[],
+                entry_script=game.web_entry is not None, has_stages=game.stages is not None)
+
+
+@router.get("/replay/{match_id}", response_class=HTMLResponse)
+def replay(request: Request, match_id: str, manager: ManagerDep, caches: CachesDep) -> HTMLResponse:
+    """The replay viewer of an ended match."""
+    try:
+        sess, steps = caches.replays.get(manager, match_id)
+    except ApiError as exc:
+        return refused(request, exc, match_id)
+    game = get_game(sess.rs.id)
+    return page("replay.html", sess=sess, count=len(steps), game=sess.rs.id,
+                entry_script=game.web_entry is not None)
