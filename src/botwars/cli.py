@@ -518,10 +518,10 @@ def serve(
     gc.freeze()
     gc.set_threshold(20_000, 50, 1000)
     import threading
-
-    from botwars.agents import sandbox
-    probing = threading.Thread(target=sandbox.probe, name="botwars-probe", daemon=True)
-    probing.start()  # the isolation level printed below: probed while the manager starts
+    # the isolation level is probed (about a second of bwrap trials) and printed beside the
+    # server's start, without delaying it
+    notes = threading.Thread(target=_print_start_notes, name="botwars-start-notes", daemon=True)
+    notes.start()
     try:
         app_.state.manager.start()
     except Exception as exc:  # unreachable database, failed migration
@@ -529,9 +529,6 @@ def serve(
         _fail(f"cannot open database {safe_url(url)}: {type(exc).__name__}: {first.replace(url, safe_url(url))}")
     err_console.print(f"botwars server on http://{host}:{port} (database {safe_url(url)})",
                       highlight=False, markup=False)
-    probing.join()
-    for line in _start_notes():
-        err_console.print(line, highlight=False, markup=False, soft_wrap=True)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     console.print(f"lobby: http://{shown}:{port}/", highlight=False, markup=False)  # the browser UI (issue 8)
     from uvicorn.config import WS_PROTOCOLS
@@ -545,6 +542,13 @@ def serve(
     uvicorn.run(app_, host=host, port=port, log_level=log_level, ws=ws, ws_max_size=65536,
                 ws_per_message_deflate=False, http=guarded_h11(header_timeout), timeout_keep_alive=5,
                 ws_ping_interval=10.0, ws_ping_timeout=10.0, timeout_graceful_shutdown=shutdown_timeout)
+    notes.join(timeout=60)
+
+
+def _print_start_notes() -> None:
+    """Print :func:`_start_notes` on stderr (a thread of ``botwars serve``)."""
+    for line in _start_notes():
+        err_console.print(line, highlight=False, markup=False, soft_wrap=True)
 
 
 def _start_notes() -> list[str]:
