@@ -212,19 +212,7 @@ class NoticeSettings:
                     except ValueError as exc:
                         raise ValueError(f"BOTWARS_WEBHOOK_ALLOW: {exc}") from None
         smtp_tls = flag("BOTWARS_SMTP_TLS", False)
-        ports_text = (get("BOTWARS_WEBHOOK_PORTS") or "80,443").strip()
-        any_port = ports_text.lower() == "any"
-        ports: list[int] = []
-        if not any_port:
-            for part in ports_text.split(","):
-                if part.strip():
-                    try:
-                        port = int(part)
-                    except ValueError:
-                        raise ValueError(f"BOTWARS_WEBHOOK_PORTS: not a port: {part.strip()!r}") from None
-                    if not 0 < port < 65536:
-                        raise ValueError(f"BOTWARS_WEBHOOK_PORTS: not a port: {port} (1 to 65535)")
-                    ports.append(port)
+        ports = _ports(get("BOTWARS_WEBHOOK_PORTS") or "80,443")
         return cls(
             smtp_host=get("BOTWARS_SMTP_HOST"),
             smtp_port=num("BOTWARS_SMTP_PORT", int, 465 if smtp_tls else 587),
@@ -245,11 +233,29 @@ class NoticeSettings:
             max_attempts=max(1, num("BOTWARS_NOTICE_MAX_ATTEMPTS", int, 10)),
             poll_s=num("BOTWARS_NOTICE_POLL", parse_duration, 1.0),
             public_url=_public_url(get("BOTWARS_PUBLIC_URL")),
-            webhook_ports=tuple(sorted(set(ports))),
-            any_port=any_port,
+            webhook_ports=ports or (),
+            any_port=ports is None,
             confirms_per_match=max(1, num("BOTWARS_NOTICE_CONFIRMS_PER_MATCH", int, 4)),
             matches_per_address=max(1, num("BOTWARS_NOTICE_MATCHES_PER_ADDRESS", int, 20)),
         )
+
+
+def _ports(text: str) -> Optional[tuple[int, ...]]:
+    """``BOTWARS_WEBHOOK_PORTS`` (``80,443,8443``) as sorted ports; ``None`` for ``any``. Raises
+    ``ValueError`` naming the variable and the part that is not a port (1 to 65535)."""
+    if text.strip().lower() == "any":
+        return None
+    ports: set[int] = set()
+    for part in text.split(","):
+        if part.strip():
+            try:
+                port = int(part)
+            except ValueError:
+                raise ValueError(f"BOTWARS_WEBHOOK_PORTS: not a port: {part.strip()!r}") from None
+            if not 0 < port < 65536:
+                raise ValueError(f"BOTWARS_WEBHOOK_PORTS: not a port: {port} (1 to 65535)")
+            ports.add(port)
+    return tuple(sorted(ports))
 
 
 def _public_url(text: Optional[str]) -> Optional[str]:
