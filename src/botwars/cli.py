@@ -479,8 +479,16 @@ def serve(
                                        help="Most WebSocket connections per client address."),
     max_board_chars: int = typer.Option(8192, "--max-board-chars", min=64, max=1 << 20,
                                         help="Longest map/board/rooms/pool text a request may give."),
+    header_timeout: float = typer.Option(10.0, "--header-timeout", min=0.1, max=300,
+                                         help="Seconds a client may take to send a request's headers; slower "
+                                              "or silent connections are closed."),
+    shutdown_timeout: float = typer.Option(3.0, "--shutdown-timeout", min=0, max=60,
+                                           help="Seconds open requests get to finish after SIGTERM or Ctrl-C."),
 ) -> None:
-    """Run the game-master server (HTTP + WebSocket; OpenAPI schema at /docs). Limits: docs/server.md."""
+    """Run the game-master server (HTTP + WebSocket; OpenAPI schema at /docs). Limits: docs/server.md.
+
+    Prints the bots' isolation level at start (uploads are off below BOTWARS_SANDBOX_MIN), and
+    stops within seconds of SIGTERM: running league matches are played again after a restart."""
     import uvicorn
     from uvicorn.config import LOG_LEVELS
 
@@ -506,6 +514,11 @@ def serve(
     # of them, and they are made rarer (young garbage is still collected often)
     gc.freeze()
     gc.set_threshold(20_000, 50, 1000)
+    import threading
+    # the isolation level is probed (about a second of bwrap trials) and printed beside the
+    # server's start, without delaying it
+    notes = threading.Thread(target=_print_start_notes, name="botwars-start-notes", daemon=True)
+    notes.start()
     try:
         app_.state.manager.start()
     except Exception as exc:  # unreachable database, failed migration
@@ -519,8 +532,33 @@ def serve(
     ws = "websockets-sansio" if "websockets-sansio" in WS_PROTOCOLS else "auto"
     # clients send nothing the server reads over the WebSocket: a small frame limit; no
     # per-message compression (it would compress the same snapshot once per spectator)
+    # slow clients (issue 25 item 10): request headers within --header-timeout, idle keep-alive
+    # connections closed after 5 s, WebSocket clients that answer no ping within 20 s dropped;
+    # after SIGTERM open requests get --shutdown-timeout seconds, then the app stops its pools
+    from botwars.server.slowclients import guarded_h11
     uvicorn.run(app_, host=host, port=port, log_level=log_level, ws=ws, ws_max_size=65536,
-                ws_per_message_deflate=False)
+                ws_per_message_deflate=False, http=guarded_h11(header_timeout), timeout_keep_alive=5,
+                ws_ping_interval=10.0, ws_ping_timeout=10.0, timeout_graceful_shutdown=shutdown_timeout)
+    notes.join(timeout=60)
+
+
+def _print_start_notes() -> None:
+    """Print :func:`_start_notes` on stderr (a thread of ``botwars serve``)."""
+    for line in _start_notes():
+        err_console.print(line, highlight=False, markup=False, soft_wrap=True)
+
+
+def _start_notes() -> list[str]:
+    """What ``botwars serve`` says at start besides its address: the bots' isolation level and,
+    below ``BOTWARS_SANDBOX_MIN``, that league uploads are off and why (issue 25 item 10)."""
+    from botwars.agents import sandbox
+    report = sandbox.probe()
+    lines = [f"bot isolation: level {report.level} (levels: {' < '.join(sandbox.LEVELS)})"]
+    try:
+        sandbox.require_level()
+    except (sandbox.SandboxUnavailable, ValueError) as exc:
+        lines.append(f"league uploads are off: {exc}")
+    return lines  # (turn notices being off is logged by the notice service as it starts)
 
 
 def _check_listen(host: str, port: int) -> None:

@@ -24,6 +24,8 @@ from conftest import free_port, make_client
 import aiosmtpd.controller as aiosmtpd_controller  # the test extra (pyproject.toml)
 
 WAIT_S = 60.0
+PUBLIC = "https://play.botwars.test"
+"""BOTWARS_PUBLIC_URL of the servers these tests start: every link in a notice starts with it."""
 
 
 def wait_for(pred, what: str, timeout: float = WAIT_S):
@@ -120,6 +122,8 @@ def notice_env(monkeypatch):
             monkeypatch.setenv("BOTWARS_SMTP_FROM", "gm@botwars.test")
         monkeypatch.setenv("BOTWARS_NOTICE_POLL", "0.02s")
         monkeypatch.setenv("BOTWARS_WEBHOOK_BACKOFF", "0.01s")
+        monkeypatch.setenv("BOTWARS_PUBLIC_URL", PUBLIC)
+        extra.setdefault("BOTWARS_WEBHOOK_PORTS", "any")  # the test's receivers listen on free ports
         for k, v in extra.items():
             monkeypatch.setenv(k, v)
     return set_env
@@ -134,6 +138,28 @@ def new_toy(c, **config):
 
 def auth(token):
     return {"Authorization": f"Bearer {token}"}
+
+
+def confirmation_link(smtp, address: str) -> str:
+    """The link of the one confirmation mail sent to ``address`` (waits for it)."""
+    mails = wait_for(lambda: [m for m in smtp.to(address) if "do you want turn notices" in subject(m)],
+                     f"the confirmation mail to {address}")
+    assert len(mails) == 1
+    links = [w for w in mails[0].get_content().split() if w.startswith(PUBLIC + "/notices/confirm?token=")]
+    assert len(links) == 1, mails[0].get_content()
+    return links[0]
+
+
+def confirm(c, smtp, address: str, agree: bool = True) -> dict:
+    """Answer the confirmation mail sent to ``address`` as its owner would (the API the page posts to)."""
+    token = confirmation_link(smtp, address).split("token=", 1)[1]
+    r = c.post("/api/notices/confirm", json={"token": token, "agree": agree})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def your_moves(smtp, address: str) -> list:
+    return [m for m in smtp.to(address) if "your move" in subject(m)]
 
 
 def notices_of(c, mid, token):
@@ -152,20 +178,22 @@ def test_your_move_mail_reaches_the_awaited_seat_only_and_the_result_reaches_bot
         for seat, addr in (("p1", "one@example.com"), ("p2", "two@example.com")):
             r = c.post(f"/api/matches/{mid}/notices", headers=auth(tok[seat]), json={"email": addr})
             assert r.status_code == 200, r.text
-            assert r.json()["email"] == addr
+            assert r.json()["email"] == addr and r.json()["email_status"] == "awaiting confirmation"
+        for addr in ("one@example.com", "two@example.com"):
+            assert confirm(c, smtp, addr) == {"address": addr, "status": "confirmed"}
         # decision point 1 awaits p1 only (the toy alternates)
-        mail = wait_for(lambda: smtp.to("one@example.com"), "p1's your-move mail")[0]
+        mail = wait_for(lambda: your_moves(smtp, "one@example.com"), "p1's your-move mail")[0]
         assert subject(mail).startswith(f"botwars: your move in match {mid}, deadline ")
         assert mail["X-Botwars-Seat"] == "p1" and mail["To"] == "one@example.com"
         assert "decision point 1" in mail.get_content()
         # nothing was queued for p2 at point 1
-        assert [n for n in notices_of(c, mid, tok["p2"]) if n["decision"] == 1] == []
-        assert smtp.to("two@example.com") == []
+        assert [n for n in notices_of(c, mid, tok["p2"]) if n["decision"] == 1 and n["kind"] != "confirm"] == []
+        assert your_moves(smtp, "two@example.com") == []
 
         # p1 moves: point 2 opens for p2, who is told; p1 is not told again
         r = c.post(f"/api/matches/{mid}/orders", headers=auth(tok["p1"]), json={"decision": 1, "orders": {"add": 1}})
         assert r.status_code == 200, r.text
-        mail2 = wait_for(lambda: smtp.to("two@example.com"), "p2's your-move mail")[0]
+        mail2 = wait_for(lambda: your_moves(smtp, "two@example.com"), "p2's your-move mail")[0]
         assert mail2["X-Botwars-Seat"] == "p2" and "decision point 2" in mail2.get_content()
 
         # p2 adds 1 (point 3: p1), p1 adds 2 → total 3: p1 wins
@@ -224,8 +252,8 @@ def test_a_mail_server_that_never_answers_does_not_hold_up_the_match(toy, notice
             r = c.post(f"/api/matches/{mid}/orders", headers=auth(tok["p1"]), json={"decision": 1, "orders": {"add": 2}})
             assert r.status_code == 200 and r.json()["resolved"] is True
             assert c.get(f"/api/matches/{mid}").json()["status"] == "ended"
-            move = [n for n in notices_of(c, mid, tok["p1"]) if n["kind"] == "move"]
-            assert move and move[0]["status"] == "pending" and move[0]["attempts"] == 0  # still in flight
+            ask = [n for n in notices_of(c, mid, tok["p1"]) if n["kind"] == "confirm"]
+            assert ask and ask[0]["status"] == "pending" and ask[0]["attempts"] == 0  # still in flight
             for s in held:  # the mail server hangs up: the attempt fails and is counted
                 s.close()
             lsock.shutdown(socket.SHUT_RDWR)  # (wakes the accepting thread; close alone does not)
@@ -250,8 +278,8 @@ def test_a_dead_mail_server_is_retried_with_back_off_and_logged_without_the_pass
         r = c.post(f"/api/matches/{mid}/orders", headers=auth(tok["p1"]), json={"decision": 1, "orders": {"add": 2}})
         assert r.status_code == 200 and r.json()["resolved"] is True
 
-        def result():
-            return [n for n in notices_of(c, mid, tok["p2"]) if n["kind"] == "result"]
+        def result():  # the address is unconfirmed: its confirmation request is what is tried
+            return [n for n in notices_of(c, mid, tok["p2"]) if n["kind"] == "confirm"]
         first = wait_for(lambda: [n for n in result() if n["attempts"] == 1], "the first failed attempt")[0]
         assert first["status"] == "pending"
         assert first["next_attempt_at"] == pytest.approx(clock.t + 60.0)  # back-off: retry_s after attempt 1
@@ -341,7 +369,8 @@ def test_a_restart_keeps_the_queue_and_sends_nothing_twice(toy, smtp, notice_env
         mid, tok = new_toy(c, target=3)
         assert c.post(f"/api/matches/{mid}/notices", headers=auth(tok["p1"]),
                       json={"email": "one@example.com"}).status_code == 200
-        wait_for(lambda: smtp.to("one@example.com"), "p1's your-move mail")
+        confirm(c, smtp, "one@example.com")
+        wait_for(lambda: your_moves(smtp, "one@example.com"), "p1's your-move mail")
         wait_for(lambda: [n for n in notices_of(c, mid, tok["p1"]) if n["status"] == "sent"], "sent status")
     with make_client(sqlite_url, clock) as c:  # the server restarts on the same database
         assert c.app.state.notices.started
@@ -353,10 +382,11 @@ def test_a_restart_keeps_the_queue_and_sends_nothing_twice(toy, smtp, notice_env
         assert c.post(f"/api/matches/{mid}/orders", headers=auth(tok["p2"]),
                       json={"decision": 2, "orders": {"add": 1}}).status_code == 200
         # point 3 is p1's: a new notice, delivered by the restarted worker
-        wait_for(lambda: len(smtp.to("one@example.com")) >= 2, "p1's second your-move mail")
+        wait_for(lambda: len(your_moves(smtp, "one@example.com")) >= 2, "p1's second your-move mail")
         moves = [n for n in notices_of(c, mid, tok["p1"]) if n["kind"] == "move"]
         assert sorted(n["decision"] for n in moves) == [1, 3]
-    assert ["decision point 1" in m.get_content() for m in smtp.to("one@example.com")] == [True, False]
+    assert ["decision point 1" in m.get_content() for m in your_moves(smtp, "one@example.com")] == [True, False]
+    assert len(smtp.to("one@example.com")) == 3  # and the one confirmation mail, not sent again
 
 
 # ---- registration: who may read it, what is accepted --------------------------------------------
@@ -392,7 +422,7 @@ def test_registration_is_readable_only_with_the_seats_token(toy, notice_env, sql
     ({"webhook": "ftp://example.com/x"}, "webhook", "http"),
     ({"webhook": "not a url"}, "webhook", ""),
     ({"webhook": "http://example.com/" + "x" * 2100}, "webhook", "2048"),
-    ({"webhook": "http://127.0.0.1:9/hook"}, "webhook", "not public"),
+    ({"webhook": "http://127.0.0.1/hook"}, "webhook", "not public"),
     ({"webhook": "http://10.1.2.3/hook"}, "webhook", "not public"),
     ({"webhook": "https://169.254.169.254/latest"}, "webhook", "not public"),
     ({"webhook": "http://[::1]/hook"}, "webhook", "not public"),
@@ -412,7 +442,7 @@ def test_bad_addresses_are_422_naming_the_field(toy, notice_env, sqlite_url, clo
 
 
 def test_a_public_webhook_address_and_an_operator_allowed_one_are_accepted(toy, notice_env, sqlite_url, clock):
-    notice_env(BOTWARS_WEBHOOK_ALLOW="10.1.0.0/16")
+    notice_env(BOTWARS_WEBHOOK_ALLOW="10.1.0.0/16", BOTWARS_WEBHOOK_PORTS="80,443,8443")
     with make_client(sqlite_url, clock) as c:
         mid, tok = new_toy(c)
         url = f"/api/matches/{mid}/notices"
@@ -472,8 +502,8 @@ def test_a_real_server_with_background_threads_sends_notices(toy, hook, notice_e
             headers, body = hook.requests[0]
             assert headers["x-botwars-signature"] == "sha256=" + hmac.new(secret.encode(), body,
                                                                           hashlib.sha256).hexdigest()
-            # the link leads to the match under the address the player registered through
-            assert got[0]["link"] == f"{url}/watch/{mid}"
+            # the link leads to the match under the configured public URL, not the request's address
+            assert got[0]["link"] == f"{PUBLIC}/watch/{mid}"
     finally:
         server.should_exit = True
         t.join(timeout=10)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from concurrent.futures import FIRST_COMPLETED, wait
 from typing import Any, Callable, Sequence
 
@@ -18,6 +19,9 @@ from botwars.league.runner import MatchJob, MatchReport, play_match
 
 #: times a match is started again after its worker process died before the match ended
 RETRIES = 3
+
+POLL_S = 0.25
+"""How often a local run looks whether it was interrupted (:meth:`LocalBackend.interrupt`), seconds."""
 
 Task = Callable[[MatchJob], MatchReport]
 OnDone = Callable[[MatchReport], None]
@@ -89,6 +93,13 @@ class LocalBackend:
         self.task = task
         self.keep_pool = keep_pool
         self._pool: Any = None
+        self._interrupted = threading.Event()
+
+    def interrupt(self) -> None:
+        """From another thread: make a :meth:`run` under way (or the next) return within
+        :data:`POLL_S` seconds, unreported matches dropped and the pool stopped, as on Ctrl-C
+        (the server's shutdown: the league plays the dropped matches again after a restart)."""
+        self._interrupted.set()
 
     def _get_pool(self, jobs: int) -> Any:
         from pebble import ProcessPool
@@ -119,7 +130,9 @@ class LocalBackend:
             tries: dict[str, int] = {}
             pending = {pool.schedule(_play_in_worker, args=(self.task, j)): j for j in jobs}
             while pending:
-                done, _ = wait(list(pending), return_when=FIRST_COMPLETED)
+                done, _ = wait(list(pending), timeout=POLL_S, return_when=FIRST_COMPLETED)
+                if self._interrupted.is_set():
+                    return  # the matches under way are dropped (finally: the pool is stopped)
                 for fut in done:
                     job = pending.pop(fut)
                     try:

@@ -16,7 +16,8 @@ event loop's time, however many they are (issue 12). A burst of changes is folde
 message (which carries the events of every decision point since the previous one).
 
 The hub also holds the connection limits (issue 12): at most ``per_match`` connections on one
-match and ``per_address`` from one client address (:class:`HubFull` beyond).
+match and ``per_address`` from one client address (:class:`HubFull` beyond; :func:`refuse`
+closes such a connection with code 4429 after the handshake).
 """
 
 from __future__ import annotations
@@ -165,6 +166,17 @@ class Hub:
             await asyncio.sleep(0)  # those connections, and everyone else, have a turn
         await asyncio.sleep(0)
         self._pump_cost[key] = loop.time() - t0
+
+
+async def refuse(websocket: Any, code: int, reason: str) -> None:
+    """Refuse a WebSocket connection with ``code`` (4403 wrong token, 4404 unknown match, 4429
+    over a limit: :class:`HubFull`) and ``reason`` (at most 120 characters are sent).
+
+    The handshake is completed first and the connection then closed: a close before the
+    handshake reaches a client of a real server (uvicorn) as an HTTP 403 with no code or reason
+    at all (issue 25 item 10), where the documented code is what clients act on."""
+    await websocket.accept()
+    await websocket.close(code=code, reason=reason[:120])
 
 
 def _put(q: asyncio.Queue) -> None:

@@ -294,16 +294,26 @@ class League:
         self._thread.start()
 
     def stop(self) -> None:
-        """Stop the scheduler thread (a batch under way finishes first, at most 30 s waited)."""
+        """Stop the scheduler thread at once (issue 25 item 10: the server stops within
+        seconds): a batch under way is interrupted and nothing of its matches is stored, so a
+        queued challenge stays queued and a ladder match's place in the schedule stays free;
+        both are played again, from the start with the same seeds, after a restart. Waits at
+        most about 5 s for the thread."""
         self._stop.set()
         self._wake.set()
+        backend = self._backend
+        if backend is not None:
+            backend.interrupt()
         if self._thread is not None:
-            self._thread.join(timeout=30)
+            self._thread.join(timeout=5)
             self._thread = None
-        with self._step_lock:
-            if self._backend is not None:
-                self._backend.close()
-                self._backend = None
+        if self._step_lock.acquire(timeout=5):
+            try:
+                if self._backend is not None:
+                    self._backend.close()
+                    self._backend = None
+            finally:
+                self._step_lock.release()
         with self._check_lock:
             if self._check_pool is not None:
                 self._check_pool.stop()
@@ -799,7 +809,13 @@ class League:
             from botwars.league.backends import LocalBackend
             if self._backend is None:
                 self._backend = LocalBackend(self.workers, keep_pool=True)
-            self._backend.run(jobs, lambda rep: self._commit(rep, kind, game))
+            if self._stop.is_set():
+                return 0
+
+            def done(rep: MatchReport) -> None:
+                if not self._stop.is_set():  # a match cut short by the shutdown is never stored
+                    self._commit(rep, kind, game)
+            self._backend.run(jobs, done)
             return len(jobs)
 
     def _commit(self, report: MatchReport, kind: str, game: str = "") -> bool:

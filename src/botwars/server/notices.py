@@ -25,13 +25,23 @@ password) and tried again after ``retry_s * 2**(attempts-1)`` seconds (capped at
 seat has moved, is cancelled instead of sent. Nothing the game does waits on a mail server or a
 webhook.
 
-**Webhook addresses.** A URL must be ``http`` or ``https``. Its host is resolved at
-registration and again before every delivery, and refused when any address is not globally
-routable (loopback, private, link-local, shared, reserved, multicast: ``ipaddress``'s
-``is_global``), unless the operator allows it with ``BOTWARS_WEBHOOK_ALLOW`` (a comma-separated
-list of networks such as ``127.0.0.0/8,10.1.0.0/16``, or ``any``). The connection goes to the
-address that was checked (the host name is kept for ``Host`` and TLS), and redirects are not
-followed, so a stranger cannot make the server probe an internal address.
+**Who may be mailed (issue 25 item 6).** Notices are off unless the operator sets
+``BOTWARS_PUBLIC_URL``: every link in a notice is built from it, never from the ``Host`` a
+request named. An e-mail address is mailed nothing but one confirmation link (``GET
+/notices/confirm?token=...``, the answer ``POST /api/notices/confirm``) until its owner agrees;
+an owner who declines is never mailed again. One match may ask at most ``confirms_per_match``
+addresses, and one address (e-mail or webhook URL) may be registered in at most
+``matches_per_address`` running matches.
+
+**Webhook addresses (issue 25 item 7).** A URL must be ``http`` or ``https`` on port 80 or 443
+(``BOTWARS_WEBHOOK_PORTS`` allows others). Its host is resolved at registration and again before
+every delivery, and refused when any address is not global unicast (loopback, private,
+link-local, shared, reserved, multicast) or is an IPv6 form that embeds such an IPv4 address
+(mapped, compatible, NAT64, 6to4, Teredo: :func:`embedded_ipv4`), unless the operator allows it
+with ``BOTWARS_WEBHOOK_ALLOW`` (a comma-separated list of networks such as
+``127.0.0.0/8,10.1.0.0/16``, or ``any``). The connection goes to the address that was checked
+(the host name is kept for ``Host`` and TLS), and redirects are not followed, so a stranger
+cannot make the server probe an internal address.
 """
 
 from __future__ import annotations
@@ -54,16 +64,16 @@ from email.message import EmailMessage
 from typing import Any, Callable, Mapping, Optional
 from urllib.parse import urlsplit
 
-from fastapi import Depends, Request
+from fastapi import Depends
 from pydantic import BaseModel, ConfigDict, EmailStr, Field, HttpUrl, field_validator
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, func, select, update
 
 from botwars.engine.errors import ConfigError
 from botwars.engine.ruleset import canonical_json
 from botwars.render.palette import seat_colours
 from botwars.server.manager import ApiError
 from botwars.store import Store
-from botwars.store.models import MatchRow, NoticeRegistrationRow, NoticeRow, OrderRow
+from botwars.store.models import MatchRow, NoticeAddressRow, NoticeRegistrationRow, NoticeRow, OrderRow
 
 log = logging.getLogger("botwars.server.notices")
 
@@ -74,6 +84,10 @@ SIGNATURE_HEADER = "X-Botwars-Signature"
 MAX_EMAIL_CHARS = 254
 MAX_URL_CHARS = 2048
 MAX_ERROR_CHARS = 500
+
+NOTICES_OFF = ("BOTWARS_PUBLIC_URL is not set (the address players open this server at; the links in "
+               "notices lead there, never to the address a request named)")
+"""Why notices are off without a public URL (logged at start, and the 409 of a registration)."""
 
 
 # ---- settings ------------------------------------------------------------------------------
@@ -104,8 +118,12 @@ class NoticeSettings:
     ``any_address`` allows every address), ``webhook_timeout_s``, ``webhook_tries`` (tries
     within one attempt, exponential back-off from ``webhook_backoff_s``). The queue:
     ``retry_s``/``retry_max_s`` (back-off between attempts, seconds), ``max_attempts``,
-    ``poll_s`` (how often the worker looks for due notices). ``public_url``: the base of the
-    link in each notice (default: the address the player registered through).
+    ``poll_s`` (how often the worker looks for due notices). ``public_url``: the base of every
+    link in a notice and of the confirmation link (issue 25 item 6); without it notices are
+    off (never the ``Host`` a request named). ``webhook_ports``: the ports a webhook URL may
+    name (default 80 and 443; ``any_port``: every one). ``confirms_per_match``: how many
+    e-mail addresses one match may ask to confirm; ``matches_per_address``: in how many running
+    matches one address (e-mail or webhook URL) may be registered at once.
     """
 
     smtp_host: Optional[str] = None
@@ -127,6 +145,10 @@ class NoticeSettings:
     max_attempts: int = 10
     poll_s: float = 1.0
     public_url: Optional[str] = None
+    webhook_ports: tuple[int, ...] = (80, 443)
+    any_port: bool = False
+    confirms_per_match: int = 4
+    matches_per_address: int = 20
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> "NoticeSettings":
@@ -138,7 +160,9 @@ class NoticeSettings:
         empty: none), ``BOTWARS_WEBHOOK_ALLOW`` (networks, or ``any``), ``BOTWARS_WEBHOOK_TIMEOUT``,
         ``BOTWARS_WEBHOOK_TRIES``, ``BOTWARS_WEBHOOK_BACKOFF``, ``BOTWARS_NOTICE_RETRY`` (first back-off, a duration),
         ``BOTWARS_NOTICE_RETRY_MAX``, ``BOTWARS_NOTICE_MAX_ATTEMPTS``, ``BOTWARS_NOTICE_POLL``,
-        ``BOTWARS_PUBLIC_URL``. Raises :class:`ConfigError` naming the variable that is wrong."""
+        ``BOTWARS_PUBLIC_URL`` (``https://host[:port][/prefix]``), ``BOTWARS_WEBHOOK_PORTS``
+        (``80,443,8443`` or ``any``), ``BOTWARS_NOTICE_CONFIRMS_PER_MATCH``,
+        ``BOTWARS_NOTICE_MATCHES_PER_ADDRESS``. Raises :class:`ConfigError` naming the variable that is wrong."""
         try:
             return cls._from_env(os.environ if env is None else env)
         except ValueError as exc:
@@ -189,6 +213,7 @@ class NoticeSettings:
                     except ValueError as exc:
                         raise ValueError(f"BOTWARS_WEBHOOK_ALLOW: {exc}") from None
         smtp_tls = flag("BOTWARS_SMTP_TLS", False)
+        ports = _ports(get("BOTWARS_WEBHOOK_PORTS") or "80,443")
         return cls(
             smtp_host=get("BOTWARS_SMTP_HOST"),
             smtp_port=num("BOTWARS_SMTP_PORT", int, 465 if smtp_tls else 587),
@@ -208,8 +233,43 @@ class NoticeSettings:
             retry_max_s=num("BOTWARS_NOTICE_RETRY_MAX", parse_duration, 3600.0),
             max_attempts=max(1, num("BOTWARS_NOTICE_MAX_ATTEMPTS", int, 10)),
             poll_s=num("BOTWARS_NOTICE_POLL", parse_duration, 1.0),
-            public_url=(get("BOTWARS_PUBLIC_URL") or "").rstrip("/") or None,
+            public_url=_public_url(get("BOTWARS_PUBLIC_URL")),
+            webhook_ports=ports or (),
+            any_port=ports is None,
+            confirms_per_match=max(1, num("BOTWARS_NOTICE_CONFIRMS_PER_MATCH", int, 4)),
+            matches_per_address=max(1, num("BOTWARS_NOTICE_MATCHES_PER_ADDRESS", int, 20)),
         )
+
+
+def _ports(text: str) -> Optional[tuple[int, ...]]:
+    """``BOTWARS_WEBHOOK_PORTS`` (``80,443,8443``) as sorted ports; ``None`` for ``any``. Raises
+    ``ValueError`` naming the variable and the part that is not a port (1 to 65535)."""
+    if text.strip().lower() == "any":
+        return None
+    ports: set[int] = set()
+    for part in text.split(","):
+        if part.strip():
+            try:
+                port = int(part)
+            except ValueError:
+                raise ValueError(f"BOTWARS_WEBHOOK_PORTS: not a port: {part.strip()!r}") from None
+            if not 0 < port < 65536:
+                raise ValueError(f"BOTWARS_WEBHOOK_PORTS: not a port: {port} (1 to 65535)")
+            ports.add(port)
+    return tuple(sorted(ports))
+
+
+def _public_url(text: Optional[str]) -> Optional[str]:
+    """``BOTWARS_PUBLIC_URL`` without its trailing ``/``; ``None`` when unset. Raises
+    ``ValueError`` naming the variable unless it is an ``http(s)://host...`` URL without a
+    query or fragment."""
+    if text is None:
+        return None
+    parts = urlsplit(text.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+        raise ValueError(f"BOTWARS_PUBLIC_URL: {text!r} is not an http(s)://HOST[:PORT][/PATH] address "
+                         "(the address players open this server at)")
+    return text.strip().rstrip("/")
 
 
 # ---- webhook addresses ---------------------------------------------------------------------
@@ -217,28 +277,87 @@ class AddressRefused(ValueError):
     """A webhook URL whose host is (or resolves to) an address this server will not reach."""
 
 
-def address_allowed(ip: ipaddress.IPv4Address | ipaddress.IPv6Address, settings: NoticeSettings) -> bool:
-    """Whether a webhook may connect to ``ip``: a global unicast address, or one inside the
-    operator's ``webhook_allow`` networks (or any, with ``BOTWARS_WEBHOOK_ALLOW=any``)."""
+NAT64_WELL_KNOWN = ipaddress.IPv6Network("64:ff9b::/96")
+"""RFC 6052's well-known NAT64 prefix: the last 32 bits are an IPv4 address the translator reaches."""
+
+NAT64_LOCAL_USE = ipaddress.IPv6Network("64:ff9b:1::/48")
+"""RFC 8215's local-use NAT64 prefix: the IPv4 address sits where the operator chose; never
+globally routable, so always refused (Python 3.11 still calls it global)."""
+
+IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+
+def embedded_ipv4(ip: IPAddress) -> list[ipaddress.IPv4Address]:
+    """The IPv4 addresses that a packet to ``ip`` may reach in the end: none for an IPv4
+    address; for IPv6, the address of an IPv4-mapped (``::ffff:a.b.c.d``), IPv4-compatible
+    (``::a.b.c.d``, RFC 4291 2.5.5.1) or NAT64 (``64:ff9b::a.b.c.d``, RFC 6052) address, the
+    router of a 6to4 one (``2002:AABB:CCDD::``, RFC 3056) and the server and client of a
+    Teredo one (``2001::/32``, RFC 4380)."""
+    if not isinstance(ip, ipaddress.IPv6Address):
+        return []
+    out: list[ipaddress.IPv4Address] = []
+    if ip.ipv4_mapped is not None:
+        out.append(ip.ipv4_mapped)
+    raw = ip.packed
+    if raw[:12] == bytes(12) and int(ip) > 1:  # IPv4-compatible (:: and ::1 are not)
+        out.append(ipaddress.IPv4Address(raw[12:]))
+    if ip in NAT64_WELL_KNOWN:
+        out.append(ipaddress.IPv4Address(raw[12:]))
+    if ip.sixtofour is not None:
+        out.append(ip.sixtofour)
+    if ip.teredo is not None:
+        out.extend(ip.teredo)
+    return out
+
+
+def _reachable(ip: IPAddress) -> bool:
+    """Whether ``ip`` is a global unicast address: not loopback, private, link-local, shared
+    (100.64/10), reserved, unspecified nor multicast."""
+    return (ip.is_global and not (ip.is_multicast or ip.is_loopback or ip.is_link_local or ip.is_reserved
+                                  or ip.is_unspecified or ip.is_private) and ip not in NAT64_LOCAL_USE)
+
+
+def address_allowed(ip: IPAddress, settings: NoticeSettings) -> bool:
+    """Whether a webhook may connect to ``ip`` (issue 25 item 7): ``ip`` and every IPv4 address
+    it embeds (:func:`embedded_ipv4`) is global unicast (:func:`_reachable`) or inside the
+    operator's ``webhook_allow`` networks (``BOTWARS_WEBHOOK_ALLOW``; ``any`` allows every
+    address). An IPv4-mapped, -compatible or NAT64 address is judged as the IPv4 address it
+    stands for."""
     if settings.any_address:
         return True
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    if any(ip in net for net in settings.webhook_allow):
-        return True
-    return ip.is_global and not ip.is_multicast
+    inner = embedded_ipv4(ip)
+    if isinstance(ip, ipaddress.IPv6Address) and (ip.ipv4_mapped is not None or ip.packed[:12] == bytes(12)
+                                                  or ip in NAT64_WELL_KNOWN):
+        candidates: list[IPAddress] = list(inner) or [ip]  # the IPv4 address itself (or ::, ::1)
+    else:
+        candidates = [ip, *inner]
+    return all(any(c in net for net in settings.webhook_allow) or _reachable(c) for c in candidates)
 
 
-def resolve_webhook(url: str, settings: NoticeSettings) -> list[str]:
-    """The addresses (text) that the host of ``url`` resolves to, every one checked with
-    :func:`address_allowed`. Blocking (DNS). Raises :class:`AddressRefused` naming the host when
-    it does not resolve or any address is refused."""
+def webhook_port(url: str, settings: NoticeSettings) -> int:
+    """The port ``url`` connects to (its own, else 80 or 443 by scheme). Raises
+    :class:`AddressRefused` when it is malformed or not one the operator allows
+    (``BOTWARS_WEBHOOK_PORTS``, default 80 and 443)."""
     parts = urlsplit(url)
-    host = parts.hostname or ""
     try:
         port = parts.port or (443 if parts.scheme == "https" else 80)
     except ValueError:
         raise AddressRefused("bad port") from None
+    if not settings.any_port and port not in settings.webhook_ports:
+        allowed = " or ".join(str(p) for p in settings.webhook_ports)
+        raise AddressRefused(f"port {port} is not allowed: webhooks go to port {allowed} (this server's operator "
+                             f"allows others with BOTWARS_WEBHOOK_PORTS)")
+    return port
+
+
+def resolve_webhook(url: str, settings: NoticeSettings) -> list[str]:
+    """The addresses (text) that the host of ``url`` resolves to (``socket.getaddrinfo``),
+    every one checked with :func:`address_allowed`, after the port (:func:`webhook_port`).
+    Blocking (DNS). Called at registration and again before every delivery. Raises
+    :class:`AddressRefused` naming the host when it does not resolve, or the port or any
+    address is refused."""
+    host = urlsplit(url).hostname or ""
+    port = webhook_port(url, settings)
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError) as exc:
@@ -310,6 +429,9 @@ class NoticesOut(BaseModel):
     seat: str
     email: Optional[str]
     webhook: Optional[str]
+    email_status: Optional[str] = Field(None, description="``confirmed``, ``awaiting confirmation`` (a link was "
+                                                          "mailed to the address; nothing else is sent to it "
+                                                          "until its owner follows it) or ``declined``")
     webhook_secret: Optional[str] = Field(None, description="Only in the answer that registers a webhook: the "
                                                             "HMAC-SHA256 key of its X-Botwars-Signature header")
     notices: list[NoticeState] = Field(default_factory=list, description="This seat's latest notices")
@@ -360,6 +482,10 @@ class DeliveryError(Exception):
         self.permanent = permanent
 
 
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 def _iso(t: Optional[float]) -> Optional[str]:
     return None if t is None else datetime.fromtimestamp(t, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
@@ -387,6 +513,12 @@ class NoticeService:
         self._wake: asyncio.Event | None = None
         self._stopping = False
         self.started = False
+
+    @property
+    def enabled(self) -> bool:
+        """Whether notices can be sent at all: only with a configured public URL (issue 25 item
+        6: links are never built from a request's ``Host`` header)."""
+        return self.settings.public_url is not None
 
     # -- the hook on the game path (cheap: no I/O, no database) ------------------------------
     def chain(self, notify: Callable[[str], None]) -> Callable[[str], None]:
@@ -462,7 +594,11 @@ class NoticeService:
     def start(self) -> None:
         """Load which matches have registrations, start the worker, and re-observe every such
         running match (a notice lost in memory by a restart is queued again; one already queued
-        is not duplicated)."""
+        is not duplicated). Without ``BOTWARS_PUBLIC_URL`` notices stay off (logged once; every
+        registration is refused saying so)."""
+        if not self.enabled:
+            log.warning("turn notices are off: %s", NOTICES_OFF)
+            return
         with self.store.read() as s:
             for mid, seat in s.execute(select(NoticeRegistrationRow.match_id, NoticeRegistrationRow.seat)):
                 self._watched.setdefault(mid, set()).add(seat)
@@ -525,21 +661,27 @@ class NoticeService:
         return {"match": match_id, "seat": seat,
                 "email": regs["email"].address if "email" in regs else None,
                 "webhook": regs["webhook"].address if "webhook" in regs else None,
+                "email_status": (self.address_status(regs["email"].address) if "email" in regs else None),
                 "webhook_secret": secret,
                 "notices": [{"kind": r.kind, "channel": r.channel, "decision": r.n, "status": r.status,
                              "attempts": r.attempts, "next_attempt_at": r.next_attempt_at} for r in rows]}
 
-    def register(self, sess: Any, seat: str, body: NoticesIn, base_url: str) -> dict[str, Any]:
+    def register(self, sess: Any, seat: str, body: NoticesIn) -> dict[str, Any]:
         """Set (or with ``null`` remove) ``seat``'s e-mail address and/or webhook URL. A webhook
-        gets a new secret, returned here only. Raises ``ApiError`` 409 when the match has ended
-        or this server sends no mail, 422 naming ``webhook`` when its address is refused.
-        Blocking (DNS, database): call it off the event loop."""
+        gets a new secret, returned here only. An e-mail address nobody confirmed yet is mailed
+        a confirmation link once (:meth:`ask_confirmation`); nothing else goes to it before.
+        Raises ``ApiError`` 409 when notices are off (no ``BOTWARS_PUBLIC_URL``), the match has
+        ended, this server sends no mail or the address's owner declined notices; 422 naming
+        ``webhook`` when its address or port is refused; 429 over a per-match or per-address
+        limit. Blocking (DNS, database): call it off the event loop."""
         given = body.model_fields_set
         changes: dict[str, Optional[str]] = {}
+        if not self.enabled and any(getattr(body, f) is not None for f in given):
+            raise ApiError(409, "notices_disabled", f"turn notices are off on this server: {NOTICES_OFF}")
         if "email" in given:
             if body.email is not None and not self.settings.smtp_host:
                 raise ApiError(409, "mail_disabled", "email: this server sends no mail (BOTWARS_SMTP_HOST is not set)")
-            changes["email"] = None if body.email is None else str(body.email)
+            changes["email"] = None if body.email is None else str(body.email).lower()
         if "webhook" in given:
             url = None if body.webhook is None else str(body.webhook)
             if url is not None:
@@ -550,6 +692,11 @@ class NoticeService:
             changes["webhook"] = url
         if sess.ended and any(a is not None for a in changes.values()):
             raise ApiError(409, "match_ended", f"match {sess.id} has ended; there will be no more notices")
+        for channel, address in changes.items():
+            if address is not None:
+                self._check_address_limit(sess.id, seat, channel, address)
+        if changes.get("email") is not None:
+            self.ask_confirmation(sess.id, seat, changes["email"])  # type: ignore[arg-type]
         secret = None
         now = self.now()
         with self.store.write() as s:
@@ -564,7 +711,7 @@ class NoticeService:
                     secret = secrets.token_urlsafe(32)
                 s.add(NoticeRegistrationRow(match_id=sess.id, seat=seat, channel=channel, address=address,
                                             secret=secret if channel == "webhook" else None,
-                                            base_url=(self.settings.public_url or base_url)[:512], created_at=now))
+                                            base_url=(self.settings.public_url or "")[:512], created_at=now))
         with self.store.read() as s:
             left = set(s.scalars(select(NoticeRegistrationRow.seat).where(NoticeRegistrationRow.match_id == sess.id)))
         if left:
@@ -578,13 +725,140 @@ class NoticeService:
 
     def unregister(self, sess: Any, seat: str) -> dict[str, Any]:
         """Remove every registration of ``seat``; its pending notices are cancelled."""
-        return self.register(sess, seat, NoticesIn.model_validate({"email": None, "webhook": None}), "")
+        return self.register(sess, seat, NoticesIn.model_validate({"email": None, "webhook": None}))
 
     @staticmethod
     def _cancel(s: Any, match_id: str, seat: str, channel: str) -> None:
+        """Cancel the seat's pending notices on ``channel`` (not a confirmation request: that
+        is mailed once, whoever removes the address meanwhile)."""
         s.execute(update(NoticeRow).where(NoticeRow.match_id == match_id, NoticeRow.seat == seat,
-                                          NoticeRow.channel == channel, NoticeRow.status == "pending")
+                                          NoticeRow.channel == channel, NoticeRow.status == "pending",
+                                          NoticeRow.kind != "confirm")
                   .values(status="cancelled"))
+
+    # -- confirmed addresses and limits (issue 25 item 6) ------------------------------------
+    def address_status(self, address: str) -> str:
+        """``confirmed``, ``awaiting confirmation`` or ``declined``: what the owner of the
+        e-mail ``address`` answered to its confirmation link."""
+        with self.store.read() as s:
+            row = s.get(NoticeAddressRow, address.lower())
+        status = "pending" if row is None else row.status
+        return "awaiting confirmation" if status == "pending" else status
+
+    def _check_address_limit(self, match_id: str, seat: str, channel: str, address: str) -> None:
+        """Raise ``ApiError`` 429 naming ``channel`` when ``address`` is registered in
+        ``matches_per_address`` running matches already (this seat's own registration aside)."""
+        with self.store.read() as s:
+            n = s.scalar(select(func.count()).select_from(NoticeRegistrationRow)
+                         .join(MatchRow, MatchRow.id == NoticeRegistrationRow.match_id)
+                         .where(NoticeRegistrationRow.channel == channel, NoticeRegistrationRow.address == address,
+                                MatchRow.status == "running",
+                                ~((NoticeRegistrationRow.match_id == match_id) & (NoticeRegistrationRow.seat == seat))))
+        if (n or 0) >= self.settings.matches_per_address:
+            raise ApiError(429, "too_many_registrations",
+                           f"{channel}: this address gets notices of {n} running matches already, the most this "
+                           f"server allows; remove it from a match first")
+
+    def ask_confirmation(self, match_id: str, seat: str, address: str) -> str:
+        """Make sure the owner of e-mail ``address`` (lower case) is asked, once ever, whether
+        they want notices: the first time, queue a mail with a link to
+        ``PUBLIC_URL/notices/confirm?token=...`` (counted against ``match_id``'s
+        ``confirms_per_match``). Returns ``pending`` or ``confirmed``. Raises ``ApiError`` 409
+        ``address_declined`` when the owner declined, 429 ``too_many_addresses`` when this
+        match asked its most addresses already."""
+        from sqlalchemy.exc import IntegrityError
+        now = self.now()
+        try:
+            with self.store.write() as s:
+                row = s.get(NoticeAddressRow, address)
+                if row is not None:
+                    if row.status == "declined":
+                        raise ApiError(409, "address_declined", "email: the owner of this address asked this server "
+                                                                "never to mail it; give another address")
+                    return row.status
+                asked = s.scalar(select(func.count()).select_from(NoticeAddressRow)
+                                 .where(NoticeAddressRow.match_id == match_id)) or 0
+                if asked >= self.settings.confirms_per_match:
+                    raise ApiError(429, "too_many_addresses",
+                                   f"email: match {match_id} has asked {asked} addresses to confirm notices, the "
+                                   f"most this server allows; use an address that is confirmed already")
+                token = secrets.token_urlsafe(24)
+                s.add(NoticeAddressRow(address=address, token_hash=_sha256(token), status="pending",
+                                       match_id=match_id, asked_at=now, answered_at=None))
+                payload = {"event": "confirm", "to": address, "match": match_id, "seat": seat,
+                           "link": f"{self.settings.public_url}/notices/confirm?token={token}"}
+                s.add(NoticeRow(match_id=match_id, seat=seat, channel="email", kind="confirm", n=0, offset_s=0.0,
+                                key=f"confirm:{_sha256(address)[:48]}", payload=canonical_json(payload),
+                                status="pending", attempts=0, next_attempt_at=now, last_error=None, created_at=now,
+                                sent_at=None))
+        except IntegrityError:  # asked at the same moment by another registration
+            return "pending"
+        self.wake()
+        return "pending"
+
+    def answer(self, token: str, agree: bool) -> dict[str, Any]:
+        """The owner's answer to a confirmation link: ``agree`` confirms the address (the open
+        decision points of its matches are notified at once), else it is declined (its
+        registrations are removed, its pending notices cancelled, and it is never mailed
+        again). Either can be changed later with the same link. Returns ``{"address",
+        "status"}``. Raises ``ApiError`` 404 ``unknown_link`` for a token that is not one."""
+        if not token or len(token) > 128:
+            raise ApiError(404, "unknown_link", "this confirmation link is not valid (was it copied whole?)")
+        now = self.now()
+        with self.store.write() as s:
+            row = s.scalar(select(NoticeAddressRow).where(NoticeAddressRow.token_hash == _sha256(token)))
+            if row is None:
+                raise ApiError(404, "unknown_link", "this confirmation link is not valid (was it copied whole?)")
+            row.status, row.answered_at = ("confirmed" if agree else "declined"), now
+            address = row.address
+            regs = list(s.execute(select(NoticeRegistrationRow.match_id, NoticeRegistrationRow.seat).where(
+                NoticeRegistrationRow.channel == "email", NoticeRegistrationRow.address == address)))
+            if not agree:
+                for mid, seat in regs:
+                    self._cancel(s, mid, seat, "email")
+                s.execute(delete(NoticeRegistrationRow).where(NoticeRegistrationRow.channel == "email",
+                                                              NoticeRegistrationRow.address == address))
+                s.execute(update(NoticeRow).where(NoticeRow.status == "pending", NoticeRow.kind == "confirm",
+                                                  NoticeRow.key == f"confirm:{_sha256(address)[:48]}")
+                          .values(status="cancelled"))
+        matches = {mid for mid, _ in regs}
+        with self.store.read() as s:
+            for mid in matches:
+                left = set(s.scalars(select(NoticeRegistrationRow.seat).where(NoticeRegistrationRow.match_id == mid)))
+                if left:
+                    self._watched[mid] = left
+                else:
+                    self._watched.pop(mid, None)
+        if agree:
+            for mid in matches:
+                sess = self.manager.sessions.get(mid)
+                if sess is not None:
+                    self._seen.pop(mid, None)
+                    self.observe(sess)
+        return {"address": address, "status": "confirmed" if agree else "declined"}
+
+    def lookup(self, token: str) -> dict[str, Any]:
+        """``{"address", "status"}`` of the address a confirmation ``token`` was mailed to
+        (nothing changes). Raises ``ApiError`` 404 ``unknown_link`` for a token that is not one."""
+        row = None
+        if token and len(token) <= 128:
+            with self.store.read() as s:
+                row = s.scalar(select(NoticeAddressRow).where(NoticeAddressRow.token_hash == _sha256(token)))
+        if row is None:
+            raise ApiError(404, "unknown_link", "this confirmation link is not valid (was it copied whole?)")
+        return {"address": row.address, "status": row.status}
+
+    @staticmethod
+    def render_confirmation(p: dict[str, Any]) -> tuple[str, str]:
+        """Subject and plain-text body of the one mail asking an address's owner to agree to
+        notices (the payload of :meth:`ask_confirmation`)."""
+        subject = "botwars: do you want turn notices at this address?"
+        lines = [f"A player of match {p['match']} on a botwars server asked for turn notices (your move, reminders, "
+                 "results) to be mailed to this address.", "",
+                 "Nothing more is mailed to you unless you agree. To answer, open:", p["link"], "",
+                 "If it was not you, ignore this mail: it is the only one you get. On that page you can also "
+                 "ask never to be mailed again."]
+        return subject, "\n".join(lines) + "\n"
 
     # -- the worker: queue rows --------------------------------------------------------------
     def _payload(self, kind: str, ev: Any, seat: str, base_url: str, deadline: Optional[float] = None,
@@ -618,12 +892,13 @@ class NoticeService:
         with self.store.write() as s:
             for ev in evs:
                 regs = list(s.scalars(select(NoticeRegistrationRow).where(NoticeRegistrationRow.match_id == ev.match)))
+                regs = self._deliverable(s, regs)
                 rows = []
                 for reg in regs:
                     base = f"{ev.match}:{reg.seat}:{reg.channel}"
                     if isinstance(ev, _Ended):
                         rows.append((reg, f"{base}:result", "result", 0.0, ev.at,
-                                     self._payload("result", ev, reg.seat, reg.base_url)))
+                                     self._payload("result", ev, reg.seat, self._base_url())))
                         continue
                     if isinstance(ev, _Missed):
                         if reg.seat == ev.seat:
@@ -636,11 +911,11 @@ class NoticeService:
                         continue
                     dl = ev.deadlines[reg.seat]
                     rows.append((reg, f"{base}:move:{ev.n}", "move", 0.0, ev.at,
-                                 self._payload("move", ev, reg.seat, reg.base_url, dl)))
+                                 self._payload("move", ev, reg.seat, self._base_url(), dl)))
                     for off in self.settings.reminders_s:
                         if dl is not None and dl - off > ev.at:
                             rows.append((reg, f"{base}:reminder:{ev.n}:{off:g}", "reminder", off, dl - off,
-                                         self._payload("reminder", ev, reg.seat, reg.base_url, dl, off)))
+                                         self._payload("reminder", ev, reg.seat, self._base_url(), dl, off)))
                 if not rows:
                     continue
                 have = set(s.scalars(select(NoticeRow.key).where(NoticeRow.key.in_([r[1] for r in rows]))))
@@ -650,6 +925,18 @@ class NoticeService:
                     s.add(NoticeRow(match_id=ev.match, seat=reg.seat, channel=reg.channel, kind=kind, n=ev.n, offset_s=off,
                                     key=key, payload=canonical_json(payload), status="pending", attempts=0,
                                     next_attempt_at=due, last_error=None, created_at=ev.at, sent_at=None))
+
+    def _base_url(self) -> str:
+        """The base of every link in a notice: the configured public URL only."""
+        return self.settings.public_url or ""
+
+    @staticmethod
+    def _deliverable(s: Any, regs: list[Any]) -> list[Any]:
+        """``regs`` less the e-mail registrations whose address its owner has not confirmed."""
+        mails = [r.address for r in regs if r.channel == "email"]
+        ok = set(s.scalars(select(NoticeAddressRow.address).where(NoticeAddressRow.address.in_(mails),
+                                                                   NoticeAddressRow.status == "confirmed"))) if mails else set()
+        return [r for r in regs if r.channel != "email" or r.address in ok]
 
     def _due(self, limit: int) -> list[int]:
         with self.store.read() as s:
@@ -663,8 +950,13 @@ class NoticeService:
             row = s.get(NoticeRow, row_id)
             if row is None or row.status != "pending":
                 return None
-            reg = s.get(NoticeRegistrationRow, (row.match_id, row.seat, row.channel))
-            obsolete = reg is None
+            if row.kind == "confirm":  # mailed while its address is unanswered, registered or not
+                addr = s.get(NoticeAddressRow, json.loads(row.payload)["to"])
+                obsolete = addr is None or addr.status != "pending"
+                reg = None
+            else:
+                reg = s.get(NoticeRegistrationRow, (row.match_id, row.seat, row.channel))
+                obsolete = reg is None or (row.channel == "email" and not self._deliverable(s, [reg]))
             if not obsolete and row.kind in ("move", "reminder"):
                 m = s.get(MatchRow, row.match_id)
                 moved = s.get(OrderRow, (row.match_id, row.n, row.seat)) is not None
@@ -685,7 +977,7 @@ class NoticeService:
         error: Optional[DeliveryError] = None
         try:
             if row.channel == "email":
-                await self._send_mail(reg.address, payload)
+                await self._send_mail(payload["to"] if row.kind == "confirm" else reg.address, payload)
             else:
                 await self._send_webhook(reg.address, reg.secret or "", payload, row.id)
         except DeliveryError as exc:
@@ -756,7 +1048,8 @@ class NoticeService:
         st = self.settings
         if not st.smtp_host:
             raise DeliveryError("this server sends no mail (BOTWARS_SMTP_HOST is not set)", permanent=True)
-        subject, text = self.render_mail(payload)
+        subject, text = (self.render_confirmation(payload) if payload.get("event") == "confirm"
+                         else self.render_mail(payload))
         msg = EmailMessage()
         msg["From"] = st.smtp_from
         msg["To"] = to
@@ -833,8 +1126,11 @@ def install_notices(app: Any, manager: Any, token: Callable[..., Optional[str]],
     errs: dict[int | str, dict[str, Any]] = {
         403: {"model": ErrorOut, "description": "missing or wrong seat token"},
         404: {"model": ErrorOut, "description": "unknown match"},
-        409: {"model": ErrorOut, "description": "match ended, or this server sends no mail"},
-        422: {"model": ErrorOut, "description": "bad address (the message names the field)"}}
+        409: {"model": ErrorOut, "description": "notices off (no BOTWARS_PUBLIC_URL), match ended, this server "
+                                                "sends no mail, or the address's owner declined notices"},
+        422: {"model": ErrorOut, "description": "bad address (the message names the field)"},
+        429: {"model": ErrorOut, "description": "over a limit: addresses one match may ask to confirm, or "
+                                                "running matches one address may be registered in"}}
 
     def seat_of(match_id: str, token: Optional[str]) -> tuple[Any, str]:
         sess = manager.get(match_id)
@@ -847,13 +1143,13 @@ def install_notices(app: Any, manager: Any, token: Callable[..., Optional[str]],
         return svc.read(sess.id, seat)
 
     @app.post("/api/matches/{match_id}/notices", response_model=NoticesOut, responses=errs, tags=["notices"])
-    def post_notices(match_id: str, body: NoticesIn, request: Request,
-                     token: Optional[str] = Depends(_token)) -> dict[str, Any]:
+    def post_notices(match_id: str, body: NoticesIn, token: Optional[str] = Depends(_token)) -> dict[str, Any]:
         """Register the seat's e-mail address and/or webhook URL for turn notices ("your move",
         reminders before the deadline, the result). A webhook's signing secret is in this
-        answer only."""
+        answer only. A new e-mail address is first mailed a confirmation link (``email_status``
+        says ``awaiting confirmation``): nothing else is sent to it until its owner agrees."""
         sess, seat = seat_of(match_id, token)
-        return svc.register(sess, seat, body, str(request.base_url).rstrip("/"))
+        return svc.register(sess, seat, body)
 
     @app.delete("/api/matches/{match_id}/notices", response_model=NoticesOut, responses=errs, tags=["notices"])
     def delete_notices(match_id: str, token: Optional[str] = Depends(_token)) -> dict[str, Any]:
@@ -861,4 +1157,31 @@ def install_notices(app: Any, manager: Any, token: Callable[..., Optional[str]],
         sess, seat = seat_of(match_id, token)
         return svc.unregister(sess, seat)
 
+    install_confirmation(app, svc, ErrorOut)
     return svc
+
+
+class ConfirmIn(BaseModel):
+    """The owner's answer to a confirmation link (its ``token``)."""
+
+    model_config = ConfigDict(extra="forbid")
+    token: str = Field(..., max_length=128, description="The token of the link mailed to the address")
+    agree: bool = Field(..., description="true: send me turn notices; false: never mail me again")
+
+
+class ConfirmOut(BaseModel):
+    address: str
+    status: str = Field(..., description="``confirmed`` or ``declined``")
+
+
+def install_confirmation(app: Any, svc: NoticeService, error_model: Any) -> None:
+    """``POST /api/notices/confirm`` (``{"token", "agree"}``): the owner of an e-mail address
+    answers the link mailed to it (:meth:`NoticeService.answer`); 404 for a token that is not
+    one. The page the link opens (``GET /notices/confirm``) is the web UI's
+    (``botwars.web.notice_pages``); it posts here."""
+
+    @app.post("/api/notices/confirm", response_model=ConfirmOut, tags=["notices"],
+              responses={404: {"model": error_model, "description": "not a confirmation link's token"}})
+    def confirm(body: ConfirmIn) -> dict[str, Any]:
+        """Agree to turn notices at the address the token was mailed to, or decline them for good."""
+        return svc.answer(body.token, body.agree)

@@ -14,6 +14,7 @@ awaited, so an upload holds none of the server's request threads while its bot i
 
 from __future__ import annotations
 
+import os
 from typing import Any, Callable
 
 from botwars.agents import sandbox
@@ -39,6 +40,21 @@ def require_upload_isolation(minimum: str | None = None) -> sandbox.Report:
                        f"uploads are refused: BOTWARS_SANDBOX_MIN: {exc}") from None
 
 
+def uploads_off_reason(minimum: str | None = None) -> str | None:
+    """``None`` when uploads are accepted here; else why not, in words for the lobby (issue 25
+    item 10): the level this machine isolates bots at, the one uploads need (``minimum``,
+    default ``BOTWARS_SANDBOX_MIN``, else ``full``) and what keeps it lower."""
+    try:
+        sandbox.require_level(minimum)
+    except sandbox.SandboxUnavailable:
+        report = sandbox.probe()
+        need = minimum or os.environ.get("BOTWARS_SANDBOX_MIN", "").strip() or "full"
+        why = "; ".join(report.reasons) or "no isolation layer works here"
+        return (f"this machine can isolate bots only at level '{report.level}', and uploads need '{need}' "
+                f"({why}). The operator can run 'botwars sandbox check' to see what is missing.")
+    except ValueError as exc:
+        return f"the operator's setting BOTWARS_SANDBOX_MIN is wrong: {exc}."
+    return None
 UPLOAD_RATE = "5/minute;30/hour"
 """Uploads and replacements one client address may send (the ``limits`` library's notation;
 ``BOTWARS_UPLOAD_RATE`` overrides it): beyond, 429 ``too_many_uploads``."""

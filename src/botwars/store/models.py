@@ -277,3 +277,21 @@ class LeagueMatchRow(Base):
     created_at: Mapped[float] = mapped_column(Float)
     finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
     owner: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+
+
+class NoticeAddressRow(Base):
+    """Whether the owner of an e-mail address agreed to turn notices (issue 25 item 6): no
+    notice is mailed to an ``address`` (lower case) until its owner follows the link mailed to
+    it once (``status`` ``pending`` → ``confirmed``, or ``declined``: never mailed again).
+    ``token_hash`` is the SHA-256 of the link's token (the token itself is only in that mail);
+    ``match_id`` the match whose registration asked (counted against the per-match limit);
+    ``asked_at``/``answered_at`` server time, epoch seconds."""
+
+    __tablename__ = "notice_addresses"
+
+    address: Mapped[str] = mapped_column(String(254), primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    status: Mapped[str] = mapped_column(String(16))
+    match_id: Mapped[str] = mapped_column(String(32), index=True)
+    asked_at: Mapped[float] = mapped_column(Float)
+    answered_at: Mapped[float | None] = mapped_column(Float, nullable=True)

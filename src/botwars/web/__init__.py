@@ -7,7 +7,8 @@ import this package). Nothing here knows a game: each page asks the game's plug-
 (docs/plugins.md) for its drawing, report and order-entry script.
 
 - ``GET /`` — the lobby: create a match (game, parameters, seats as human or built-in bot,
-  clock) and list running and ended matches;
+  clock) and list running and ended matches; when bots cannot be isolated at the level uploads
+  need (``BOTWARS_SANDBOX_MIN``), it says that league uploads are off and why;
 - ``GET /play/{id}?token=T`` — a seat's page: board, private information, order entry, clocks,
   live updates over the WebSocket;
 - ``GET /watch/{id}`` — the spectator page;
@@ -86,5 +87,7 @@ def install_web(app: FastAPI) -> None:
     app.state.web = WebCaches()
     install_league_pages(app)  # the league pages (web/league_pages.py, issue 15 item 4)
     install_editor(app, env)  # the board editor, /editor/GAME (web/editor.py)
+    from botwars.web.notice_pages import install_notice_pages
+    install_notice_pages(app)  # the notice confirmation page (web/notice_pages.py, issue 25 item 6)
     for router in ROUTERS:
         app.include_router(router)

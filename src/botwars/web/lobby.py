@@ -1,4 +1,5 @@
-"""``GET /``: the lobby (create a match, running and ended matches), mounted by
+"""``GET /``: the lobby (create a match, running and ended matches; below the sandbox level
+uploads need, a line saying league uploads are off and why), mounted by
 :func:`botwars.web.install_web`."""
 
 from __future__ import annotations
@@ -44,5 +45,6 @@ def _games() -> list[dict[str, Any]]:
 @router.get("/", response_class=HTMLResponse)
 def lobby(manager: ManagerDep) -> HTMLResponse:
     """The lobby page."""
+    from botwars.server.uploads import uploads_off_reason  # below the sandbox minimum: say uploads are off
     return page("lobby.html", games=_games(), running=manager.list("running", 50, 0),
-                ended=manager.list("ended", 50, 0))
+                ended=manager.list("ended", 50, 0), uploads_off=uploads_off_reason())

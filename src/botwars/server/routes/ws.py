@@ -13,7 +13,7 @@ from starlette.requests import HTTPConnection
 
 from botwars.server import deps
 from botwars.server.deps import HubDep, ManagerDep, in_thread
-from botwars.server.hub import Hub, HubFull
+from botwars.server.hub import Hub, HubFull, refuse
 from botwars.server.manager import ApiError, MatchManager
 from botwars.server.schemas import printable
 
@@ -120,13 +120,13 @@ async def ws(websocket: WebSocket, match_id: str, manager: ManagerDep, hub: HubD
         sess = await in_thread(manager.get, match_id)
         seat = manager.authenticate(sess, token) if token else None
     except ApiError as exc:
-        await websocket.close(code=4403 if exc.status == 403 else 4404, reason=printable(exc.message)[:120])
+        await refuse(websocket, 4403 if exc.status == 403 else 4404, printable(exc.message))
         return
     address = websocket.client.host if websocket.client else None
     try:
         sub = hub.subscribe(sess.id, address, spectator=seat is None)
     except HubFull as exc:
-        await websocket.close(code=4429, reason=str(exc)[:120])
+        await refuse(websocket, 4429, str(exc))
         return
     q = sub[1]
     gone: list[bool] = []
