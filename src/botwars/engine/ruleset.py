@@ -209,6 +209,13 @@ class Ruleset:
         DADOED setup, D-3.5), or ``None`` when it is charged normally (the default)."""
         return None
 
+    def clock_settings(self, per_turn_s: float) -> dict[str, Any]:
+        """Parameter overrides that give this game a clock of about ``per_turn_s`` seconds a
+        turn (a clock preset: blitz 30 s, daily 86,400 s, PBEM 432,000 s; issue 24 item 6),
+        setup deadlines included, each within its parameter's range. Default: ``{}`` (the game
+        has no time parameters)."""
+        return {}
+
     def clock_view(self, view: dict[str, Any], bank_left: dict[str, float]) -> dict[str, Any]:
         """The view with the match clock shown (``bank_left``: seconds per seat). Default: unchanged."""
         return view

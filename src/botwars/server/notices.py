@@ -61,6 +61,7 @@ from sqlalchemy import delete, select, update
 from botwars.engine.errors import ConfigError
 from botwars.engine.ruleset import canonical_json
 from botwars.server.manager import ApiError
+from botwars.server.names import label
 from botwars.store import Store
 from botwars.store.models import MatchRow, NoticeRegistrationRow, NoticeRow, OrderRow
 
@@ -76,6 +77,25 @@ MAX_ERROR_CHARS = 500
 
 
 # ---- settings ------------------------------------------------------------------------------
+PBEM_REMINDER_S = 2 * 86_400.0
+"""A decision point of :data:`PBEM_MIN_S` or more (play by e-mail: the lobby's 5-day preset)
+also gets a reminder this long before its deadline (issue 24 item 6)."""
+PBEM_MIN_S = 4 * 86_400.0
+
+
+def reminder_offsets(configured: tuple[float, ...] | list[float], deadline: Optional[float],
+                     opened: float) -> list[float]:
+    """Seconds before ``deadline`` (server time) at which a seat is reminded: the server's
+    ``BOTWARS_NOTICE_REMINDERS``, plus two days (:data:`PBEM_REMINDER_S`) for a point that
+    allows four days or more from ``opened``; none without a deadline."""
+    if deadline is None:
+        return []
+    out = list(configured)
+    if deadline - opened >= PBEM_MIN_S and PBEM_REMINDER_S not in out:
+        out.append(PBEM_REMINDER_S)
+    return out
+
+
 def parse_duration(text: str) -> float:
     """Seconds in ``text``: a number with an optional unit ``s``, ``m``, ``h`` or ``d``
     (``"24h"`` → 86400.0). Raises ``ValueError`` naming the text."""
@@ -323,6 +343,7 @@ class _Opened:
     turn: int
     deadlines: dict[str, Optional[float]]
     at: float
+    names: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -333,6 +354,7 @@ class _Ended:
     turn: int
     outcome: dict[str, Any]
     at: float
+    names: dict[str, str] = field(default_factory=dict)
 
 
 class DeliveryError(Exception):
@@ -400,12 +422,14 @@ class NoticeService:
             self._seen[mid] = key
             now = self.now()
             if sess.ended:
-                ev: Any = _Ended(mid, sess.rs.id, sess.n, sess.ref.turn(), sess.outcome.to_json(), now)
+                ev: Any = _Ended(mid, sess.rs.id, sess.n, sess.ref.turn(), sess.outcome.to_json(), now,
+                                 dict(sess.names))
             else:
                 pend = [s for s in sess.pending() if s in seats]
                 if not pend:
                     return
-                ev = _Opened(mid, sess.rs.id, sess.n + 1, sess.ref.turn(), {s: sess.deadline(s) for s in pend}, now)
+                ev = _Opened(mid, sess.rs.id, sess.n + 1, sess.ref.turn(), {s: sess.deadline(s) for s in pend}, now,
+                             dict(sess.names))
         self._events.put(ev)
         self.wake()
 
@@ -549,9 +573,10 @@ class NoticeService:
     # -- the worker: queue rows --------------------------------------------------------------
     def _payload(self, kind: str, ev: Any, seat: str, base_url: str, deadline: Optional[float] = None,
                  offset: Optional[float] = None) -> dict[str, Any]:
-        """The public facts of one notice (nothing any seat's view hides)."""
+        """The public facts of one notice (nothing any seat's view hides); ``names``: the
+        players' display names (public: every page shows them)."""
         p: dict[str, Any] = {"event": kind, "match": ev.match, "game": ev.game, "seat": seat, "decision": ev.n,
-                             "turn": ev.turn, "link": f"{base_url}/watch/{ev.match}"}
+                             "turn": ev.turn, "link": f"{base_url}/watch/{ev.match}", "names": dict(ev.names)}
         if kind == "result":
             p["outcome"] = ev.outcome
         else:
@@ -586,7 +611,7 @@ class NoticeService:
                     dl = ev.deadlines[reg.seat]
                     rows.append((reg, f"{base}:move:{ev.n}", "move", 0.0, ev.at,
                                  self._payload("move", ev, reg.seat, reg.base_url, dl)))
-                    for off in self.settings.reminders_s:
+                    for off in reminder_offsets(self.settings.reminders_s, dl, ev.at):
                         if dl is not None and dl - off > ev.at:
                             rows.append((reg, f"{base}:reminder:{ev.n}:{off:g}", "reminder", off, dl - off,
                                          self._payload("reminder", ev, reg.seat, reg.base_url, dl, off)))
@@ -667,14 +692,16 @@ class NoticeService:
     @staticmethod
     def render_mail(p: dict[str, Any]) -> tuple[str, str]:
         """Subject and plain-text body of an e-mail notice from its payload."""
-        m, seat, n = p["match"], p["seat"], p["decision"]
+        m, n = p["match"], p["decision"]
+        names = p.get("names") or {}
+        seat = label(p["seat"], names)
         if p["event"] == "result":
             o = p.get("outcome") or {}
-            winner = o.get("winner")
+            winner = label(o["winner"], names) if o.get("winner") else None
             subject = f"botwars: match {m} has ended" + (f", {winner} won" if winner else ", a draw")
             lines = [f"Match {m} ({p['game']}) has ended after decision point {n} (turn {p['turn']}).",
                      f"Winner: {winner or 'none (draw)'}.", f"Reason: {o.get('reason', '')}.",
-                     f"Scores: {', '.join(f'{k} {v:g}' for k, v in (o.get('scores') or {}).items())}."]
+                     f"Scores: {', '.join(f'{label(k, names)} {v:g}' for k, v in (o.get('scores') or {}).items())}."]
         else:
             dl = p.get("deadline_utc") or "none (no clock)"
             if p["event"] == "reminder":

@@ -198,6 +198,10 @@ class FactoryRuleset(Ruleset):
     def seat_names(self, n: int) -> list[str]:
         return [f"p{i + 1}" for i in range(n)]
 
+    def clock_settings(self, per_turn_s: float) -> dict[str, Any]:
+        """F-5.5: the preset's seconds are the submission deadline per turn (``turn_time_s``)."""
+        return {"turn_time_s": float(min(per_turn_s, 2_592_000))}
+
     def time_control(self, config: dict[str, Any]) -> TimeControl:
         """F-5.5: ``turn_time_s`` per turn, no time bank; on expiry the default program applies."""
         return TimeControl(config["turn_time_s"], 0.0, None, OnExpiry.DEFAULT)

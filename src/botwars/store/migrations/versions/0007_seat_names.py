@@ -1,0 +1,26 @@
+"""seats.name: players' display names (issue 24 item 2, botwars.server.names)
+
+Revision ID: 0007_seat_names
+Revises: 0006
+Create Date: 2026-11-27
+
+The revision id is ``0007_seat_names`` (not ``0007``) so that it cannot collide with another
+branch's seventh migration; whichever merges second points its ``down_revision`` at the other.
+"""
+from alembic import op
+import sqlalchemy as sa
+
+revision = "0007_seat_names"
+down_revision = "0006"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("seats") as batch:
+        batch.add_column(sa.Column("name", sa.String(200), nullable=True))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("seats") as batch:
+        batch.drop_column("name")
