@@ -371,7 +371,7 @@
     }
     const c = snap.clock, spent = (Date.now() - clockAt) / 1000;
     tb.append(el("tr", {}, el("th", {}, "Player"), el("th", {}, "This move"), el("th", {}, "Time bank")));
-    // a game without a bank (factory F-5.5: a deadline per turn) says so instead of "0:00"
+    // a game without a bank (F-5.5: a deadline per turn) says so instead of "0:00"
     const noBank = !c.bank_s && c.move_limit_s ? `none (${fmt(c.move_limit_s)} a turn)` : null;
     for (const [s, bank] of Object.entries(c.bank_left_s)) {
       const left = c.time_left_s[s], now = left === undefined ? null : Math.max(0, left - spent);
