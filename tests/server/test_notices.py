@@ -293,7 +293,12 @@ def test_webhook_is_signed_with_the_seats_secret_and_carries_only_public_facts(
         assert bad != h2["x-botwars-signature"]
         p = json.loads(b2)
         assert set(p) == {"event", "match", "game", "seat", "decision", "turn", "deadline", "deadline_utc", "link",
-                          "notice", "sent_at"}
+                          "watch", "names", "summary", "notice", "sent_at"}
+        # issue 24 item 8: the link is p1's own seat page (this address was registered with p1's
+        # token); the summary is p1's own (the toy game declares none: only the time left)
+        assert p["link"] == f"http://testserver/play/{mid}?token={tok['p1']}"
+        assert p["watch"] == f"http://testserver/watch/{mid}" and tok["p2"] not in b2.decode()
+        assert set(p["summary"]) == {"time_left_s"}
         assert (p["event"], p["match"], p["seat"], p["decision"]) == ("move", mid, "p1", 1)
         summary = c.get(f"/api/matches/{mid}").json()
         assert p["deadline"] == pytest.approx(clock.t + summary["clock"]["time_left_s"]["p1"])
@@ -471,8 +476,9 @@ def test_a_real_server_with_background_threads_sends_notices(toy, hook, notice_e
             headers, body = hook.requests[0]
             assert headers["x-botwars-signature"] == "sha256=" + hmac.new(secret.encode(), body,
                                                                           hashlib.sha256).hexdigest()
-            # the link leads to the match under the address the player registered through
-            assert got[0]["link"] == f"{url}/watch/{mid}"
+            # the link leads to the seat's own page under the address the player registered through
+            assert got[0]["link"] == f"{url}/play/{mid}?token={tok['p2']}"
+            assert got[0]["watch"] == f"{url}/watch/{mid}"
     finally:
         server.should_exit = True
         t.join(timeout=10)

@@ -216,6 +216,12 @@ class Ruleset:
         has no time parameters)."""
         return {}
 
+    def private_summary(self, state: Any, seat: str) -> dict[str, Any]:
+        """A few facts of ``seat``'s own position for its turn notices (issue 24 item 8), drawn
+        from what ``seat`` may see and nothing else, e.g. ``{"hp": 7, "robots_left": 2,
+        "hand_size": 9}`` (keys in the field's terms; numbers). Default: ``{}``."""
+        return {}
+
     def clock_view(self, view: dict[str, Any], bank_left: dict[str, float]) -> dict[str, Any]:
         """The view with the match clock shown (``bank_left``: seconds per seat). Default: unchanged."""
         return view

@@ -96,6 +96,24 @@ def reminder_offsets(configured: tuple[float, ...] | list[float], deadline: Opti
     return out
 
 
+_SUMMARY_WORDS = {"hp": "HP", "robots_left": "robots left", "hand_size": "cards in hand", "time_left_s": "time left"}
+
+
+def summary_text(summary: dict[str, Any]) -> str:
+    """A seat's private summary in words: ``"HP 7, robots left 2, cards in hand 9, time left
+    23:59:00"`` (times as ``[D d ]H:MM:SS``)."""
+    parts = []
+    known = [k for k in _SUMMARY_WORDS if k in summary]
+    for k in known[:-1] + sorted(k for k in summary if k not in _SUMMARY_WORDS) + known[-1:]:
+        v = summary[k]
+        if k == "time_left_s" and isinstance(v, (int, float)):
+            s = int(v)
+            d, h, m, x = s // 86400, s // 3600 % 24, s // 60 % 60, s % 60
+            v = (f"{d} d " if d else "") + f"{h}:{m:02d}:{x:02d}"
+        parts.append(f"{_SUMMARY_WORDS.get(k, k.replace('_', ' '))} {v}")
+    return ", ".join(parts)
+
+
 def parse_duration(text: str) -> float:
     """Seconds in ``text``: a number with an optional unit ``s``, ``m``, ``h`` or ``d``
     (``"24h"`` → 86400.0). Raises ``ValueError`` naming the text."""
@@ -344,6 +362,7 @@ class _Opened:
     deadlines: dict[str, Optional[float]]
     at: float
     names: dict[str, str] = field(default_factory=dict)
+    summaries: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 @dataclass
@@ -355,6 +374,7 @@ class _Ended:
     outcome: dict[str, Any]
     at: float
     names: dict[str, str] = field(default_factory=dict)
+    summaries: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 class DeliveryError(Exception):
@@ -423,15 +443,29 @@ class NoticeService:
             now = self.now()
             if sess.ended:
                 ev: Any = _Ended(mid, sess.rs.id, sess.n, sess.ref.turn(), sess.outcome.to_json(), now,
-                                 dict(sess.names))
+                                 dict(sess.names), self._summaries(sess, [s for s in sess.seats if s in seats]))
             else:
                 pend = [s for s in sess.pending() if s in seats]
                 if not pend:
                     return
                 ev = _Opened(mid, sess.rs.id, sess.n + 1, sess.ref.turn(), {s: sess.deadline(s) for s in pend}, now,
-                             dict(sess.names))
+                             dict(sess.names), self._summaries(sess, pend))
         self._events.put(ev)
         self.wake()
+
+    @staticmethod
+    def _summaries(sess: Any, seats: list[str]) -> dict[str, dict[str, Any]]:
+        """Each of ``seats``' private summary (:meth:`Ruleset.private_summary`: from that seat's
+        own view only), for its own notices; ``{}`` for a seat whose summary fails."""
+        out: dict[str, dict[str, Any]] = {}
+        state = sess.state
+        for s in seats:
+            try:
+                out[s] = dict(sess.rs.private_summary(state, s))
+            except Exception:  # noqa: BLE001 - a summary is never worth a lost notice
+                log.exception("notices: private summary of %s in match %s", s, sess.id)
+                out[s] = {}
+        return out
 
     def wake(self) -> None:
         """Make the worker look at once (thread-safe)."""
@@ -513,9 +547,11 @@ class NoticeService:
                 "notices": [{"kind": r.kind, "channel": r.channel, "decision": r.n, "status": r.status,
                              "attempts": r.attempts, "next_attempt_at": r.next_attempt_at} for r in rows]}
 
-    def register(self, sess: Any, seat: str, body: NoticesIn, base_url: str) -> dict[str, Any]:
+    def register(self, sess: Any, seat: str, body: NoticesIn, base_url: str, token: str = "") -> dict[str, Any]:
         """Set (or with ``null`` remove) ``seat``'s e-mail address and/or webhook URL. A webhook
-        gets a new secret, returned here only. Raises ``ApiError`` 409 when the match has ended
+        gets a new secret, returned here only. ``token`` (the seat's, which the registration
+        carries) makes each notice's link the seat's own page (issue 24 item 8): it is kept with
+        the registration and sent only to the address registered with it. Raises ``ApiError`` 409 when the match has ended
         or this server sends no mail, 422 naming ``webhook`` when its address is refused.
         Blocking (DNS, database): call it off the event loop."""
         given = body.model_fields_set
@@ -546,9 +582,11 @@ class NoticeService:
                     continue
                 if channel == "webhook":
                     secret = secrets.token_urlsafe(32)
+                base = (self.settings.public_url or base_url)[:512]
                 s.add(NoticeRegistrationRow(match_id=sess.id, seat=seat, channel=channel, address=address,
                                             secret=secret if channel == "webhook" else None,
-                                            base_url=(self.settings.public_url or base_url)[:512], created_at=now))
+                                            base_url=base, created_at=now,
+                                            seat_link=f"{base}/play/{sess.id}?token={token}" if token else None))
         with self.store.read() as s:
             left = set(s.scalars(select(NoticeRegistrationRow.seat).where(NoticeRegistrationRow.match_id == sess.id)))
         if left:
@@ -571,17 +609,29 @@ class NoticeService:
                   .values(status="cancelled"))
 
     # -- the worker: queue rows --------------------------------------------------------------
-    def _payload(self, kind: str, ev: Any, seat: str, base_url: str, deadline: Optional[float] = None,
+    def _payload(self, kind: str, ev: Any, reg: Any, deadline: Optional[float] = None,
                  offset: Optional[float] = None) -> dict[str, Any]:
-        """The public facts of one notice (nothing any seat's view hides); ``names``: the
-        players' display names (public: every page shows them)."""
+        """One notice to the seat of registration ``reg``: public facts (``names``: the
+        players' display names, which every page shows; ``watch``: the spectator page; at the
+        end ``outcome`` and ``replay``), ``link``: the seat's own page (its token: this
+        registration's address only; the spectator page for a registration made without one),
+        and ``summary``: the seat's own private summary (:meth:`Ruleset.private_summary`, plus
+        ``time_left_s``), never another seat's."""
+        seat, base_url = reg.seat, reg.base_url
+        watch = f"{base_url}/watch/{ev.match}"
+        summary = dict(ev.summaries.get(seat, {}))
         p: dict[str, Any] = {"event": kind, "match": ev.match, "game": ev.game, "seat": seat, "decision": ev.n,
-                             "turn": ev.turn, "link": f"{base_url}/watch/{ev.match}", "names": dict(ev.names)}
+                             "turn": ev.turn, "link": getattr(reg, "seat_link", None) or watch, "watch": watch,
+                             "names": dict(ev.names)}
         if kind == "result":
             p["outcome"] = ev.outcome
+            p["replay"] = f"{base_url}/replay/{ev.match}"
         else:
             p["deadline"] = deadline
             p["deadline_utc"] = _iso(deadline)
+            if deadline is not None:
+                summary["time_left_s"] = round(offset if offset is not None else max(0.0, deadline - ev.at), 3)
+        p["summary"] = summary
         if offset is not None:
             p["before_deadline_s"] = offset
         return p
@@ -603,18 +653,17 @@ class NoticeService:
                 for reg in regs:
                     base = f"{ev.match}:{reg.seat}:{reg.channel}"
                     if isinstance(ev, _Ended):
-                        rows.append((reg, f"{base}:result", "result", 0.0, ev.at,
-                                     self._payload("result", ev, reg.seat, reg.base_url)))
+                        rows.append((reg, f"{base}:result", "result", 0.0, ev.at, self._payload("result", ev, reg)))
                         continue
                     if reg.seat not in ev.deadlines:
                         continue
                     dl = ev.deadlines[reg.seat]
                     rows.append((reg, f"{base}:move:{ev.n}", "move", 0.0, ev.at,
-                                 self._payload("move", ev, reg.seat, reg.base_url, dl)))
+                                 self._payload("move", ev, reg, dl)))
                     for off in reminder_offsets(self.settings.reminders_s, dl, ev.at):
                         if dl is not None and dl - off > ev.at:
                             rows.append((reg, f"{base}:reminder:{ev.n}:{off:g}", "reminder", off, dl - off,
-                                         self._payload("reminder", ev, reg.seat, reg.base_url, dl, off)))
+                                         self._payload("reminder", ev, reg, dl, off)))
                 if not rows:
                     continue
                 have = set(s.scalars(select(NoticeRow.key).where(NoticeRow.key.in_([r[1] for r in rows]))))
@@ -712,7 +761,16 @@ class NoticeService:
                 subject = f"botwars: your move in match {m}, deadline {dl}"
                 lines = [f"It is seat {seat}'s move in match {m} ({p['game']}), decision point {n} "
                          f"(turn {p['turn']}).", f"Deadline: {dl}."]
-        lines += ["", f"Watch the match: {p['link']}", "Play with your seat's own link (it holds your token).",
+        summary = summary_text(p.get("summary") or {})
+        if summary:
+            lines += [f"Your position: {summary}."]
+        own = p["link"] != p.get("watch", p["link"])
+        lines += [""]
+        if own:
+            lines += [f"Your seat (your own link: do not forward this mail): {p['link']}"]
+        if p["event"] == "result" and p.get("replay"):
+            lines += [f"Replay of the whole game: {p['replay']}"]
+        lines += [f"Watch the match: {p.get('watch', p['link'])}",
                   "", "You get this because this seat registered the address for turn notices."]
         return subject, "\n".join(lines) + "\n"
 
@@ -818,7 +876,7 @@ def install_notices(app: Any, manager: Any, token: Callable[..., Optional[str]],
         reminders before the deadline, the result). A webhook's signing secret is in this
         answer only."""
         sess, seat = seat_of(match_id, token)
-        return svc.register(sess, seat, body, str(request.base_url).rstrip("/"))
+        return svc.register(sess, seat, body, str(request.base_url).rstrip("/"), token or "")
 
     @app.delete("/api/matches/{match_id}/notices", response_model=NoticesOut, responses=errs, tags=["notices"])
     def delete_notices(match_id: str, token: Optional[str] = Depends(_token)) -> dict[str, Any]:

@@ -132,6 +132,9 @@ class NoticeRegistrationRow(Base):
     secret: Mapped[str | None] = mapped_column(String(128), nullable=True)
     base_url: Mapped[str] = mapped_column(String(512))
     created_at: Mapped[float] = mapped_column(Float)
+    seat_link: Mapped[str | None] = mapped_column(String(1024), nullable=True)
+    """The seat's own page with its token (issue 24 item 8), sent only to this address;
+    ``None`` for a registration made before migration ``0007_seat_names``."""
 
 
 class NoticeRow(Base):

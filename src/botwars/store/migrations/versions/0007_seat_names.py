@@ -1,4 +1,5 @@
-"""seats.name: players' display names (issue 24 item 2, botwars.server.names)
+"""seats.name: players' display names (issue 24 item 2, botwars.server.names);
+notice_registrations.seat_link: each notice links the seat's own page (issue 24 item 8)
 
 Revision ID: 0007_seat_names
 Revises: 0006
@@ -19,8 +20,12 @@ depends_on = None
 def upgrade() -> None:
     with op.batch_alter_table("seats") as batch:
         batch.add_column(sa.Column("name", sa.String(200), nullable=True))
+    with op.batch_alter_table("notice_registrations") as batch:
+        batch.add_column(sa.Column("seat_link", sa.String(1024), nullable=True))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("notice_registrations") as batch:
+        batch.drop_column("seat_link")
     with op.batch_alter_table("seats") as batch:
         batch.drop_column("name")
