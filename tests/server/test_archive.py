@@ -102,3 +102,19 @@ def test_the_pdf_is_a_real_pdf_or_a_clear_503(client, monkeypatch, tmp_path):
     r = client.get(f"/matches/{mid}/document.pdf")
     assert r.status_code == 200, r.text[:300]
     assert r.headers["content-type"] == "application/pdf" and r.content.startswith(b"%PDF-")
+
+
+def test_stage_headings_read_as_words_and_name_the_player(client):
+    """The seeds' table line (``=== TURN 1 STAGE 1 ROOM 1 ===``, G-10.2) stays the report's; the
+    pages head each section in words, naming the player whose room it is (issue 24 item 8)."""
+    r = client.post("/api/matches", json={"game": "geeko", "seats": ["remote", "remote"], "seed": 4,
+                                          "config": {"turn_limit": 8}, "names": ["Ana", "Bo"]})
+    mid, tok = r.json()["match"], {s["seat"]: s["token"] for s in r.json()["seats"]}
+    for seat in ("p1", "p2"):
+        order(client, mid, tok[seat], 1, suggestion(client, mid, tok[seat], "pathfinder"))
+    secs = client.get(f"/web/matches/{mid}/turn/1/stages.json", params={"token": tok["p1"]}).json()["sections"]
+    mine = [s for s in secs if s["seat"] == "p1"]
+    assert mine and all(s["heading"].startswith("Turn 1, ") and s["heading"].endswith(" — Ana (p1)") for s in mine)
+    assert all(s["header"].startswith("=== TURN 1") for s in mine)  # the seeds' line is kept in the data
+    html = page(client, f"/matches/{mid}/turns/1", token=tok["p1"]).text
+    assert "— Ana (p1)</h3>" in html and "=== TURN" not in html.split("<pre")[0]

@@ -34,7 +34,7 @@ from botwars.server.deps import ManagerDep
 from botwars.server.manager import ApiError, MatchManager
 from botwars.web.boards import point_sections, seat_of
 from botwars.web.caches import CachesDep
-from botwars.web.drawing import before_point, report_html, step_label, visible_sections
+from botwars.web.drawing import before_point, heading_of, report_html, step_label, visible_sections
 from botwars.web.match_pages import refused
 from botwars.web.rendering import env
 
@@ -54,7 +54,7 @@ def point_page(sess: Any, n: int, seat: Optional[str], before: Any, after: Any, 
     a hidden-information game only once the match has ended."""
     game = get_game(sess.rs.id)
     reveal = sess.ended
-    shown = visible_sections(sections, seat, reveal)
+    shown = [{**sec, "heading": heading_of(sec, sess.names)} for sec in visible_sections(sections, seat, reveal)]
     board = None
     if not shown and game.svg is not None:
         board = game.draw_svg(after, seat, filter_events(events, seat))
