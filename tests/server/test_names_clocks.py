@@ -150,3 +150,35 @@ def test_an_unknown_preset_is_422_naming_the_choices(api):
     r = api.post("/api/matches", json={"game": "factory", "clock_preset": "weekly"})
     assert r.status_code == 422
     assert "clock_preset" in r.json()["message"] and "blitz" in r.json()["message"]
+
+
+def test_migration_0007_adds_the_name_and_seat_link_columns_to_a_filled_database(tmp_path):
+    """Alembic ``0006`` → ``0007_seat_names`` on a database holding a match: its seat is kept,
+    without a name; the registrations get ``seat_link``; the downgrade removes both."""
+    import sqlite3
+    from alembic import command
+    from alembic.config import Config
+    from botwars.store.repo import MIGRATIONS, Store
+    url = f"sqlite:///{tmp_path}/old.db"
+    store = Store(url)
+    cfg = Config()
+    cfg.set_main_option("script_location", MIGRATIONS)
+    cfg.set_main_option("sqlalchemy.url", url)
+    with store.engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0006")
+    with sqlite3.connect(tmp_path / "old.db") as db:
+        db.execute("insert into matches (id, ruleset, rules_version, config, seed, clock_enabled, status, created_at,"
+                   " decisions, turns, opened_at, bank_left) values ('m1','arena',1,'{}',1,1,'running',0,0,0,0,'{}')")
+        db.execute("insert into seats (match_id, seat, idx, agent, token_hash) values ('m1','p1',0,'remote','h1')")
+    store.migrate()
+    with sqlite3.connect(tmp_path / "old.db") as db:
+        assert db.execute("select seat, agent, name from seats").fetchall() == [("p1", "remote", None)]
+        assert "seat_link" in [r[1] for r in db.execute("pragma table_info(notice_registrations)")]
+    with store.engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0006")
+    with sqlite3.connect(tmp_path / "old.db") as db:
+        assert "name" not in [r[1] for r in db.execute("pragma table_info(seats)")]
+        assert db.execute("select seat from seats").fetchall() == [("p1",)]
+    store.dispose()
