@@ -320,8 +320,13 @@ def test_webhook_is_signed_with_the_seats_secret_and_carries_only_public_facts(
         bad = "sha256=" + hmac.new(secret.encode(), b2 + b" ", hashlib.sha256).hexdigest()
         assert bad != h2["x-botwars-signature"]
         p = json.loads(b2)
-        assert set(p) == {"event", "match", "game", "seat", "colour", "decision", "turn", "deadline", "deadline_utc",
-                          "link", "notice", "sent_at"}
+        assert set(p) == {"event", "match", "game", "seat", "colour", "decision", "turn", "deadline", "deadline_utc", "link",
+                          "watch", "names", "summary", "notice", "sent_at"}
+        # issue 24 item 8: the link is p1's own seat page (this address was registered with p1's
+        # token); the summary is p1's own (the toy game declares none: only the time left)
+        assert p["link"] == f"{PUBLIC}/play/{mid}?token={tok['p1']}"
+        assert p["watch"] == f"{PUBLIC}/watch/{mid}" and tok["p2"] not in b2.decode()
+        assert set(p["summary"]) == {"time_left_s"}
         assert (p["event"], p["match"], p["seat"], p["decision"]) == ("move", mid, "p1", 1)
         assert p["colour"] == "red"  # seat 1's colour word, as its page and reports say (render/palette.py)
         summary = c.get(f"/api/matches/{mid}").json()
@@ -502,8 +507,9 @@ def test_a_real_server_with_background_threads_sends_notices(toy, hook, notice_e
             headers, body = hook.requests[0]
             assert headers["x-botwars-signature"] == "sha256=" + hmac.new(secret.encode(), body,
                                                                           hashlib.sha256).hexdigest()
-            # the link leads to the match under the configured public URL, not the request's address
-            assert got[0]["link"] == f"{PUBLIC}/watch/{mid}"
+            # the link leads to the seat's own page under the configured public URL, not the request's address
+            assert got[0]["link"] == f"{PUBLIC}/play/{mid}?token={tok['p2']}"
+            assert got[0]["watch"] == f"{PUBLIC}/watch/{mid}"
     finally:
         server.should_exit = True
         t.join(timeout=10)

@@ -29,7 +29,7 @@ def test_F_5_8_factory_replay_stage_by_stage_moves_the_robot(browser, live):
     page = open_page(browser, f"{live.url}/replay/{m['match']}#k=1&f=0")
     page.wait_for_function("document.getElementById('replay').dataset.k === '1'", timeout=WAIT_MS)
     page.wait_for_selector("#board g.robot", state="attached", timeout=WAIT_MS)
-    assert "STAGE 1" in page.inner_text("#stage")
+    assert "Turn 1, stage 1" in page.inner_text("#stage")  # the heading in words (issue 24 item 8)
     frames = page.eval_on_selector_all("#frames button", "bs => bs.length")
     assert frames >= 6  # a start picture, then at least one per stage
     seen = [_squares(page)]
@@ -42,7 +42,7 @@ def test_F_5_8_factory_replay_stage_by_stage_moves_the_robot(browser, live):
         page.wait_for_timeout(50)
         seen.append(_squares(page))
         stages.add(page.inner_text("#stage h3"))
-    assert len(stages) >= 5  # the stage table follows the pictures: STAGE 1..5 (and END)
+    assert len(stages) >= 5  # the stage table follows the pictures: stage 1..5 (and the end of turn)
     assert any(a != b for a, b in zip(seen, seen[1:])), "no robot changed square between stages"
     assert re.search(r"#k=1&f=\d+$", page.url)  # a URL per position
     # the move list names cards (F-2.6), and a click seeks

@@ -227,6 +227,19 @@ class Ruleset:
         DADOED setup, D-3.5), or ``None`` when it is charged normally (the default)."""
         return None
 
+    def clock_settings(self, per_turn_s: float) -> dict[str, Any]:
+        """Parameter overrides that give this game a clock of about ``per_turn_s`` seconds a
+        turn (a clock preset: blitz 30 s, daily 86,400 s, PBEM 432,000 s; issue 24 item 6),
+        setup deadlines included, each within its parameter's range. Default: ``{}`` (the game
+        has no time parameters)."""
+        return {}
+
+    def private_summary(self, state: Any, seat: str) -> dict[str, Any]:
+        """A few facts of ``seat``'s own position for its turn notices (issue 24 item 8), drawn
+        from what ``seat`` may see and nothing else, e.g. ``{"hp": 7, "robots_left": 2,
+        "hand_size": 9}`` (keys in the field's terms; numbers). Default: ``{}``."""
+        return {}
+
     def clock_view(self, view: dict[str, Any], bank_left: dict[str, float]) -> dict[str, Any]:
         """The view with the match clock shown (``bank_left``: seconds per seat). Default: unchanged."""
         return view

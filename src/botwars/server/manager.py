@@ -158,6 +158,8 @@ class MatchSession:
     opened_at: float = 0.0
     keys: dict[str, str] = field(default_factory=dict)
     bots: dict[str, Any] = field(default_factory=dict)
+    names: dict[str, str] = field(default_factory=dict)
+    """Display names of the seats that have one (issue 24 item 2; :mod:`botwars.server.names`)."""
     next_deadline: float | None = None
     lock: threading.RLock = field(default_factory=threading.RLock)
     resolved_here: int = 0
@@ -419,13 +421,19 @@ class MatchManager:
 
     # ---- creating and finding matches -----------------------------------------------------
     def create(self, game: str, seats: list[str] | None, config: dict[str, Any] | None, seed: int,
-               clock: bool = True) -> tuple[MatchSession, dict[str, str]]:
+               clock: bool = True, names: list[str | None] | None = None,
+               preset_s: float | None = None) -> tuple[MatchSession, dict[str, str]]:
         """Create a match; returns the session and the token of each seat, plus the game
         master's token under the key ``""`` (:data:`GM_KEY`; shown once, stored hashed).
 
         ``seats``: one spec per seat, ``remote`` (a player over the API) or ``builtin:NAME``
         (played by the server); ``None`` = ``remote`` for the rule set's minimum seat count.
-        Raises :class:`ApiError` 422 naming the bad game, seat spec, seat count or parameter.
+        ``names``: display names in seat order (already checked by
+        :func:`~botwars.server.names.clean_name`; ``None`` entries: no name yet). ``preset_s``:
+        seconds per turn of a clock preset, turned into parameters by
+        :meth:`Ruleset.clock_settings` (parameters in ``config`` win).
+        Raises :class:`ApiError` 422 naming the bad game, seat spec, seat count, name list or
+        parameter.
         """
         try:
             rs = get_ruleset(game)
@@ -445,6 +453,12 @@ class MatchManager:
             # client could otherwise buy server CPU time with a search bot's budget
             raise ApiError(422, "bad_seats", f"seat {spec!r}: use remote or builtin:NAME, without options "
                                              f"(built-in bots of {game}: {', '.join(sorted(bots)) or 'none'})")
+        if names is not None and len(names) != len(specs):
+            raise ApiError(422, "bad_seats", f"names: {len(names)} names for {len(specs)} seats (give one per "
+                                             f"seat, null for a seat without a name)")
+        display = names or []
+        if preset_s is not None:
+            config = {**rs.clock_settings(preset_s), **(config or {})}
         try:
             cfg = rs.validate_config(config or {}, source="config")
             names = rs.seat_names(len(specs))
@@ -458,7 +472,8 @@ class MatchManager:
                       keep_free_refusals=False)
         sess = MatchSession(id=secrets.token_hex(6), rs=rs, ref=ref,
                             token_hashes={s: token_hash(t) for s, t in tokens.items()}, created_at=now, opened_at=now,
-                            heavy=rulespool.big_config(cfg), gm_hash=token_hash(gm_token))
+                            heavy=rulespool.big_config(cfg), gm_hash=token_hash(gm_token),
+                            names={s: n for s, n in zip(names, display) if n})
         self._make_bots(sess)
         with self.store.write() as s:
             s.add(MatchRow(id=sess.id, ruleset=rs.id, rules_version=rs.rules_version, config=canonical_json(cfg),
@@ -469,7 +484,8 @@ class MatchManager:
                            gm_token_hash=sess.gm_hash))
             s.flush()
             for i, name in enumerate(names):
-                s.add(SeatRow(match_id=sess.id, seat=name, idx=i, agent=specs[i], token_hash=sess.token_hashes[name]))
+                s.add(SeatRow(match_id=sess.id, seat=name, idx=i, agent=specs[i], token_hash=sess.token_hashes[name],
+                              name=sess.names.get(name)))
         for seat, agent in sess.bots.items():  # as started: a restart before its first answer restores this
             self._save_memory(sess, seat, 0, pickle.dumps(agent, protocol=pickle.HIGHEST_PROTOCOL))
         with self._lock:
@@ -534,7 +550,7 @@ class MatchManager:
                                        .order_by(SeatRow.match_id, SeatRow.idx))) if rows else []
         by_match: dict[str, list[dict[str, str]]] = {}
         for sr in seat_rows:
-            by_match.setdefault(sr.match_id, []).append({"seat": sr.seat, "agent": sr.agent})
+            by_match.setdefault(sr.match_id, []).append({"seat": sr.seat, "agent": sr.agent, "name": sr.name})
         return [{"match": r.id, "game": r.ruleset, "status": r.status, "decisions": r.decisions,
                  "turn": shown_turn(r.turns, r.status == "ended"),
                  "created_at": r.created_at, "seats": by_match.get(r.id, []),
@@ -573,7 +589,7 @@ class MatchManager:
                             created_at=row.created_at, opened_at=row.opened_at, heavy=rulespool.big_config(config),
                             gm_hash=row.gm_token_hash, paused_at=row.paused_at,
                             extra={k: float(v) for k, v in json.loads(row.extensions or "{}").items()},
-                            notes=notes)
+                            notes=notes, names={r.seat: r.name for r in seat_rows if r.name})
         restored: set[str] = set()
         if not row.outcome:
             self._make_bots(sess)
@@ -928,6 +944,22 @@ class MatchManager:
             raise
         self._commit(sess, cp, now=now, orders=[row], notes=[note])
 
+    def set_name(self, sess: MatchSession, seat: str, name: str) -> dict[str, Any]:
+        """Give ``seat`` the display name ``name`` (already checked by
+        :func:`~botwars.server.names.clean_name`), once: :class:`ApiError` 409 ``name_set`` when
+        the seat already has one (the stored name is unchanged). Stored before it is shown."""
+        with sess.lock:
+            if seat in sess.names:
+                raise ApiError(409, "name_set", f"seat {seat} is already named {sess.names[seat]!r}; a name is "
+                                                f"set once")
+            with self.store.write() as s:
+                row = s.get(SeatRow, (sess.id, seat))
+                if row is not None:
+                    row.name = name
+            sess.names[seat] = name
+        self.notify(sess.id)
+        return {"match": sess.id, "seat": seat, "name": name}
+
     def resign(self, match_id: str, seat: str) -> dict[str, Any]:
         """``seat`` resigns: the rule set's ``timeout_outcome`` with reason ``resign`` ends the match
         (recorded as a line of its own). 409 if it has already ended."""
@@ -1095,7 +1127,7 @@ class MatchManager:
                 "match": sess.id, "game": sess.rs.id, "status": sess.status, "seat": seat,
                 "decision": ref.decision, "turn": shown_turn(ref.turn(), sess.ended),
                 "pending": pending, "submitted": sess.submitted(),
-                "your_turn": seat is not None and seat in ref.awaited(),
+                "your_turn": seat is not None and seat in ref.awaited(), "names": dict(sess.names),
                 "view": ref.view(seat), "events": ref.seat_events(seat, start), "clock": self._clock_json(sess),
                 "outcome": sess.outcome.to_json() if sess.outcome else None,
                 "notes": [{**x, "text": note_text(x, sess.seats)} for x in sess.notes],
@@ -1117,7 +1149,7 @@ class MatchManager:
         """Public facts about a match (no view)."""
         with sess.lock:
             return {"match": sess.id, "game": sess.rs.id, "status": sess.status, "config": sess.config,
-                    "seats": [{"seat": s, "agent": sess.agents[s]} for s in sess.seats],
+                    "seats": [{"seat": s, "agent": sess.agents[s], "name": sess.names.get(s)} for s in sess.seats],
                     "decision": sess.ref.decision, "turn": shown_turn(sess.ref.turn(), sess.ended),
                     "pending": sess.pending(), "submitted": sess.submitted(),
                     "clock": self._clock_json(sess), "created_at": sess.created_at,
@@ -1133,7 +1165,8 @@ class MatchManager:
                 d = sess.deadline(s)
                 if d is not None:
                     left[s] = round(max(0.0, d - now), 3)
-        return {"enabled": sess.clock_enabled, "move_limit_s": c.move_limit_s, "increment_s": c.increment_s,
+        return {"enabled": sess.clock_enabled, "move_limit_s": c.move_limit_s, "bank_s": c.bank_s,
+                "increment_s": c.increment_s,
                 "on_expiry": c.on_expiry, "bank_left_s": {s: round(v, 6) for s, v in sess.bank_left.items()},
                 "elapsed_s": round(max(0.0, now - sess.opened_at), 3) if not sess.ended else 0.0,
                 "time_left_s": left, "paused": sess.paused_at is not None,

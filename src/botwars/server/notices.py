@@ -72,6 +72,7 @@ from botwars.engine.errors import ConfigError
 from botwars.engine.ruleset import canonical_json
 from botwars.render.palette import seat_colours
 from botwars.server.manager import ApiError
+from botwars.server.names import label
 from botwars.store import Store
 from botwars.store.models import MatchRow, NoticeAddressRow, NoticeRegistrationRow, NoticeRow, OrderRow
 
@@ -91,6 +92,43 @@ NOTICES_OFF = ("BOTWARS_PUBLIC_URL is not set (the address players open this ser
 
 
 # ---- settings ------------------------------------------------------------------------------
+PBEM_REMINDER_S = 2 * 86_400.0
+"""A decision point of :data:`PBEM_MIN_S` or more (play by e-mail: the lobby's 5-day preset)
+also gets a reminder this long before its deadline (issue 24 item 6)."""
+PBEM_MIN_S = 4 * 86_400.0
+
+
+def reminder_offsets(configured: tuple[float, ...] | list[float], deadline: Optional[float],
+                     opened: float) -> list[float]:
+    """Seconds before ``deadline`` (server time) at which a seat is reminded: the server's
+    ``BOTWARS_NOTICE_REMINDERS``, plus two days (:data:`PBEM_REMINDER_S`) for a point that
+    allows four days or more from ``opened``; none without a deadline."""
+    if deadline is None:
+        return []
+    out = list(configured)
+    if deadline - opened >= PBEM_MIN_S and PBEM_REMINDER_S not in out:
+        out.append(PBEM_REMINDER_S)
+    return out
+
+
+_SUMMARY_WORDS = {"hp": "HP", "robots_left": "robots left", "hand_size": "cards in hand", "time_left_s": "time left"}
+
+
+def summary_text(summary: dict[str, Any]) -> str:
+    """A seat's private summary in words: ``"HP 7, robots left 2, cards in hand 9, time left
+    23:59:00"`` (times as ``[D d ]H:MM:SS``)."""
+    parts = []
+    known = [k for k in _SUMMARY_WORDS if k in summary]
+    for k in known[:-1] + sorted(k for k in summary if k not in _SUMMARY_WORDS) + known[-1:]:
+        v = summary[k]
+        if k == "time_left_s" and isinstance(v, (int, float)):
+            s = int(v)
+            d, h, m, x = s // 86400, s // 3600 % 24, s // 60 % 60, s % 60
+            v = (f"{d} d " if d else "") + f"{h}:{m:02d}:{x:02d}"
+        parts.append(f"{_SUMMARY_WORDS.get(k, k.replace('_', ' '))} {v}")
+    return ", ".join(parts)
+
+
 def parse_duration(text: str) -> float:
     """Seconds in ``text``: a number with an optional unit ``s``, ``m``, ``h`` or ``d``
     (``"24h"`` → 86400.0). Raises ``ValueError`` naming the text."""
@@ -447,6 +485,8 @@ class _Opened:
     deadlines: dict[str, Optional[float]]
     at: float
     colours: dict[str, str] = field(default_factory=dict)  # seat -> colour word (render/palette.py)
+    names: dict[str, str] = field(default_factory=dict)
+    summaries: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 @dataclass
@@ -458,6 +498,8 @@ class _Ended:
     outcome: dict[str, Any]
     at: float
     colours: dict[str, str] = field(default_factory=dict)  # seat -> colour word (render/palette.py)
+    names: dict[str, str] = field(default_factory=dict)
+    summaries: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 @dataclass
@@ -472,6 +514,9 @@ class _Missed:
     default: str
     lost: bool
     at: float
+    colours: dict[str, str] = field(default_factory=dict)
+    names: dict[str, str] = field(default_factory=dict)
+    summaries: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 class DeliveryError(Exception):
@@ -552,14 +597,16 @@ class NoticeService:
             now = self.now()
             if sess.ended:
                 colours = {s: c.word for s, c in seat_colours(sess.seats).items()}
-                ev: Any = _Ended(mid, sess.rs.id, sess.n, sess.ref.turn(), sess.outcome.to_json(), now, colours)
+                ev: Any = _Ended(mid, sess.rs.id, sess.n, sess.ref.turn(), sess.outcome.to_json(), now, colours,
+                                 dict(sess.names), self._summaries(sess, [s for s in sess.seats if s in seats]))
             else:
                 pend = [s for s in sess.pending() if s in seats]
                 if not pend:
                     return
                 # turn 1 is the first turn (issue 24 item 5): the turn being played
                 ev = _Opened(mid, sess.rs.id, sess.n + 1, sess.ref.turn() + 1, {s: sess.deadline(s) for s in pend}, now,
-                             {s: c.word for s, c in seat_colours(sess.seats).items()})
+                             {s: c.word for s, c in seat_colours(sess.seats).items()}, dict(sess.names),
+                             self._summaries(sess, pend))
         self._events.put(ev)
         self.wake()
 
@@ -578,8 +625,24 @@ class NoticeService:
             line_turn = next((ln.get("turn") for ln in sess.lines if ln.get("n") == x["n"]), None)
             turn = (line_turn + 1) if isinstance(line_turn, int) else sess.ref.turn() + 1
             self._events.put(_Missed(sess.id, sess.rs.id, x["n"], turn, x["seat"],
-                                     sess.defaults_played.get((x["n"], x["seat"]), ""), lost, x["at"]))
+                                     sess.defaults_played.get((x["n"], x["seat"]), ""), lost, x["at"],
+                                     names=dict(sess.names), summaries=self._summaries(sess, [x["seat"]])))
             self.wake()
+
+
+    @staticmethod
+    def _summaries(sess: Any, seats: list[str]) -> dict[str, dict[str, Any]]:
+        """Each of ``seats``' private summary (:meth:`Ruleset.private_summary`: from that seat's
+        own view only), for its own notices; ``{}`` for a seat whose summary fails."""
+        out: dict[str, dict[str, Any]] = {}
+        state = sess.state
+        for s in seats:
+            try:
+                out[s] = dict(sess.rs.private_summary(state, s))
+            except Exception:  # noqa: BLE001 - a summary is never worth a lost notice
+                log.exception("notices: private summary of %s in match %s", s, sess.id)
+                out[s] = {}
+        return out
 
     def wake(self) -> None:
         """Make the worker look at once (thread-safe)."""
@@ -666,14 +729,17 @@ class NoticeService:
                 "notices": [{"kind": r.kind, "channel": r.channel, "decision": r.n, "status": r.status,
                              "attempts": r.attempts, "next_attempt_at": r.next_attempt_at} for r in rows]}
 
-    def register(self, sess: Any, seat: str, body: NoticesIn) -> dict[str, Any]:
+    def register(self, sess: Any, seat: str, body: NoticesIn, token: str = "") -> dict[str, Any]:
         """Set (or with ``null`` remove) ``seat``'s e-mail address and/or webhook URL. A webhook
-        gets a new secret, returned here only. An e-mail address nobody confirmed yet is mailed
-        a confirmation link once (:meth:`ask_confirmation`); nothing else goes to it before.
-        Raises ``ApiError`` 409 when notices are off (no ``BOTWARS_PUBLIC_URL``), the match has
-        ended, this server sends no mail or the address's owner declined notices; 422 naming
-        ``webhook`` when its address or port is refused; 429 over a per-match or per-address
-        limit. Blocking (DNS, database): call it off the event loop."""
+        gets a new secret, returned here only. ``token`` (the seat's, which the registration
+        carries) makes each notice's link the seat's own page (issue 24 item 8): it is kept with
+        the registration and sent only to the address registered with it. An e-mail address
+        nobody confirmed yet is mailed a confirmation link once (:meth:`ask_confirmation`);
+        nothing else goes to it before. Raises ``ApiError`` 409 when notices are off (no
+        ``BOTWARS_PUBLIC_URL``), the match has ended, this server sends no mail or the
+        address's owner declined notices; 422 naming ``webhook`` when its address or port is
+        refused; 429 over a per-match or per-address limit. Blocking (DNS, database): call it
+        off the event loop."""
         given = body.model_fields_set
         changes: dict[str, Optional[str]] = {}
         if not self.enabled and any(getattr(body, f) is not None for f in given):
@@ -709,9 +775,11 @@ class NoticeService:
                     continue
                 if channel == "webhook":
                     secret = secrets.token_urlsafe(32)
+                base = (self.settings.public_url or base_url)[:512]
                 s.add(NoticeRegistrationRow(match_id=sess.id, seat=seat, channel=channel, address=address,
                                             secret=secret if channel == "webhook" else None,
-                                            base_url=(self.settings.public_url or "")[:512], created_at=now))
+                                            base_url=(self.settings.public_url or "")[:512], created_at=now,
+                                            seat_link=f"/play/{sess.id}?token={token}" if token else None))
         with self.store.read() as s:
             left = set(s.scalars(select(NoticeRegistrationRow.seat).where(NoticeRegistrationRow.match_id == sess.id)))
         if left:
@@ -861,20 +929,33 @@ class NoticeService:
         return subject, "\n".join(lines) + "\n"
 
     # -- the worker: queue rows --------------------------------------------------------------
-    def _payload(self, kind: str, ev: Any, seat: str, base_url: str, deadline: Optional[float] = None,
+    def _payload(self, kind: str, ev: Any, reg: Any, deadline: Optional[float] = None,
                  offset: Optional[float] = None) -> dict[str, Any]:
-        """The public facts of one notice (nothing any seat's view hides)."""
+        """One notice to the seat of registration ``reg``: public facts (``names``: the
+        players' display names, which every page shows; ``watch``: the spectator page; at the
+        end ``outcome`` and ``replay``), ``link``: the seat's own page (its token: this
+        registration's address only; the spectator page for a registration made without one),
+        and ``summary``: the seat's own private summary (:meth:`Ruleset.private_summary`, plus
+        ``time_left_s``), never another seat's."""
+        seat, base_url = reg.seat, self._base_url()  # links only from BOTWARS_PUBLIC_URL (issue 25 item 6)
+        watch = f"{base_url}/watch/{ev.match}"
+        summary = dict(ev.summaries.get(seat, {}))
         p: dict[str, Any] = {"event": kind, "match": ev.match, "game": ev.game, "seat": seat, "decision": ev.n,
-                             "turn": ev.turn, "link": f"{base_url}/watch/{ev.match}"}
+                             "turn": ev.turn, "link": (base_url + reg.seat_link) if getattr(reg, "seat_link", None) else watch,
+                             "watch": watch, "names": dict(ev.names)}
         if getattr(ev, "colours", None) and seat in ev.colours:
             p["colour"] = ev.colours[seat]  # the seat's colour word, as its page and reports name it
         if kind == "result":
             p["outcome"] = ev.outcome
+            p["replay"] = f"{base_url}/replay/{ev.match}"
         elif kind == "missed":
             pass
         else:
             p["deadline"] = deadline
             p["deadline_utc"] = _iso(deadline)
+            if deadline is not None:
+                summary["time_left_s"] = round(offset if offset is not None else max(0.0, deadline - ev.at), 3)
+        p["summary"] = summary
         if offset is not None:
             p["before_deadline_s"] = offset
         return p
@@ -897,12 +978,11 @@ class NoticeService:
                 for reg in regs:
                     base = f"{ev.match}:{reg.seat}:{reg.channel}"
                     if isinstance(ev, _Ended):
-                        rows.append((reg, f"{base}:result", "result", 0.0, ev.at,
-                                     self._payload("result", ev, reg.seat, self._base_url())))
+                        rows.append((reg, f"{base}:result", "result", 0.0, ev.at, self._payload("result", ev, reg)))
                         continue
                     if isinstance(ev, _Missed):
                         if reg.seat == ev.seat:
-                            p = self._payload("missed", ev, reg.seat, reg.base_url)
+                            p = self._payload("missed", ev, reg)
                             p["default_orders"] = ev.default
                             p["lost"] = ev.lost
                             rows.append((reg, f"{base}:missed:{ev.n}", "missed", 0.0, ev.at, p))
@@ -911,11 +991,11 @@ class NoticeService:
                         continue
                     dl = ev.deadlines[reg.seat]
                     rows.append((reg, f"{base}:move:{ev.n}", "move", 0.0, ev.at,
-                                 self._payload("move", ev, reg.seat, self._base_url(), dl)))
-                    for off in self.settings.reminders_s:
+                                 self._payload("move", ev, reg, dl)))
+                    for off in reminder_offsets(self.settings.reminders_s, dl, ev.at):
                         if dl is not None and dl - off > ev.at:
                             rows.append((reg, f"{base}:reminder:{ev.n}:{off:g}", "reminder", off, dl - off,
-                                         self._payload("reminder", ev, reg.seat, self._base_url(), dl, off)))
+                                         self._payload("reminder", ev, reg, dl, off)))
                 if not rows:
                     continue
                 have = set(s.scalars(select(NoticeRow.key).where(NoticeRow.key.in_([r[1] for r in rows]))))
@@ -1011,7 +1091,12 @@ class NoticeService:
     def render_mail(p: dict[str, Any]) -> tuple[str, str]:
         """Subject and plain-text body of an e-mail notice from its payload."""
         m, n = p["match"], p["decision"]
-        seat = f"{p['seat']} ({p['colour']})" if p.get("colour") else p["seat"]
+        names = p.get("names") or {}
+        seat = p["seat"]
+        if p.get("colour"):  # "Ana (p4, yellow)" or "p4 (yellow)": the colour word its page and reports use
+            seat = f"{names[seat]} ({seat}, {p['colour']})" if names.get(seat) else f"{seat} ({p['colour']})"
+        else:
+            seat = label(seat, names)
         if p["event"] == "missed":
             subject = f"botwars: you missed the deadline in match {m}"
             if p.get("lost"):
@@ -1024,11 +1109,11 @@ class NoticeService:
                          "Every player sees in the turn's events that your default orders were played."]
         elif p["event"] == "result":
             o = p.get("outcome") or {}
-            winner = o.get("winner")
+            winner = label(o["winner"], names) if o.get("winner") else None
             subject = f"botwars: match {m} has ended" + (f", {winner} won" if winner else ", a draw")
             lines = [f"Match {m} ({p['game']}) has ended after decision point {n} (turn {p['turn']}).",
                      f"Winner: {winner or 'none (draw)'}.", f"Reason: {o.get('reason', '')}.",
-                     f"Scores: {', '.join(f'{k} {v:g}' for k, v in (o.get('scores') or {}).items())}."]
+                     f"Scores: {', '.join(f'{label(k, names)} {v:g}' for k, v in (o.get('scores') or {}).items())}."]
         else:
             dl = p.get("deadline_utc") or "none (no clock)"
             if p["event"] == "reminder":
@@ -1039,7 +1124,16 @@ class NoticeService:
                 subject = f"botwars: your move in match {m}, deadline {dl}"
                 lines = [f"It is seat {seat}'s move in match {m} ({p['game']}), decision point {n} "
                          f"(turn {p['turn']}).", f"Deadline: {dl}."]
-        lines += ["", f"Watch the match: {p['link']}", "Play with your seat's own link (it holds your token).",
+        summary = summary_text(p.get("summary") or {})
+        if summary:
+            lines += [f"Your position: {summary}."]
+        own = p["link"] != p.get("watch", p["link"])
+        lines += [""]
+        if own:
+            lines += [f"Your seat (your own link: do not forward this mail): {p['link']}"]
+        if p["event"] == "result" and p.get("replay"):
+            lines += [f"Replay of the whole game: {p['replay']}"]
+        lines += [f"Watch the match: {p.get('watch', p['link'])}",
                   "", "You get this because this seat registered the address for turn notices."]
         return subject, "\n".join(lines) + "\n"
 
@@ -1149,7 +1243,7 @@ def install_notices(app: Any, manager: Any, token: Callable[..., Optional[str]],
         answer only. A new e-mail address is first mailed a confirmation link (``email_status``
         says ``awaiting confirmation``): nothing else is sent to it until its owner agrees."""
         sess, seat = seat_of(match_id, token)
-        return svc.register(sess, seat, body)
+        return svc.register(sess, seat, body, token or "")
 
     @app.delete("/api/matches/{match_id}/notices", response_model=NoticesOut, responses=errs, tags=["notices"])
     def delete_notices(match_id: str, token: Optional[str] = Depends(_token)) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from typing import Any, Literal, Optional, Union
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, ValidationInfo, field_validator
 
 from botwars.engine.codes import FailureCode
+from botwars.server.names import clean_name
 
 
 def bad_text_at(value: Any, path: str) -> str | None:
@@ -70,6 +71,44 @@ class CreateMatch(_Body):
                                 description="Match seed; left out: a secret random one (a seed the seats "
                                             "could guess would reveal every deal, F-14.3, S-8.1)")
     clock: bool = True
+    names: Optional[list[Optional[str]]] = Field(
+        None, max_length=64, description="Display names in seat order (null or left out: none yet; the "
+                                          "player may set one once). 1-40 characters, any script, no < > "
+                                          "or control characters")
+    clock_preset: Optional[Literal["blitz", "daily", "pbem"]] = Field(
+        None, description="A clock that fits the match: blitz (30 s a turn), daily (24 h), pbem (5 days); "
+                          "parameters given in config win")
+
+    @field_validator("names")
+    @classmethod
+    def _names(cls, v: Optional[list[Optional[str]]]) -> Optional[list[Optional[str]]]:
+        if v is None:
+            return None
+        out = []
+        for i, name in enumerate(v):
+            try:
+                out.append(None if name is None else clean_name(name))
+            except ValueError as exc:
+                raise ValueError(f"seat {i + 1}: {exc}") from None
+        return out
+
+
+class NameIn(_Body):
+    """The display name a seat's player sets for their seat (once)."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(max_length=10_000, description="1-40 characters, any script, no < > or control characters")
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str) -> str:
+        return clean_name(v)
+
+
+class Named(BaseModel):
+    match: str
+    seat: str
+    name: str
 
 
 class Failure(_Body):
@@ -92,6 +131,7 @@ class OrdersIn(_Body):
 class SeatLink(BaseModel):
     seat: str
     agent: str
+    name: Optional[str] = None
     token: str
     url: str
 
@@ -109,6 +149,7 @@ class Created(BaseModel):
 class SeatAgent(BaseModel):
     seat: str
     agent: str
+    name: Optional[str] = None
 
 
 class Summary(BaseModel):
@@ -148,6 +189,7 @@ class Snapshot(BaseModel):
     pending: list[str]
     submitted: list[str]
     your_turn: bool
+    names: dict[str, str] = Field(default_factory=dict, description="display names of the seats that have one")
     view: dict[str, Any]
     events: list[dict[str, Any]]
     clock: dict[str, Any]

@@ -7,7 +7,7 @@ PostgreSQL hold byte-identical data and digests never depend on the database.
   the number of resolved decision points, the clock (``bank_left`` per seat and
   ``opened_at``, the server time the open decision point started) and the outcome.
 - ``seats``: a match's seats in order; ``token_hash`` is the SHA-256 of the seat token (the
-  token itself is never stored).
+  token itself is never stored); ``name`` the player's display name, if any.
 - ``orders``: every accepted order (and every default applied on timeout or agent failure)
   keyed by ``(match_id, n, seat)``: the primary key is what makes an order impossible to
   apply twice; ``request_key`` is the canonical JSON of the request, to recognise a resend.
@@ -79,6 +79,9 @@ class SeatRow(Base):
     idx: Mapped[int] = mapped_column(Integer)
     agent: Mapped[str] = mapped_column(String(200))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    name: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    """The player's display name (issue 24 item 2; :mod:`botwars.server.names`), or ``None``
+    until one is set (at creation, or once by the player). Migration ``0010``."""
 
 
 class OrderRow(Base):
@@ -154,6 +157,9 @@ class NoticeRegistrationRow(Base):
     secret: Mapped[str | None] = mapped_column(String(128), nullable=True)
     base_url: Mapped[str] = mapped_column(String(512))
     created_at: Mapped[float] = mapped_column(Float)
+    seat_link: Mapped[str | None] = mapped_column(String(1024), nullable=True)
+    """The seat's own page with its token (issue 24 item 8), sent only to this address;
+    ``None`` for a registration made before migration ``0010``."""
 
 
 class NoticeRow(Base):

@@ -41,6 +41,10 @@ import this package). Nothing here knows a game: each page asks the game's plug-
   pictures the seat (or a spectator) may see, for the pages' "watch the last turn" player
   (issue 23; :func:`botwars.web.drawing.watch_frames`, or the stage frames it may see).
 
+- ``GET /matches/{id}/turns/{n}[?token=T]`` — the archive while it runs (issue 24 item 7;
+  :mod:`.archive`): a past decision point's published page as the viewer may see it, with the
+  previous and next; ``/matches/{id}/document`` and ``document.pdf`` — the whole game after the end.
+
 - ``GET /editor/{game}`` — the board editor (issue 14; ``web/editor.py``): palette, grid,
   live ``board check`` through the game's ``BoardFormat.editor`` hook, load, save, play.
 
@@ -63,7 +67,7 @@ import os
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from botwars.web import boards, game_pages, gm_page, howto, lobby, match_pages, replays, seat_helpers
+from botwars.web import archive, boards, game_pages, gm_page, howto, lobby, match_pages, replays, seat_helpers
 from botwars.web.caches import Lru, ReplayCache, WebCaches
 from botwars.web.drawing import MAX_SVG_BYTES, SVG_TYPE, report_html, step_label, svg_response
 from botwars.web.editor import install_editor
@@ -75,7 +79,7 @@ __all__ = ["install_web", "ROUTERS", "RULES_DIR", "rules_html", "rules_markdown"
            "svg_response", "report_html", "step_label", "ReplayCache", "Lru", "WebCaches"]
 
 ROUTERS = (lobby.router, match_pages.router, game_pages.router, howto.router, boards.router, seat_helpers.router,
-           replays.router, gm_page.router)
+           replays.router, gm_page.router, archive.router)
 """The pages' routers, one per resource, in the order :func:`install_web` includes them."""
 
 

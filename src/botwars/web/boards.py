@@ -86,7 +86,7 @@ def turn_stages(match_id: str, n: int, manager: ManagerDep, caches: CachesDep,
     sections = point_sections(caches, sess, n)
     query = f"?token={token}" if token else ""
     return JSONResponse({"match": sess.id, "n": n, "sections": sections_json(
-        sections, seat, sess.ended, f"/web/matches/{sess.id}/turn/{n}", query, inline)},
+        sections, seat, sess.ended, f"/web/matches/{sess.id}/turn/{n}", query, inline, sess.names)},
         headers={"Cache-Control": "no-store"})
 
 

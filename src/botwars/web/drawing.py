@@ -7,6 +7,7 @@ drawing), :func:`report_html`, :func:`step_label`, a resolved decision point re-
 from __future__ import annotations
 
 import os
+import re
 from typing import Any, Optional
 
 from fastapi.responses import Response
@@ -73,8 +74,44 @@ def before_point(sess: Any, n: int) -> tuple[Any, Any, list, dict]:
     return last.before, last.after, last.events, last.line
 
 
+_TURN_HEAD = re.compile(r"TURN (\d+)(?: (.*))?")
+_HEAD_WORDS = {"STAGE": "stage", "ROOM": "room", "END": "end of turn", "FUSED": "fused registers", "HAND": "hand"}
+
+
+def heading_of(sec: dict[str, Any], names: dict[str, str] | None = None) -> str:
+    """A stage section's heading in words for people (issue 24 item 8): the seeds' table line
+    ``=== TURN 1 STAGE 2 ROOM 3 ===`` (F-9.1, G-10.2) reads "Turn 1, stage 2, room 3", ``=== TURN
+    4 END ===`` "Turn 4, end of turn", ``=== RESULT ===`` "Result"; a section of one seat's
+    (a geeko room) adds the player: "… — Ana (p1)" (``names``: display names). The seeds' line
+    itself stays in ``header`` (the text report keeps it)."""
+    title = str(sec.get("title") or sec.get("header") or "").strip("= ").strip()
+    m = _TURN_HEAD.fullmatch(title)
+    if m:
+        rest = (m.group(2) or "").split()
+        words, i = [], 0
+        while i < len(rest):
+            w = _HEAD_WORDS.get(rest[i])
+            if w in ("stage", "room") and i + 1 < len(rest):
+                words.append(f"{w} {rest[i + 1]}")
+                i += 2
+                continue
+            words.append(w or rest[i].lower())
+            i += 1
+        if words and words[0] == "hand":
+            words = ["hand"]  # the seat follows below, with its name
+        text = ", ".join([f"Turn {m.group(1)}", *words])
+    else:
+        text = title[:1].upper() + title[1:].lower() if title.isupper() else title
+    seat = sec.get("seat")
+    if seat:
+        name = (names or {}).get(seat)
+        text += f" — {name} ({seat})" if name else f" — {seat}"
+    return text
+
+
 def sections_json(sections: list[dict[str, Any]] | None, seat: Optional[str], reveal: bool,
-                   url: str, query: str = "", inline: bool = False) -> list[dict[str, Any]]:
+                   url: str, query: str = "", inline: bool = False,
+                   names: dict[str, str] | None = None) -> list[dict[str, Any]]:
     """Stage sections as JSON for a viewer: only those ``seat`` may see (``None`` sections are
     public; ``reveal``: an ended match shows all), each frame as ``{"j", "label", "url"}``
     (``j`` numbers the frames of the sections this viewer sees, in order, so that it never
@@ -89,7 +126,8 @@ def sections_json(sections: list[dict[str, Any]] | None, seat: Optional[str], re
                 fr["svg"] = f["svg"]
             frames.append(fr)
             j += 1
-        out.append({**{k: v for k, v in sec.items() if k != "frames"}, "frames": frames})
+        out.append({**{k: v for k, v in sec.items() if k != "frames"}, "heading": heading_of(sec, names),
+                    "frames": frames})
     return out
 
 

@@ -135,7 +135,8 @@ def replay_step(match_id: str, k: int, manager: ManagerDep, caches: CachesDep) -
         "errors": line.get("errors", {}), "events": [e.to_json() for e in events],
         "hands": _hands(rs, before, sess.seats),
         "report": "" if (k == 0 or sections) else report_html(rs, before, after, events),
-        "sections": sections_json(sections, None, True, f"/web/matches/{sess.id}/replay/{k}")})
+        "sections": sections_json(sections, None, True, f"/web/matches/{sess.id}/replay/{k}",
+                                  names=sess.names)})
 
 
 @router.get("/web/matches/{match_id}/replay/{k}/frame/{j}.svg")

@@ -142,6 +142,10 @@ class ArenaRuleset(Ruleset):
     max_seats = 2
     native_observations = True
 
+    def clock_settings(self, per_turn_s: float) -> dict[str, Any]:
+        """P2: ``turn_time_limit_s`` of the preset, at most an hour (its maximum)."""
+        return {"turn_time_limit_s": float(min(per_turn_s, 3600))}
+
     def time_control(self, config: dict[str, Any]) -> TimeControl:
         """P2: ``turn_time_limit_s`` per turn plus ``time_bank_s``; on expiry all robots defend (P10)."""
         return TimeControl(config["turn_time_limit_s"], config["time_bank_s"], None, OnExpiry.DEFAULT)

@@ -81,7 +81,7 @@ PARAMS = (
     Param("clock_enabled", bool, True, "Time banks on (D-8.3)"),
     Param("time_bank_s", int, 1800, "Time bank per player, seconds (D-8.3)", minimum=1, maximum=2_592_000),
     Param("increment_s", int, 30, "Charge granularity, seconds (D-8.3)", minimum=1, maximum=86_400),
-    Param("setup_time_s", int, 300, "Super submission deadline, not charged (D-3.5)", minimum=1, maximum=86_400),
+    Param("setup_time_s", int, 300, "Super submission deadline, not charged (D-3.5)", minimum=1, maximum=2_592_000),
     Param("max_rejections", int, 3, "Consecutive refused orders before losing (refused, D-5.8)", minimum=1, maximum=1000),
     Param("max_turns", int, 200, "Total turns before a draw (D-8.4)", minimum=1, maximum=100_000),
 )
@@ -131,9 +131,19 @@ class DadoedRuleset(Ruleset):
         return TimeControl(move_limit_s=0, bank_s=float(config["time_bank_s"]),
                            increment_s=float(config["increment_s"]), on_expiry=OnExpiry.LOSS)
 
+    def clock_settings(self, per_turn_s: float) -> dict[str, Any]:
+        """D-8.3, D-3.5: a bank of 60 turns of the preset's seconds (the seed's 1,800 s over
+        30 s increments), at most 30 days, and a setup deadline of one such turn; the increment
+        stays 30 s."""
+        s = int(min(per_turn_s, 2_592_000))
+        return {"time_bank_s": min(60 * s, 2_592_000), "setup_time_s": s}
+
     def clock_exempt(self, state: State) -> float | None:
-        """D-3.5 / D-8.3: setup is not charged; its deadline is ``setup_time_s``."""
-        return float(state.config["setup_time_s"]) if state.phase == "setup" else None
+        """D-3.5 / D-8.3: setup is not charged; its deadline is ``setup_time_s``, never shorter
+        than one increment of the match's clock (``increment_s``; issue 24 item 6)."""
+        if state.phase != "setup":
+            return None
+        return float(max(state.config["setup_time_s"], state.config["increment_s"]))
 
     def clock_view(self, view: dict[str, Any], bank_left: dict[str, float]) -> dict[str, Any]:
         """Show both banks (seconds left) in the observation (D-12.2)."""

@@ -198,6 +198,30 @@ class FactoryRuleset(Ruleset):
     def seat_names(self, n: int) -> list[str]:
         return [f"p{i + 1}" for i in range(n)]
 
+    def private_summary(self, state: FactoryState, seat: str) -> dict[str, Any]:
+        """For a turn notice, from ``seat``'s own view (F-15.3) only: its robot's ``hp``,
+        ``robots_left`` (F-8.1) and ``hand_size`` (the program cards dealt, F-5.2)."""
+        view = self.view(state, seat)
+        me = next((p for p in view.get("players", []) if p.get("name") == seat or p.get("seat_name") == seat), None)
+        if me is None and seat in state.seats:
+            players = view.get("players", [])
+            i = list(state.seats).index(seat)
+            me = players[i] if i < len(players) else None
+        out: dict[str, Any] = {}
+        if me is not None:
+            robot = me.get("robot")
+            if isinstance(robot, dict) and "hp" in robot:
+                out["hp"] = robot["hp"]
+            if "robots_left" in me:
+                out["robots_left"] = me["robots_left"]
+        if isinstance(view.get("hand"), list):
+            out["hand_size"] = len(view["hand"])
+        return out
+
+    def clock_settings(self, per_turn_s: float) -> dict[str, Any]:
+        """F-5.5: the preset's seconds are the submission deadline per turn (``turn_time_s``)."""
+        return {"turn_time_s": float(min(per_turn_s, 2_592_000))}
+
     def time_control(self, config: dict[str, Any]) -> TimeControl:
         """F-5.5: ``turn_time_s`` per turn, no time bank; on expiry the default program applies."""
         return TimeControl(config["turn_time_s"], 0.0, None, OnExpiry.DEFAULT)

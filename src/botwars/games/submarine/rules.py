@@ -41,9 +41,9 @@ PARAMS = (
     Param("announce_points", int, 25, "Score announced publicly once reached (S-7.2)", minimum=1, maximum=1_000_000),
     Param("ring_interval", int, 10, "Rounds between ring destructions (S-7.7)", minimum=1, maximum=10_000),
     Param("edge_damage", int, 1, "Damage per end of owner's turn on a destroyed space (S-7.7)", minimum=0, maximum=100),
-    Param("turn_time_s", float, 90.0, "Seconds per turn before the reserve is used (S-7.8)", minimum=0.001, maximum=86_400),
+    Param("turn_time_s", float, 90.0, "Seconds per turn before the reserve is used (S-7.8)", minimum=0.001, maximum=2_592_000),
     Param("reserve_time_s", float, 300.0, "Reserve for the whole game (S-7.8)", minimum=0, maximum=2_592_000),
-    Param("setup_time_s", float, 300.0, "Setup deadline, not charged to the clock (S-3.3)", minimum=0.001, maximum=86_400),
+    Param("setup_time_s", float, 300.0, "Setup deadline, not charged to the clock (S-3.3)", minimum=0.001, maximum=2_592_000),
     Param("clock_enabled", bool, True, "Time control on (S-7.8); off: the platform's cap gives the empty order"),
     Param("max_actions", int, 30, "Most actions per order (S-4.3)", minimum=0, maximum=1000),
     Param("max_rejections", int, 3, "Refused orders per turn before the player loses (S-7.10)", minimum=1, maximum=1000),
@@ -111,9 +111,19 @@ class SubmarineRuleset(Ruleset):
             return TimeControl()
         return TimeControl(float(config["turn_time_s"]), float(config["reserve_time_s"]), None, OnExpiry.LOSS)
 
+    def clock_settings(self, per_turn_s: float) -> dict[str, Any]:
+        """S-7.8, S-3.3: the preset's seconds per turn, and the same for the setup deadline;
+        the reserve stays as configured."""
+        s = float(min(per_turn_s, 2_592_000))
+        return {"turn_time_s": s, "setup_time_s": s}
+
     def clock_exempt(self, state: SubState) -> float | None:
-        """S-3.3, S-7.8: setup is not charged; it has its own deadline, ``setup_time_s``."""
-        return float(state.config["setup_time_s"]) if state.phase == "setup" else None
+        """S-3.3, S-7.8: setup is not charged; it has its own deadline, ``setup_time_s``, never
+        shorter than one turn of the match's clock (``turn_time_s``): a match of day-long
+        turns does not lose a seat in a 300 s setup (issue 24 item 6)."""
+        if state.phase != "setup":
+            return None
+        return max(float(state.config["setup_time_s"]), float(state.config["turn_time_s"]))
 
     def clock_view(self, view: dict[str, Any], bank_left: dict[str, float]) -> dict[str, Any]:
         """Put the live reserves (``bank_left``, seconds per seat) into the view's public

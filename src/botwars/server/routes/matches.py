@@ -12,9 +12,13 @@ from botwars.engine.errors import BotwarsError, ConfigError
 from botwars.engine.ruleset import canonical_json, get_ruleset
 from botwars.server.deps import MAX_BOARD_CHARS, BaseUrlDep, LimitsDep, ManagerDep, TokenDep
 from botwars.server.manager import GM_KEY, ApiError
-from botwars.server.schemas import Created, CreateMatch, ListItem, Resigned, Summary, errs
+from botwars.server.schemas import Created, CreateMatch, ListItem, Named, NameIn, Resigned, Summary, errs
 
 router = APIRouter()
+
+CLOCK_PRESETS = {"blitz": 30.0, "daily": 86_400.0, "pbem": 432_000.0}
+"""Seconds a turn of each clock preset (issue 24 item 6): blitz 30 s, daily 24 h, PBEM (play
+by e-mail) 5 days. :meth:`Ruleset.clock_settings` turns them into the game's parameters."""
 
 
 def check_config(game: str, config: dict[str, Any], max_board_chars: int = MAX_BOARD_CHARS) -> None:
@@ -45,10 +49,12 @@ def create(body: CreateMatch, manager: ManagerDep, limits: LimitsDep, b: BaseUrl
     A map, board, room set or pool is a shipped name or the text itself, never a file path."""
     check_config(body.game, body.config, limits.max_board_chars)
     seed = body.seed if body.seed is not None else secrets.randbits(63)
-    sess, tokens = manager.create(body.game, body.seats, body.config, seed, body.clock)
+    preset = CLOCK_PRESETS[body.clock_preset] if body.clock_preset else None
+    sess, tokens = manager.create(body.game, body.seats, body.config, seed, body.clock, names=body.names,
+                                  preset_s=preset)
     gm = tokens[GM_KEY]  # the game master's token: in this answer only (issue 24 item 1)
     return {"match": sess.id, "game": sess.rs.id, "gm_token": gm, "gm_url": f"{b}/gm/{sess.id}?token={gm}",
-            "seats": [{"seat": s, "agent": sess.agents[s], "token": tokens[s],
+            "seats": [{"seat": s, "agent": sess.agents[s], "name": sess.names.get(s), "token": tokens[s],
                        "url": f"{b}/api/matches/{sess.id}/view?token={tokens[s]}"} for s in sess.seats],
             "spectator": f"{b}/api/matches/{sess.id}/view",
             "websocket": f"{b.replace('http', 'ws', 1)}/api/matches/{sess.id}/ws"}
@@ -74,6 +80,16 @@ def resign(match_id: str, manager: ManagerDep, token: TokenDep) -> Any:
     sess = manager.get(match_id)
     seat = manager.authenticate(sess, token)
     return manager.resign(sess.id, seat)
+
+
+@router.post("/api/matches/{match_id}/name", response_model=Named, responses=errs(403, 404, 409, 422),
+             tags=["play"])
+def set_name(match_id: str, body: NameIn, manager: ManagerDep, token: TokenDep) -> Any:
+    """The seat's player sets the seat's display name, once (1-40 characters, any script; no
+    ``<`` ``>`` or control characters: 422 naming the fault; a second name: 409 ``name_set``)."""
+    sess = manager.get(match_id)
+    seat = manager.authenticate(sess, token)
+    return manager.set_name(sess, seat, body.name)
 
 
 @router.get("/api/matches/{match_id}/record", responses={**errs(403, 404, 422),

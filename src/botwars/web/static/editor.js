@@ -235,7 +235,10 @@
     $("play-error").textContent = "";
     const seats = ["remote"];
     if ($("opponent").value) seats.push($("opponent").value);
-    const body = {game: S.play.game, seats, config: S.play.config, clock: false};  // the server draws the seed
+    // the server draws the seed; the clock is the lobby's presets (issue 24 item 6)
+    const preset = $("clock-preset").value;
+    const body = {game: S.play.game, seats, config: S.play.config, clock: preset !== "off"};
+    if (["blitz", "daily", "pbem"].includes(preset)) body.clock_preset = preset;
     const r = await fetch("/api/matches", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
     const j = await r.json();
     if (!r.ok) { $("play-error").textContent = `Could not create the match: ${j.message}`; return; }

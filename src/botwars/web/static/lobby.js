@@ -24,6 +24,7 @@
     try { localStorage.setItem(MINE, JSON.stringify([...items, ...mine()].slice(0, 40))); } catch (e) { /* storage off */ }
   }
   const who = a => a === "remote" ? "a person" : String(a).replace("builtin:", "bot ");
+  const seatWho = s => s.name ? s.name : who(s.agent);
 
   // file parameters: an uploaded file's text becomes the value (a board, map or room set)
   document.querySelectorAll("input[data-upload]").forEach(inp => inp.addEventListener("change", async () => {
@@ -42,7 +43,10 @@
     const err = $("create-error");
     err.textContent = "";
     const f = document.querySelector(`.game-form[data-game="${game.value}"]`);
-    const picks = [...f.querySelectorAll("select[name=seat]")].map(s => s.value).filter(v => v);
+    const chosen = [...f.querySelectorAll("select[name=seat]")].map((s, i) => [s.value, i]).filter(([v]) => v);
+    const picks = chosen.map(([v]) => v);
+    const nameInputs = [...f.querySelectorAll("input[name=seat-name]")];
+    const names = chosen.map(([, i]) => (nameInputs[i] && nameInputs[i].value.trim()) || null);
     const seats = picks.map(v => v === "me" || v === "friend" ? "remote" : v);
     const config = {};
     f.querySelectorAll("[name=param]").forEach(i => {
@@ -50,7 +54,10 @@
       const dflt = i.tagName === "SELECT" ? i.querySelector("option[selected]") : null;
       if (v !== "" && !(dflt && dflt.value === i.value)) config[i.dataset.name] = v;
     });
-    const body = {game: game.value, seats, config, clock: $("clock").checked};
+    const preset = $("clock-preset").value;
+    const body = {game: game.value, seats, config, clock: preset !== "off"};
+    if (["blitz", "daily", "pbem"].includes(preset)) body.clock_preset = preset;
+    if (names.some(n => n)) body.names = names;
     // an empty seed field: the server draws a secret one (a seed the players know reveals every deal)
     if ($("seed").value.trim() !== "") body.seed = Number($("seed").value);
     const r = await fetch("/api/matches", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
@@ -63,8 +70,9 @@
     j.seats.forEach((s, i) => {
       const li = el("li", {});
       if (s.agent !== "remote") { li.append(`Seat ${s.seat}: ${who(s.agent)} (played by the server)`); ul.append(li); return; }
+      const named = s.name ? ` — ${s.name}` : "";
       const url = `/play/${j.match}?token=${encodeURIComponent(s.token)}`;
-      const a = el("a", {href: url, class: "seat-link", dataset: {seat: s.seat, who: picks[i]}}, picks[i] === "me" ? `Open your seat (${s.seat})` : `Seat ${s.seat}: a friend's link`);
+      const a = el("a", {href: url, class: "seat-link", dataset: {seat: s.seat, who: picks[i]}}, picks[i] === "me" ? `Open your seat (${s.seat})${named}` : `Seat ${s.seat}${named}: a friend's link`);
       li.append(a);
       if (picks[i] === "friend") {
         const full = location.origin + url;
@@ -116,7 +124,7 @@
         if (!items.length) ul.append(el("li", {}, "none"));
         items.forEach(m => ul.append(line(m)));
       };
-      fill("running", run, m => el("li", {dataset: {match: m.match}}, `${m.game} · turn ${m.turn} · ${m.seats.map(s => `${s.seat}: ${who(s.agent)}`).join(", ")} · `,
+      fill("running", run, m => el("li", {dataset: {match: m.match}}, `${m.game} · turn ${m.turn} · ${m.seats.map(s => `${s.seat}: ${seatWho(s)}`).join(", ")} · `,
         el("a", {href: `/watch/${m.match}`}, "watch")));
       fill("ended", end, m => el("li", {dataset: {match: m.match}}, `${m.game} · ${m.turn} turns · ${m.outcome ? (m.outcome.winner ? `${m.outcome.winner} won` : "draw") + ` (${String(m.outcome.reason).replace(/_/g, " ")})` : ""} · `,
         el("a", {href: `/replay/${m.match}`}, "replay")));

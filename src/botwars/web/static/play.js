@@ -64,7 +64,9 @@
     const base = kit || {name: s, colour: "#666", letter: String(s).slice(0, 1).toUpperCase()};
     return pal ? Object.assign({}, base, {name: pal.name, colour: pal.colour, ink: pal.ink}) : base;
   };
-  const seatName = s => { const i = seatInfo(s); return String(i.name).toLowerCase() === String(s).toLowerCase() ? i.name : `${i.name} (${s})`; };
+  const colourName = s => { const i = seatInfo(s); return String(i.name).toLowerCase() === String(s).toLowerCase() ? i.name : `${i.name} (${s})`; };
+  // a player's display name (issue 24 item 2) beside the seat's colour word, never instead of it
+  const seatName = s => { const n = snap && snap.names && snap.names[s]; return n ? `${n} (${colourName(s)})` : colourName(s); };
   const swatch = s => el("span", {class: "swatch", style: `background:${seatInfo(s).colour};color:${inkOn(seatInfo(s).colour)}`, "aria-hidden": "true"}, seatInfo(s).letter || "");
   // WCAG 2.1 relative luminance and contrast; black or white ink, whichever reads better on `bg`
   function luminance(hex) {
@@ -278,6 +280,22 @@
     who.innerHTML = "";
     if (SEAT) who.append("You are ", swatch(SEAT), " ", el("b", {id: "me"}, seatName(SEAT)));
     else who.append("You are watching (spectator).");
+    if (SEAT && s.status !== "ended" && !(s.names || {})[SEAT]) who.append(nameForm());
+  }
+  // the seat's player names the seat, once (POST /api/matches/{id}/name)
+  function nameForm() {
+    const inp = el("input", {id: "my-name", maxlength: "40", "aria-label": "your name", placeholder: "your name"});
+    const msg = el("span", {id: "name-msg", class: "msg", role: "status"});
+    const btn = el("button", {type: "button", id: "set-name"}, "Set my name");
+    btn.addEventListener("click", async () => {
+      const r = await fetch(`/api/matches/${M}/name${q}`, {method: "POST", headers: {"Content-Type": "application/json"},
+                                                         body: JSON.stringify({name: inp.value})});
+      const j = await r.json();
+      if (!r.ok) { msg.textContent = `Name not set: ${String(j.message).replace(/^name: (Value error, )?/, "")}`; return; }
+      snap.names = Object.assign({}, snap.names, {[SEAT]: j.name});
+      renderWho(snap); renderStatus(snap); renderClocks();
+    });
+    return el("div", {class: "row name-row"}, el("label", {for: "my-name"}, "Your name (once; the other players see it): "), inp, btn, msg);
   }
   function turnText(s) {
     const v = s.view || {};
@@ -380,18 +398,21 @@
     }
     const c = snap.clock, spent = (Date.now() - clockAt) / 1000;
     tb.append(el("tr", {}, el("th", {}, "Player"), el("th", {}, "This move"), el("th", {}, "Time bank")));
+    // a game without a bank (F-5.5: a deadline per turn) says so instead of "0:00"
+    const noBank = !c.bank_s && c.move_limit_s ? `none (${fmt(c.move_limit_s)} a turn)` : null;
     for (const [s, bank] of Object.entries(c.bank_left_s)) {
       const left = c.time_left_s[s], now = left === undefined ? null : Math.max(0, left - spent);
       const low = now !== null && now < 20;
       tb.append(el("tr", {class: (s === SEAT ? "me" : "") + (low ? " low" : ""), dataset: {seat: s}},
         el("th", {}, swatch(s), " ", seatName(s)), el("td", {class: "left"}, now === null ? "not to move" : fmt(now) + (low ? " — hurry!" : "")),
-        el("td", {}, fmt(bank))));
+        el("td", {class: "bank"}, noBank || fmt(bank))));
     }
   }
   function fmt(s) {
     s = Math.floor(s);
-    const h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, x = s % 60;
-    return (h ? `${h}:${String(m).padStart(2, "0")}` : `${m}`) + `:${String(x).padStart(2, "0")}`;
+    const d = Math.floor(s / 86400), h = Math.floor(s / 3600) % 24, m = Math.floor(s / 60) % 60, x = s % 60;
+    const hms = (h || d ? `${h}:${String(m).padStart(2, "0")}` : `${m}`) + `:${String(x).padStart(2, "0")}`;
+    return d ? `${d} d ${hms}` : hms;
   }
   setInterval(renderClocks, 500);
 
@@ -564,6 +585,7 @@
     page.dataset.status = s.status;
     page.dataset.yourTurn = String(!!s.your_turn);
     renderWho(s);
+    if (s.status === "ended" && $("whole-game")) $("whole-game").hidden = false;
     renderStatus(s);
     renderOutcome(s);
     renderInfo(s.view);

@@ -9,7 +9,7 @@
 
   function table(sec) {  // one section: its header, the §9 table (first row = column names), extra lines
     const wrap = el("div");
-    wrap.append(el("h3", sec.header || sec.title));
+    wrap.append(el("h3", sec.heading || sec.header || sec.title));
     const t = el("table", undefined, "stage " + sec.kind);
     const rows = sec.rows || [];
     if (rows.length) {
