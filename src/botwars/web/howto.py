@@ -19,13 +19,13 @@ import logging
 import threading
 from typing import Any
 
-import yaml
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
 from botwars.engine.errors import BotwarsError, RulesetError
 from botwars.engine.events import filter_events
 from botwars.engine.plugin import Game, games, get_game
+from botwars.engine.safeload import load_yaml
 from botwars.engine.scenario import play_position
 from botwars.server.manager import ApiError
 from botwars.web.rendering import page, refused_page
@@ -49,7 +49,7 @@ def position_svg(game: Game, text: str, source: str) -> tuple[str, str]:
     """``(svg, caption)`` of one ``position`` block: ``text`` is its YAML (a scenario document of
     ``game`` plus :data:`PAGE_KEYS`). Raises :class:`BotwarsError` (``ConfigError``) naming
     ``source`` for a malformed block, ``ValueError`` for YAML that does not parse."""
-    doc = yaml.safe_load(text)
+    doc = load_yaml(text, source)  # the one safe reader (engine/safeload.py), even for shipped pages
     if not isinstance(doc, dict):
         raise ValueError("a position block must be a YAML mapping")
     caption = str(doc.pop("caption", "") or "")
@@ -91,7 +91,7 @@ def how_to_play_html(game_id: str) -> tuple[str, list[tuple[int, str, str]]] | N
                 svg, caption = position_svg(game, tok.content, source)
                 body = (f'<figure class="howto-picture" data-picture="{pictures}"><div class="board">{svg}</div>'
                         f"<figcaption>{html.escape(caption)}</figcaption></figure>\n")
-            except (BotwarsError, ValueError, KeyError, TypeError, yaml.YAMLError) as exc:
+            except (BotwarsError, ValueError, KeyError, TypeError) as exc:
                 log.warning("%s: the picture cannot be drawn: %s", source, exc)
                 body = f'<p class="note howto-missing">(Picture {pictures} cannot be drawn.)</p>\n'
             tok.type, tok.content = "html_block", body
