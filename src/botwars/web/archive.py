@@ -21,6 +21,8 @@ as the API's JSON error.
 
 from __future__ import annotations
 
+import logging
+
 import os
 from typing import Any, Iterator, Optional
 
@@ -38,6 +40,7 @@ from botwars.web.drawing import before_point, heading_of, report_html, step_labe
 from botwars.web.match_pages import refused
 from botwars.web.rendering import env
 
+log = logging.getLogger("botwars.web")
 router = APIRouter(include_in_schema=False)
 
 CHROMIUM_ENV = "BOTWARS_CHROMIUM"
@@ -62,6 +65,16 @@ def point_page(sess: Any, n: int, seat: Optional[str], before: Any, after: Any, 
     if reveal or not game.capabilities.hidden_information:
         report = report_html(sess.rs, before, after, events)
     return {"n": n, "label": step_label(sess.rs, before, n), "sections": shown, "board": board, "report": report}
+
+
+def _legend(sess: Any, state: Any, seat: Optional[str]) -> str | None:
+    """The game's legend of the board ``seat`` sees in ``state`` (SVG text; the plug-in's
+    ``legend`` hook), ``None`` for a game that declares none or a legend that fails to draw."""
+    try:
+        return get_game(sess.rs.id).draw_legend(state, seat)
+    except Exception:  # noqa: BLE001 - a legend is never worth a failed archive page
+        log.exception("archive: legend of match %s", sess.id)
+        return None
 
 
 def _players(sess: Any) -> list[dict[str, str]]:
@@ -99,6 +112,7 @@ def turn_page(request: Request, match_id: str, n: int, manager: ManagerDep, cach
     back = f"/play/{sess.id}{query}" if seat else f"/watch/{sess.id}"
     html = env.get_template("turn.html").render(
         sess=sess, seat=seat, point=point, players=_players(sess), query=query, back=back,
+        legend=_legend(sess, after, seat),
         prev=n - 1 if n > 1 else None, next=n + 1 if n < sess.n else None, document=False)
     return HTMLResponse(html, headers={"Cache-Control": "no-store"})
 
@@ -124,7 +138,10 @@ def document_html(manager: MatchManager, match_id: str) -> str:
     if not sess.ended:
         raise ApiError(403, "match_running", "the whole game as a document is published once the match has "
                                              "ended; past turns can be read one by one meanwhile")
+    with sess.lock:
+        final = sess.state
     return env.get_template("turn.html").render(sess=sess, seat=None, points=list(all_points(sess)),
+                                                legend=_legend(sess, final, None),
                                                 players=_players(sess), query="", back=f"/replay/{sess.id}",
                                                 document=True)
 
