@@ -1,0 +1,62 @@
+"""Browser tests of issue 24's audit as a game master (a 4-player factory match with daily
+turns and names, run from the GM page alone): the GM page names every seat as the players'
+pages do (display name, colour word, seat), in the seat table, the adjudication seat choice
+and the result choice; and a reason given for one action is not carried silently into the
+next (the reason box empties once an action is done). Playwright drives the system Chromium
+(the ``browser`` fixture of test_web_browser.py)."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from test_web_browser import WAIT_MS, browser, open_page  # noqa: F401 - browser is a fixture
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+NAMES = ["Ana", "Bruno", "Chen", "Dora"]
+
+
+def four_named(live) -> dict:
+    r = httpx.post(f"{live.url}/api/matches", json={"game": "factory", "seats": ["remote"] * 4, "config": {},
+                                                    "seed": 7, "clock": True, "names": NAMES})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def gm_done(page, start: str) -> str:
+    page.wait_for_function(f"document.getElementById('gm-msg').textContent.startsWith({start!r})", timeout=WAIT_MS)
+    return page.inner_text("#gm-msg")
+
+
+def test_gm_page_names_each_seat_with_name_and_colour(browser, live):
+    m = four_named(live)
+    gm = open_page(browser, f"{live.url}/gm/{m['match']}?token={m['gm_token']}")
+    gm.wait_for_selector("#gm-seats tr[data-seat='p4']", timeout=WAIT_MS)
+    heads = [gm.inner_text(f"#gm-seats tr[data-seat='p{i}'] th") for i in range(1, 5)]
+    # the palette's words in seat order (render/palette.py): red, blue, green, yellow
+    assert heads == ["Ana (Red, p1)", "Bruno (Blue, p2)", "Chen (Green, p3)", "Dora (Yellow, p4)"]
+    adj = gm.locator("#gm-adj-seat option").all_inner_texts()
+    assert adj == heads
+    win = gm.locator("#gm-winner option").all_inner_texts()
+    assert win == ["a draw"] + [f"{h} wins" for h in heads]
+    assert not gm.errors
+
+
+def test_gm_reason_is_not_carried_into_the_next_action(browser, live):
+    m = four_named(live)
+    gm = open_page(browser, f"{live.url}/gm/{m['match']}?token={m['gm_token']}")
+    gm.wait_for_selector("#gm-seats tr[data-seat='p3']", timeout=WAIT_MS)
+    gm.fill("#gm-reason", "Holiday: back on Monday")
+    gm.click("#gm-pause")
+    assert "Reason: Holiday: back on Monday" in gm_done(gm, "Done. The game master paused")
+    assert gm.input_value("#gm-reason") == ""
+    gm.click("#gm-resume")
+    gm_done(gm, "Done. The game master resumed")
+    gm.locator("tr[data-seat='p3'] button.gm-extend").click()
+    said = gm_done(gm, "Done. The game master gave seat p3")
+    assert "Holiday" not in said
+    notes = httpx.get(f"{live.url}/api/matches/{m['match']}/gm",
+                      headers={"Authorization": f"Bearer {m['gm_token']}"}).json()["notes"]
+    assert [n["reason"] for n in notes] == ["Holiday: back on Monday", "", ""]
+    assert not gm.errors
