@@ -60,3 +60,17 @@ def test_gm_reason_is_not_carried_into_the_next_action(browser, live):
                       headers={"Authorization": f"Bearer {m['gm_token']}"}).json()["notes"]
     assert [n["reason"] for n in notes] == ["Holiday: back on Monday", "", ""]
     assert not gm.errors
+
+
+def test_a_match_the_gm_ended_says_so_with_the_reason_not_a_game_score(browser, live):
+    m = four_named(live)
+    r = httpx.post(f"{live.url}/api/matches/{m['match']}/gm/end", json={"winner": "p1", "reason": "Season over; Ana leads"},
+                   headers={"Authorization": f"Bearer {m['gm_token']}"})
+    assert r.status_code == 200, r.text
+    bruno = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][1]['token']}")
+    bruno.wait_for_selector("#result-why", timeout=WAIT_MS)
+    assert bruno.inner_text("#result-head") == "You lost"
+    why = bruno.inner_text("#result-why")
+    # nobody touched a flag: the GM's 1/0 result is no "Flags touched: Red 1" (F-8 scores)
+    assert why == "The game master ended the match: Ana (Red (p1)) wins. Reason: Season over; Ana leads."
+    assert not bruno.errors
