@@ -74,3 +74,20 @@ def test_a_match_the_gm_ended_says_so_with_the_reason_not_a_game_score(browser, 
     # nobody touched a flag: the GM's 1/0 result is no "Flags touched: Red 1" (F-8 scores)
     assert why == "The game master ended the match: Ana (Red (p1)) wins. Reason: Season over; Ana leads."
     assert not bruno.errors
+
+
+def test_the_whole_game_document_keeps_the_gm_rulings_names_and_colours(live):
+    m = four_named(live)
+    gm = {"Authorization": f"Bearer {m['gm_token']}"}
+    base = f"{live.url}/api/matches/{m['match']}/gm"
+    assert httpx.post(f"{base}/pause", json={"reason": "Holiday: back on Monday"}, headers=gm).status_code == 200
+    assert httpx.post(f"{base}/resume", json={"reason": ""}, headers=gm).status_code == 200
+    assert httpx.post(f"{base}/end", json={"winner": "p1", "reason": "Season over; <b>Ana</b> leads"},
+                      headers=gm).status_code == 200
+    html = httpx.get(f"{live.url}/matches/{m['match']}/document").text
+    assert "Result: Ana (p1) won: ended by the game master (reason: Season over; &lt;b&gt;Ana&lt;/b&gt; leads)." in html
+    assert "(adjudicated)" not in html
+    assert '<li data-seat="p4">Dora (Yellow (p4))</li>' in html
+    assert '<h2>What the game master and the clock did</h2>' in html
+    assert "The game master paused the match: every clock stands still. Reason: Holiday: back on Monday" in html
+    assert "<b>Ana</b>" not in html  # the reason is escaped
