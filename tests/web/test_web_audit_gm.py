@@ -91,3 +91,16 @@ def test_the_whole_game_document_keeps_the_gm_rulings_names_and_colours(live):
     assert '<h2>What the game master and the clock did</h2>' in html
     assert "The game master paused the match: every clock stands still. Reason: Holiday: back on Monday" in html
     assert "<b>Ana</b>" not in html  # the reason is escaped
+
+
+def test_the_events_do_not_say_nothing_happened_under_the_gm_pause(browser, live):
+    m = four_named(live)
+    r = httpx.post(f"{live.url}/api/matches/{m['match']}/gm/pause", json={"reason": "Holiday: back on Monday"},
+                   headers={"Authorization": f"Bearer {m['gm_token']}"})
+    assert r.status_code == 200, r.text
+    ana = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    ana.wait_for_function("document.body.innerText.includes('Reason: Holiday: back on Monday')", timeout=WAIT_MS)
+    ana.wait_for_selector("#events p.hint", timeout=WAIT_MS)
+    assert ana.inner_text("#events p.hint") == "No turn has been played yet."
+    assert "Nothing has happened yet." not in ana.inner_text("body")
+    assert not ana.errors

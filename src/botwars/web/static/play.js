@@ -460,7 +460,7 @@
     }
     const box = $("events");
     box.innerHTML = "";
-    if (!history.length) { box.append(el("p", {class: "hint"}, SEAT ? "Nothing has happened yet." : "Nothing public has happened yet.")); return; }
+    if (!history.length) { box.append(el("p", {class: "hint"}, "No turn has been played yet.")); return; }  // the GM's notes above are no "nothing"
     for (const h of [...history].reverse()) {
       const lines = h.events.map(describe).filter(Boolean);
       const raw = el("pre", {class: "raw-events"});
