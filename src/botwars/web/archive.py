@@ -24,6 +24,7 @@ from __future__ import annotations
 import logging
 
 import os
+import time
 from typing import Any, Iterator, Optional
 
 from fastapi import APIRouter, Query, Request
@@ -33,7 +34,8 @@ from botwars.engine.events import filter_events
 from botwars.engine.plugin import get_game
 from botwars.engine.record import Record, resimulate
 from botwars.server.deps import ManagerDep
-from botwars.server.manager import ApiError, MatchManager
+from botwars.render.palette import seat_colours
+from botwars.server.manager import ApiError, MatchManager, note_text
 from botwars.web.boards import point_sections, seat_of
 from botwars.web.caches import CachesDep
 from botwars.web.drawing import before_point, heading_of, report_html, step_label, visible_sections
@@ -78,7 +80,15 @@ def _legend(sess: Any, state: Any, seat: Optional[str]) -> str | None:
 
 
 def _players(sess: Any) -> list[dict[str, str]]:
-    return [{"seat": s, "name": sess.names.get(s, "")} for s in sess.seats]
+    colours = seat_colours(sess.seats)
+    return [{"seat": s, "name": sess.names.get(s, ""), "colour": colours[s].name} for s in sess.seats]
+
+
+def _gm_notes(sess: Any) -> list[str]:
+    """The game master's actions and missed deadlines in words (issue 24 item 1), oldest first,
+    each with its time (UTC): the printed game keeps the rulings beside the turns."""
+    return [f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(x['at']))}: {note_text(x, sess.seats)}"
+            for x in sess.notes]
 
 
 @router.get("/matches/{match_id}/turns", response_class=HTMLResponse)
@@ -143,7 +153,7 @@ def document_html(manager: MatchManager, match_id: str) -> str:
     return env.get_template("turn.html").render(sess=sess, seat=None, points=list(all_points(sess)),
                                                 legend=_legend(sess, final, None),
                                                 players=_players(sess), query="", back=f"/replay/{sess.id}",
-                                                document=True)
+                                                document=True, gm_notes=_gm_notes(sess))
 
 
 @router.get("/matches/{match_id}/document", response_class=HTMLResponse)

@@ -42,6 +42,7 @@ from botwars.engine.errors import InvalidOrders
 from botwars.engine.plugin import get_game
 from botwars.engine.referee import NotAwaited
 from botwars.engine.ruleset import canonical_json
+from botwars.render.palette import seat_colours
 from botwars.server.deps import ManagerDep
 from botwars.server.manager import ApiError, MatchManager, MatchSession, GM_REQUEST, new_token, note_text, token_hash
 from botwars.store.models import BotMemoryRow, GmActionRow, MatchRow, SeatRow
@@ -141,6 +142,8 @@ class AbortIn(_GmBody):
 
 class GmSeat(BaseModel):
     seat: str
+    name: Optional[str] = Field(None, description="the seat's display name; None before it has one")
+    colour: str = Field(description="the seat's colour word as the pages draw it, e.g. 'Red' (render/palette.py)")
     agent: str
     awaited: bool
     submitted: bool
@@ -214,14 +217,17 @@ class GameMaster:
         sess.notes.append(note)
 
     def view(self, sess: MatchSession) -> dict[str, Any]:
-        """What the GM page shows: every seat (awaited, submitted, time left, extension, last
+        """What the GM page shows: every seat (its display name or ``None``, its colour word as
+        the pages draw it (render/palette.py), awaited, submitted, time left, extension, last
         seen, GM-set orders), the pause, the notes, the game's bots."""
         m = self.m
         with sess.lock:
             ref = sess.ref
             clock = m._clock_json(sess)
             pend = ref.pending()
-            seats = [{"seat": s, "agent": sess.agents[s], "awaited": s in ref.awaited(),
+            colours = seat_colours(sess.seats)
+            seats = [{"seat": s, "name": sess.names.get(s), "colour": colours[s].name, "agent": sess.agents[s],
+                      "awaited": s in ref.awaited(),
                       "submitted": s in pend and ref.settled(s) is not None,
                       "time_left_s": clock["time_left_s"].get(s), "extended_s": sess.extra.get(s, 0.0),
                       "last_seen": sess.last_seen.get(s), "adjudicated": ref._gm.get(s)} for s in sess.seats]

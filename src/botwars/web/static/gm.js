@@ -40,6 +40,9 @@
     return ago < 60 ? "just now" : `${span(ago)} ago`;
   }
   const reason = () => $("gm-reason").value.trim();
+  // a seat as the players' pages name it: "Ana (Red, p1)", or "Red (p1)" before it has a name
+  const label = s => s.name ? `${s.name} (${s.colour}, ${s.seat})` : `${s.colour} (${s.seat})`;
+  const labelOf = seat => { const s = last && last.seats.find(x => x.seat === seat); return s ? label(s) : seat; };
 
   async function act(action, body, done) {
     say("Sending…", false);
@@ -49,6 +52,7 @@
     try { j = await r.json(); } catch (e) { j = {message: `the server answered ${r.status}`}; }
     if (!r.ok) { say(`Refused: ${j.message}`, true); return null; }
     say(`Done. ${j.text}`, false);
+    $("gm-reason").value = "";  // a reason belongs to one action: the next one must not carry it silently
     if (done) done(j);
     await load();
     return j;
@@ -75,14 +79,14 @@
       }
       acts.append(el("button", {type: "button", class: "gm-new-link", dataset: {seat: s.seat},
         onclick: () => {
-          if (!confirm(`Give seat ${s.seat} a new link? Its old link stops working.`)) return;
+          if (!confirm(`Give seat ${label(s)} a new link? Its old link stops working.`)) return;
           act("replace", {seat: s.seat, to: "remote", new_token: true}, j => {
             const full = j.url;
             $("gm-msg").append(" New link for the player (shown once): ", el("input", {class: "copy", readonly: "readonly", value: full, size: 50, "aria-label": `new link for seat ${s.seat}`}));
           });
         }}, "New link"));
     }
-    return el("tr", {dataset: {seat: s.seat}}, el("th", {}, s.seat), el("td", {}, bot ? `built-in bot ${bot}` : "a player"),
+    return el("tr", {dataset: {seat: s.seat}}, el("th", {}, label(s)), el("td", {}, bot ? `built-in bot ${bot}` : "a player"),
       el("td", {class: "gm-turn"}, turn), el("td", {}, left), el("td", {}, seen(s.last_seen)), el("td", {}, acts));
   }
 
@@ -93,7 +97,7 @@
     const st = $("gm-state");
     if (v.status === "ended") {
       const o = v.outcome || {};
-      st.textContent = `The match has ended: ${o.winner ? o.winner + " won" : "no winner"}` + (o.details && o.details.note ? ` (${o.details.note}).` : ".");
+      st.textContent = `The match has ended: ${o.winner ? labelOf(o.winner) + " won" : "no winner"}` + (o.details && o.details.note ? ` (${o.details.note}).` : ".");
     } else st.textContent = `Turn ${v.turn + (v.status === "ended" ? 0 : 1)} · decision point ${v.decision} · ` +
       (v.paused ? "paused: every clock stands still." : "running.");
     $("gm-pause").disabled = v.status === "ended" || v.paused;
@@ -112,11 +116,11 @@
     });
     const adj = $("gm-adj-seat"), keep = adj.value;
     adj.innerHTML = "";
-    v.seats.forEach(s => adj.append(el("option", {value: s.seat}, s.seat)));
+    v.seats.forEach(s => adj.append(el("option", {value: s.seat}, label(s))));
     if (keep) adj.value = keep;
     const win = $("gm-winner"), wkeep = win.value;
     win.innerHTML = "";
-    win.append(el("option", {value: ""}, "a draw"), ...v.seats.map(s => el("option", {value: s.seat}, `${s.seat} wins`)));
+    win.append(el("option", {value: ""}, "a draw"), ...v.seats.map(s => el("option", {value: s.seat}, `${label(s)} wins`)));
     win.value = wkeep;
     const notes = $("gm-notes");
     notes.innerHTML = "";
@@ -150,7 +154,7 @@
   $("gm-end").addEventListener("click", () => {
     if (!reason()) { say("Give a reason first (it is shown to the players).", true); $("gm-reason").focus(); return; }
     const w = $("gm-winner").value || null;
-    if (!confirm(`End the match now (${w ? w + " wins" : "a draw"})? This cannot be undone.`)) return;
+    if (!confirm(`End the match now (${w ? labelOf(w) + " wins" : "a draw"})? This cannot be undone.`)) return;
     act("end", {winner: w});
   });
   $("gm-abort").addEventListener("click", () => {

@@ -358,9 +358,18 @@
     if (said.head) head = said.head;
     if (said.why) why = said.why;
     if (said.scores !== undefined) scores = said.scores ? " " + said.scores : "";
+    // ended by the game master (issue 24 item 1): say so with the GM's reason; the 1/0 "scores"
+    // of a GM result are no game score (a game's own words, e.g. flags touched, would mislead)
+    const byGm = !!(o.details && o.details.by === "game master");
+    if (byGm) {
+      const note = o.details.note ? ` Reason: ${String(o.details.note).replace(/[.\s]+$/, "")}.` : "";
+      why = (o.reason === "aborted" ? "The game master stopped the match: no result." : o.winner
+        ? `The game master ended the match: ${seatName(o.winner)} wins.` : "The game master ended the match as a draw.") + note;
+      scores = "";
+    }
     box.dataset.result = cls;
     box.append(el("div", {class: "banner-head", id: "result-head"}, head + (o.winner ? "" : "")),
-      el("div", {id: "result-why"}, why + (o.winner && SEAT && o.winner !== SEAT && !said.why ? ` Winner: ${seatName(o.winner)}.` : "")
+      el("div", {id: "result-why"}, why + (o.winner && SEAT && o.winner !== SEAT && !said.why && !byGm ? ` Winner: ${seatName(o.winner)}.` : "")
         + (shared && !said.why ? ` First place: ${first.map(seatName).join(", ")}.` : "") + scores),
       el("div", {class: "row"}, el("a", {href: `/replay/${M}`}, "Watch the replay"),
         SEAT ? el("button", {type: "button", id: "rematch", onclick: rematch}, "Rematch") : null,
@@ -451,7 +460,7 @@
     }
     const box = $("events");
     box.innerHTML = "";
-    if (!history.length) { box.append(el("p", {class: "hint"}, SEAT ? "Nothing has happened yet." : "Nothing public has happened yet.")); return; }
+    if (!history.length) { box.append(el("p", {class: "hint"}, "No turn has been played yet.")); return; }  // the GM's notes above are no "nothing"
     for (const h of [...history].reverse()) {
       const lines = h.events.map(describe).filter(Boolean);
       const raw = el("pre", {class: "raw-events"});
