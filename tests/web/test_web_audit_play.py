@@ -3,7 +3,11 @@ what the audit found on the play pages and fixed, each checked here against a re
 
 - submarine: the setup's special buttons, the sub picker, the players' panel and the board in
   words showed the engine's ids of the specials (``depth_charge``); they now read as the rules
-  name them (S-3.3: "Depth Charge").
+  name them (S-3.3: "Depth Charge");
+- the "watch the turn" bar under the board was headed "Last turn (decision point 1)" / "Last turns
+  (decision points 2–3)" and its first picture read "the start of decision point 2" (the engine's
+  count, which is not the page's "Turn 3 of 200"); it now reads "The last move" / "The last 2
+  moves" and "the board as it was before these moves".
 
 Helpers and the browser fixture are those of ``tests/web/test_web_browser.py``.
 """
@@ -14,8 +18,9 @@ import re
 
 import pytest
 
-from tests.web.test_web_browser import (BOT, browser, click_square, next_turn, open_page,  # noqa: F401
-                                        submit_ok, view_of, wait_my_move, wait_ready)
+from tests.web.test_web_browser import (BOT, WAIT_MS, browser, click_square, dadoed_setup,  # noqa: F401
+                                        dadoed_turn, next_turn, open_page, submit_ok, view_of, wait_my_move,
+                                        wait_ready)
 
 ENGINE_ID = re.compile(r"\b[a-z]+_[a-z0-9_]+\b")  # snake_case ids such as depth_charge, north_3
 
@@ -45,4 +50,29 @@ def test_S_3_3_submarine_specials_read_as_names_not_engine_ids(browser, live):
             text = page.inner_text(where)
             assert not ENGINE_ID.search(text), (where, text)
     assert "Depth Charge" in page.inner_text('#entry button[data-sub="b"]')
+    assert page.errors == [], page.errors
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_D_5_dadoed_watch_bar_speaks_of_moves_not_decision_points(browser, live):
+    m = live.create("dadoed", ["remote", BOT["dadoed"]], seed=3)
+    page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_ready(page)
+    dadoed_setup(page)  # by clicking: two supers
+    dadoed_turn(page)   # by clicking: a blue command, its tile and direction; the bot answers
+    page.wait_for_selector("#watch:not([hidden])", timeout=WAIT_MS)
+    page.wait_for_function("document.querySelector('#watch .watch-title').textContent.startsWith('The last')",
+                           timeout=WAIT_MS)
+    assert re.fullmatch(r"The last (move|\d+ moves)", page.inner_text("#watch .watch-title"))
+    page.click('[data-watch="replay"]')  # the first picture: the board before the moves
+    if page.get_attribute("#watch", "data-playing") == "true":
+        page.click('[data-watch="play"]')  # pause: step by hand
+    captions = []
+    for _ in range(int(page.get_attribute("#watch", "data-count"))):
+        captions.append(page.inner_text("#watch .watch-caption"))
+        page.click('[data-watch="next"]')
+    assert captions and captions[0].startswith("Before: the board as it was before th"), captions
+    for text in [page.inner_text("#watch"), *captions]:
+        assert "decision point" not in text.lower(), text
     assert page.errors == [], page.errors
