@@ -7,7 +7,10 @@ what the audit found on the play pages and fixed, each checked here against a re
 - the "watch the turn" bar under the board was headed "Last turn (decision point 1)" / "Last turns
   (decision points 2–3)" and its first picture read "the start of decision point 2" (the engine's
   count, which is not the page's "Turn 3 of 200"); it now reads "The last move" / "The last 2
-  moves" and "the board as it was before these moves".
+  moves" and "the board as it was before these moves";
+- dadoed: the board in words (what a screen reader reads of the board, and the pieces' tooltips)
+  gave each bot's super as engine ids ("super step + spread_fire"); it now names the commands
+  (D-4.2: "super Dash then Root").
 
 Helpers and the browser fixture are those of ``tests/web/test_web_browser.py``.
 """
@@ -75,4 +78,18 @@ def test_D_5_dadoed_watch_bar_speaks_of_moves_not_decision_points(browser, live)
     assert captions and captions[0].startswith("Before: the board as it was before th"), captions
     for text in [page.inner_text("#watch"), *captions]:
         assert "decision point" not in text.lower(), text
+    assert page.errors == [], page.errors
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_D_4_2_dadoed_board_in_words_names_the_super_commands(browser, live):
+    m = live.create("dadoed", ["remote", BOT["dadoed"]], seed=3)
+    page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_ready(page)
+    dadoed_setup(page)  # by clicking: Dash then Root for the first bot, Stride then Ignite for the second
+    wait_my_move(page, "[data-command]")
+    words = page.inner_text("#board-text")
+    assert "super Dash then Root" in words and "super Stride then Ignite" in words, words
+    assert not ENGINE_ID.search(words), words
     assert page.errors == [], page.errors

@@ -88,7 +88,7 @@ def dadoed_svg(view: dict[str, Any], events: list[Event] | None = None, seat: st
         c, r = _cr(b["tile"])
         colour = COLOURS[b["owner"]]
         desc = f"bot {lb} of {b['owner']} on {b['tile']}" + (", rooted" if b["rooted"] else "") + \
-            (", on fire" if b["tile"] in fire else "") + (f", super {' + '.join(b['super'])}" if b["super"] else "")
+            (", on fire" if b["tile"] in fire else "") + (f", super {' then '.join(_cmd_word(c, commands) for c in b['super'])}" if b["super"] else "")
         svg.open_group("bot", desc, bot=lb, owner=b["owner"], tile=b["tile"], rooted=str(b["rooted"]).lower())
         svg.circle(c, r, colour, 0.36, "#000")
         x, y = svg.centre(c, r)
@@ -131,6 +131,12 @@ def _highlights(svg: Svg, events: list[Event]) -> None:
                          "#fd8d3c", HIGHLIGHT, 0.3, cls="hl-blast", title=f"blast at {d['centre']}")
         except (KeyError, ValueError, TypeError) as exc:
             raise ValueError(f"dadoed svg: malformed {e.kind} event {d!r}: {exc}") from None
+
+
+def _cmd_word(cid: str, commands: dict[str, tuple[str, str]] | None) -> str:
+    """A command as a player reads it (D-4.2): its name from ``commands``, else its id in words
+    ("spread fire", never ``spread_fire``)."""
+    return (commands or {}).get(cid, (cid.replace("_", " "), ""))[0]
 
 
 def _panel(svg: Svg, view: dict[str, Any], commands: dict[str, tuple[str, str]], names: dict[str, str]) -> None:
