@@ -10,7 +10,9 @@ what the audit found on the play pages and fixed, each checked here against a re
   moves" and "the board as it was before these moves";
 - dadoed: the board in words (what a screen reader reads of the board, and the pieces' tooltips)
   gave each bot's super as engine ids ("super step + spread_fire"); it now names the commands
-  (D-4.2: "super Dash then Root").
+  (D-4.2: "super Dash then Root");
+- factory: a damaged robot with one free register was told "click 1 cards from your hand"; now
+  "click 1 card" (and "where it would take your robot").
 
 Helpers and the browser fixture are those of ``tests/web/test_web_browser.py``.
 """
@@ -92,4 +94,22 @@ def test_D_4_2_dadoed_board_in_words_names_the_super_commands(browser, live):
     words = page.inner_text("#board-text")
     assert "super Dash then Root" in words and "super Stride then Ignite" in words, words
     assert not ENGINE_ID.search(words), words
+    assert page.errors == [], page.errors
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_F_7_factory_one_free_register_is_one_card_not_one_cards(browser, live):
+    # robots of 2 HP: one free register (the rest locked by damage) from the first turn
+    m = live.create("factory", ["remote", BOT["factory"]], config={"max_hp": 2, "reinstate_hp": 2}, seed=5)
+    page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_ready(page)
+    wait_my_move(page, "#submit")
+    free = view_of(page)["free_registers"]
+    assert free == 1, free  # the premise: one card to place
+    page.wait_for_function("document.getElementById('state').textContent.startsWith('Your move')", timeout=WAIT_MS)
+    assert "click 1 card from your hand" in page.inner_text("#state")
+    assert "where it would take your robot" in page.inner_text("#state")
+    assert "Click 1 card into your registers" in page.inner_text("#entry")
+    assert "1 cards" not in page.inner_text("body")
     assert page.errors == [], page.errors
