@@ -10,7 +10,8 @@ what the audit found on the play pages and fixed, each checked here against a re
   moves" and "the board as it was before these moves";
 - dadoed: the board in words (what a screen reader reads of the board, and the pieces' tooltips)
   gave each bot's super as engine ids ("super step + spread_fire"); it now names the commands
-  (D-4.2: "super Dash then Root");
+  (D-4.2: "super Dash then Root"), and the board's side panel gave the last order as ids ("last:
+  Orange north_3 H8 North 3"); it now names the command ("last: Orange March North H8 North 3");
 - factory: a damaged robot with one free register was told "click 1 cards from your hand"; now
   "click 1 card" (and "where it would take your robot").
 
@@ -112,4 +113,20 @@ def test_F_7_factory_one_free_register_is_one_card_not_one_cards(browser, live):
     assert "where it would take your robot" in page.inner_text("#state")
     assert "Click 1 card into your registers" in page.inner_text("#entry")
     assert "1 cards" not in page.inner_text("body")
+    assert page.errors == [], page.errors
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_D_4_2_dadoed_board_panel_names_the_last_command(browser, live):
+    m = live.create("dadoed", ["remote", BOT["dadoed"]], seed=3)
+    page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_ready(page)
+    dadoed_setup(page)
+    dadoed_turn(page)  # by clicking; the bot answers, so the last order is the bot's or ours
+    wait_my_move(page, "[data-command]")
+    last = page.evaluate("""() => [...document.querySelectorAll('#board svg text')].map(t => t.textContent)
+                              .find(t => t.startsWith('last:'))""")
+    assert last and re.match(r"last: (Blue|Orange)\S* (\(.*?\) )?[A-Z][a-z]+", last), last
+    assert not ENGINE_ID.search(last), last
     assert page.errors == [], page.errors

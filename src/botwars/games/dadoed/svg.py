@@ -9,6 +9,7 @@ hides it.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from botwars.engine.events import Event
@@ -159,7 +160,8 @@ def _panel(svg: Svg, view: dict[str, Any], commands: dict[str, tuple[str, str]],
             lines.append(("no supers this turn", "#666"))
     if view.get("log"):
         last = view["log"][-1]
-        lines.append((f"last: {who(last['player'])} {last['order']}", HIGHLIGHT))
+        order = re.sub(r"\b[a-z]+(?:_[a-z0-9]+)*\b", lambda m: commands.get(m.group(0), (m.group(0), ""))[0], last["order"])
+        lines.append((f"last: {who(last['player'])} {order}", HIGHLIGHT))  # commands by name (D-4.2), not ids
     lines.append(("", ""))
     lines.append(("# bots", ""))
     for lb, b in view["bots"].items():
