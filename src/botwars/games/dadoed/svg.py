@@ -9,6 +9,7 @@ hides it.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from botwars.engine.events import Event
@@ -88,7 +89,7 @@ def dadoed_svg(view: dict[str, Any], events: list[Event] | None = None, seat: st
         c, r = _cr(b["tile"])
         colour = COLOURS[b["owner"]]
         desc = f"bot {lb} of {b['owner']} on {b['tile']}" + (", rooted" if b["rooted"] else "") + \
-            (", on fire" if b["tile"] in fire else "") + (f", super {' + '.join(b['super'])}" if b["super"] else "")
+            (", on fire" if b["tile"] in fire else "") + (f", super {' then '.join(_cmd_word(c, commands) for c in b['super'])}" if b["super"] else "")
         svg.open_group("bot", desc, bot=lb, owner=b["owner"], tile=b["tile"], rooted=str(b["rooted"]).lower())
         svg.circle(c, r, colour, 0.36, "#000")
         x, y = svg.centre(c, r)
@@ -133,6 +134,12 @@ def _highlights(svg: Svg, events: list[Event]) -> None:
             raise ValueError(f"dadoed svg: malformed {e.kind} event {d!r}: {exc}") from None
 
 
+def _cmd_word(cid: str, commands: dict[str, tuple[str, str]] | None) -> str:
+    """A command as a player reads it (D-4.2): its name from ``commands``, else its id in words
+    ("spread fire", never ``spread_fire``)."""
+    return (commands or {}).get(cid, (cid.replace("_", " "), ""))[0]
+
+
 def _panel(svg: Svg, view: dict[str, Any], commands: dict[str, tuple[str, str]], names: dict[str, str]) -> None:
     def cname(cid: str) -> str:
         return commands.get(cid, (cid, ""))[0]
@@ -153,7 +160,8 @@ def _panel(svg: Svg, view: dict[str, Any], commands: dict[str, tuple[str, str]],
             lines.append(("no supers this turn", "#666"))
     if view.get("log"):
         last = view["log"][-1]
-        lines.append((f"last: {who(last['player'])} {last['order']}", HIGHLIGHT))
+        order = re.sub(r"\b[a-z]+(?:_[a-z0-9]+)*\b", lambda m: commands.get(m.group(0), (m.group(0), ""))[0], last["order"])
+        lines.append((f"last: {who(last['player'])} {order}", HIGHLIGHT))  # commands by name (D-4.2), not ids
     lines.append(("", ""))
     lines.append(("# bots", ""))
     for lb, b in view["bots"].items():

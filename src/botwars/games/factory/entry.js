@@ -7,6 +7,7 @@
                 SLF1: "slide 1 left", SRT1: "slide 1 right", IDLE: "do nothing"};
   const cardId = c => { const p = String(c).split(" "); return Number(p[p.length - 1]); };
   const cardText = c => { const [t, n] = String(c).split(" "); return `${CARD[t] || t} (priority ${n})`; };
+  const cardsWord = k => `${k} card${k === 1 ? "" : "s"}`;  // "1 card", "5 cards"
   const parseSq = s => { const m = /^r(\d+)c(\d+)$/.exec(s || ""); return m ? [Number(m[1]), Number(m[2])] : null; };
 
   function seatsOf(view, ui) {  // players by name, coloured by their F-2.9 colour word from the page's palette
@@ -186,7 +187,7 @@
         `${p.robots_left} robot${p.robots_left === 1 ? "" : "s"} left · checkpoint ${p.checkpoint}`,
         `flags touched: ${(p.flags || []).length ? p.flags.join(", ") : "none"} · next flag: F${p.next_flag}`]}));
     },
-    awaited: view => `click ${view.free_registers || 0} cards from your hand into your registers (the dotted path shows where they would take your robot)`,
+    awaited: view => `click ${cardsWord(view.free_registers || 0)} from your hand into your registers (the dotted path shows where ${(view.free_registers || 0) === 1 ? "it" : "they"} would take your robot)`,
     warnings(view) {
       const out = [];
       if (view.free_registers === 0) out.push("All your registers are locked (low HP): you send no cards this turn.");
@@ -239,7 +240,7 @@
         if (push) ui.setOrders({type: "program", cards: prog.map(cardId), reboot: reboot.checked});
       }
       reboot.addEventListener("change", () => redraw());
-      box.append(el("p", {class: "hint"}, `Click ${k} cards into your registers, in the order they run (click a register to take its card back). Hover a card for what it does.`),
+      box.append(el("p", {class: "hint"}, `Click ${cardsWord(k)} into your registers, in the order they run (click a register to take its card back). Hover a card for what it does.`),
         el("h3", {}, "Hand"), handBox, el("h3", {}, "Registers"), regs,
         el("label", {}, reboot, " Reboot next turn (skip a turn, back to full HP)"));
       redraw();

@@ -23,6 +23,7 @@
                    overclock: "+1 AP at the start of each of your turns"};
   const SPECIAL_NAME = {torpedo: "Torpedo", depth_charge: "Depth Charge", sonar: "Sonar", mine: "Mine", heal: "Heal",
                         nullify: "Nullify", armor: "Armor", ram: "Battering Ram", overclock: "Overclock"};
+  const spName = id => SPECIAL_NAME[id] || id;  // a special as a player reads it ("Depth Charge", never depth_charge)
   const DIRNAME = {N: "north", E: "east", S: "south", W: "west"};
   const SPECIAL_TEXT = id => ACT[id] ? `${id.replace("_", " ")} (active, ${ACT[id][0]} AP): ${ACT[id][2]}` : (PASSIVE[id] ? `${id} (passive): ${PASSIVE[id]}` : id);
   const parse = s => { const c = COLS.indexOf(String(s)[0]), r = Number(String(s).slice(1)); return c < 0 || !r ? null : [c + 1, r]; };
@@ -78,7 +79,7 @@
     pieces(view) {  // the board in words: own subs, seen enemy subs
       const me = view.you, other = me === "p1" ? "p2" : "p1", out = [];
       if (view.own_subs) out.push({seat: me, items: Object.entries(view.own_subs).map(([k, s]) =>
-        `sub ${k} on ${s.space}, ${s.hp} HP, ${s.surfaced ? "surfaced" : "submerged"}, special ${s.special}`).concat((view.own_mines || []).map(m => `mine on ${m}`))});
+        `sub ${k} on ${s.space}, ${s.hp} HP, ${s.surfaced ? "surfaced" : "submerged"}, special ${spName(s.special)}`).concat((view.own_mines || []).map(m => `mine on ${m}`))});
       const st = view.state;
       if (st && st.subs) return ["p1", "p2"].map(p => ({seat: p, items: Object.entries(st.subs).filter(([, s]) => s.owner === p)
         .map(([k, s]) => `sub ${k} on ${s.space}, ${s.hp} HP`)}));
@@ -101,10 +102,10 @@
         if (home) lines.push(`home row ${home}${view.first_player === p ? " · moves first" : ""}`);
         if (p === view.you && view.own_subs) {
           lines.push(`score ${view.score || 0} / 50 to win` + (view.ap !== null && view.ap !== undefined ? ` · AP ${view.ap}` : ""));
-          Object.entries(view.own_subs).forEach(([k, s]) => lines.push(`${k}: ${s.space}, ${s.hp} HP, ${s.surfaced ? "surfaced" : "submerged"}, ${s.special}${s.plate ? ", plate" : ""}`));
+          Object.entries(view.own_subs).forEach(([k, s]) => lines.push(`${k}: ${s.space}, ${s.hp} HP, ${s.surfaced ? "surfaced" : "submerged"}, ${spName(s.special)}${s.plate ? ", plate" : ""}`));
           if ((view.own_mines || []).length) lines.push(`your mines: ${view.own_mines.join(", ")}`);
         } else if (st) {
-          Object.entries(st.subs || {}).filter(([, s]) => s.owner === p).forEach(([k, s]) => lines.push(`${k}: ${s.space}, ${s.hp} HP, ${s.special}`));
+          Object.entries(st.subs || {}).filter(([, s]) => s.owner === p).forEach(([k, s]) => lines.push(`${k}: ${s.space}, ${s.hp} HP, ${spName(s.special)}`));
         } else if (!view.setup) {
           const seen = seenSubs(view, p);
           lines.push(seen.length ? `seen surfaced: ${seen.map(([k, v]) => `${k} ${v}`).join(", ")}` : "no sub seen (submerged subs are hidden)");
@@ -210,7 +211,7 @@
         subsBox.innerHTML = "";
         Object.entries(own).forEach(([k, s]) => subsBox.append(el("button", {type: "button", class: "sub" + (k === sub ? " sel" : ""), dataset: {sub: k},
           "aria-pressed": String(k === sub), onclick: () => { sub = k; action = null; param = null; redraw(false); }},
-          `${k} ${at[k]} ${s.hp}HP ${s.special}`)));
+          `${k} ${at[k]} ${s.hp}HP ${spName(s.special)}`)));
         specLine.textContent = sub && own[sub] ? `Sub ${sub}'s special — ${SPECIAL_TEXT(own[sub].special)}` +
           (ACT[own[sub].special] ? " (at most one special action per sub each turn)." : ".") : "";
         actBox.innerHTML = "";
@@ -236,7 +237,7 @@
             const held = Object.values(own).map(s => s.special);
             const opts = catalog.filter(x => action === "nullify" ? x !== "nullify" : !held.includes(x));
             paramBox.append(el("div", {class: "seg", role: "group", "aria-label": "special"}, ...opts.map(x =>
-              el("button", {type: "button", class: param === x ? "sel" : "", dataset: {special: x}, title: SPECIAL_TEXT(x), onclick: () => { param = x; redraw(false); }}, x))));
+              el("button", {type: "button", class: param === x ? "sel" : "", dataset: {special: x}, title: SPECIAL_TEXT(x), onclick: () => { param = x; redraw(false); }}, spName(x)))));
           }
         }
         addBtn.disabled = !(sub && action && (!need || param));
@@ -313,7 +314,7 @@
       const taken = Object.values(place), usedSp = Object.values(spec);
       body.append(el("div", {class: "pickgrid", role: "group", "aria-label": "sub to place"}, ...subs.map(k => el("button", {type: "button",
         class: "sub" + (k === cur ? " sel" : ""), dataset: {setupSub: k}, "aria-pressed": String(k === cur), onclick: () => { cur = k; redraw(false); }},
-        `${k}: ${place[k] || "not placed"}, ${spec[k] || "no special"}`))));
+        `${k}: ${place[k] || "not placed"}, ${spec[k] ? spName(spec[k]) : "no special"}`))));
       if (cur) {
         body.append(el("p", {class: "cmdhelp"}, `Sub ${cur}: click a space of your home row (row ${row}) on the board, or:`),
           el("div", {class: "seg", role: "group", "aria-label": `space of sub ${cur}`}, ...COLS.split("").map(c => `${c}${row}`).map(sp => el("button", {type: "button",
@@ -323,7 +324,7 @@
           el("div", {class: "seg", role: "group", "aria-label": `special of sub ${cur}`}, ...catalog.map(x => el("button", {type: "button",
             class: spec[cur] === x ? "on" : "", dataset: {special: x}, title: SPECIAL_TEXT(x), disabled: usedSp.includes(x) && spec[cur] !== x ? "disabled" : null,
             onclick: () => { spec[cur] = x; advance(); },
-            onmouseenter: () => { words.textContent = SPECIAL_TEXT(x); }, onfocus: () => { words.textContent = SPECIAL_TEXT(x); }}, x))),
+            onmouseenter: () => { words.textContent = SPECIAL_TEXT(x); }, onfocus: () => { words.textContent = SPECIAL_TEXT(x); }}, spName(x)))),
           words);
         words.textContent = spec[cur] ? SPECIAL_TEXT(spec[cur]) : "Point at a special (or focus it) to read what it does.";
       }

@@ -52,7 +52,7 @@
   let frames = [], at = -1, timer = null, playing = false, shown = 0, seq = 0, opened = null, seqFrom = 0;
 
   function captionOf(fr) {
-    if (fr.label === "before") return `Before: the board as it was at the start of ${fr.point}.`;
+    if (fr.label === "before") return `Before: the board as it was before ${fr.point}.`;
     if (fr.stage) return fr.label;
     const lines = fr.events.map(sentence).filter(Boolean);
     return lines.length ? lines.join(" ") : (fr.label === "after" ? "After: nothing you can see changed." : "");
@@ -132,7 +132,7 @@
       const j = await fetchPoint(k);
       if (my !== seq) return;
       if (!j) continue;
-      const point = `decision point ${k}`;
+      const point = n > Math.max(1, from, n - BACK + 1) ? "these moves" : "this move";  // plain words, never "decision point"
       j.frames.forEach((f, i) => {
         const fr = {...f, point, stage: j.stages};
         // a step whose events say nothing in words (and draw nothing new) is folded into the next one
@@ -145,7 +145,8 @@
     frames = all;
     bar.hidden = !frames.length;
     bar.dataset.count = String(frames.length);
-    title.textContent = n > from ? `Last turns (decision points ${Math.max(1, from, n - BACK + 1)}–${n})` : `Last turn (decision point ${n})`;
+    const moves = n - Math.max(1, from, n - BACK + 1) + 1;
+    title.textContent = moves > 1 ? `The last ${moves} moves` : "The last move";
     if (!frames.length) { show(-1); return; }
     seqFrom = Math.max(1, from, n - BACK + 1);
     if (autoplay && !reduced()) { show(continueAt > 0 && continueAt < frames.length ? continueAt : 0); setPlaying(true); }

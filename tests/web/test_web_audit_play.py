@@ -1,0 +1,132 @@
+"""Issue 23's audit (a newcomer plays dadoed, submarine and factory by clicking, in Chromium):
+what the audit found on the play pages and fixed, each checked here against a real server.
+
+- submarine: the setup's special buttons, the sub picker, the players' panel and the board in
+  words showed the engine's ids of the specials (``depth_charge``); they now read as the rules
+  name them (S-3.3: "Depth Charge");
+- the "watch the turn" bar under the board was headed "Last turn (decision point 1)" / "Last turns
+  (decision points 2–3)" and its first picture read "the start of decision point 2" (the engine's
+  count, which is not the page's "Turn 3 of 200"); it now reads "The last move" / "The last 2
+  moves" and "the board as it was before these moves";
+- dadoed: the board in words (what a screen reader reads of the board, and the pieces' tooltips)
+  gave each bot's super as engine ids ("super step + spread_fire"); it now names the commands
+  (D-4.2: "super Dash then Root"), and the board's side panel gave the last order as ids ("last:
+  Orange north_3 H8 North 3"); it now names the command ("last: Orange March North H8 North 3");
+- factory: a damaged robot with one free register was told "click 1 cards from your hand"; now
+  "click 1 card" (and "where it would take your robot").
+
+Helpers and the browser fixture are those of ``tests/web/test_web_browser.py``.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.web.test_web_browser import (BOT, WAIT_MS, browser, click_square, dadoed_setup,  # noqa: F401
+                                        dadoed_turn, next_turn, open_page, submit_ok, view_of, wait_my_move,
+                                        wait_ready)
+
+ENGINE_ID = re.compile(r"\b[a-z]+_[a-z0-9_]+\b")  # snake_case ids such as depth_charge, north_3
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_S_3_3_submarine_specials_read_as_names_not_engine_ids(browser, live):
+    m = live.create("submarine", ["remote", BOT["submarine"]], seed=5)
+    page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_ready(page)
+    wait_my_move(page, "[data-setup-sub]")
+    # setup (S-3.3): the buttons name the specials
+    assert page.inner_text('[data-special="depth_charge"]') == "Depth Charge"
+    assert page.inner_text('[data-special="ram"]') == "Battering Ram"
+    row = view_of(page)["home_row"]
+    for i, (sub, special) in enumerate(zip("abcde", ["torpedo", "depth_charge", "sonar", "mine", "armor"])):
+        page.click(f'[data-setup-sub="{sub}"]')
+        click_square(page, f"{'BCDEF'[i]}{row}")
+        page.click(f'[data-special="{special}"]')
+    assert page.inner_text('[data-setup-sub="b"]') == f"b: C{row}, Depth Charge"
+    assert not ENGINE_ID.search(page.inner_text("#entry")), page.inner_text("#entry")
+    next_turn(page, submit_ok(page))
+    wait_my_move(page, "#s-add")
+    # the turn: the sub picker, the players' panel and the board in words
+    for where in ("#entry", "#sides", "#board-text"):
+        if page.locator(where).count():
+            text = page.inner_text(where)
+            assert not ENGINE_ID.search(text), (where, text)
+    assert "Depth Charge" in page.inner_text('#entry button[data-sub="b"]')
+    assert page.errors == [], page.errors
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_D_5_dadoed_watch_bar_speaks_of_moves_not_decision_points(browser, live):
+    m = live.create("dadoed", ["remote", BOT["dadoed"]], seed=3)
+    page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_ready(page)
+    dadoed_setup(page)  # by clicking: two supers
+    dadoed_turn(page)   # by clicking: a blue command, its tile and direction; the bot answers
+    page.wait_for_selector("#watch:not([hidden])", timeout=WAIT_MS)
+    page.wait_for_function("document.querySelector('#watch .watch-title').textContent.startsWith('The last')",
+                           timeout=WAIT_MS)
+    assert re.fullmatch(r"The last (move|\d+ moves)", page.inner_text("#watch .watch-title"))
+    page.click('[data-watch="replay"]')  # the first picture: the board before the moves
+    if page.get_attribute("#watch", "data-playing") == "true":
+        page.click('[data-watch="play"]')  # pause: step by hand
+    captions = []
+    for _ in range(int(page.get_attribute("#watch", "data-count"))):
+        captions.append(page.inner_text("#watch .watch-caption"))
+        page.click('[data-watch="next"]')
+    assert captions and captions[0].startswith("Before: the board as it was before th"), captions
+    for text in [page.inner_text("#watch"), *captions]:
+        assert "decision point" not in text.lower(), text
+    assert page.errors == [], page.errors
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_D_4_2_dadoed_board_in_words_names_the_super_commands(browser, live):
+    m = live.create("dadoed", ["remote", BOT["dadoed"]], seed=3)
+    page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_ready(page)
+    dadoed_setup(page)  # by clicking: Dash then Root for the first bot, Stride then Ignite for the second
+    wait_my_move(page, "[data-command]")
+    words = page.inner_text("#board-text")
+    assert "super Dash then Root" in words and "super Stride then Ignite" in words, words
+    assert not ENGINE_ID.search(words), words
+    assert page.errors == [], page.errors
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_F_7_factory_one_free_register_is_one_card_not_one_cards(browser, live):
+    # robots of 2 HP: one free register (the rest locked by damage) from the first turn
+    m = live.create("factory", ["remote", BOT["factory"]], config={"max_hp": 2, "reinstate_hp": 2}, seed=5)
+    page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_ready(page)
+    wait_my_move(page, "#submit")
+    free = view_of(page)["free_registers"]
+    assert free == 1, free  # the premise: one card to place
+    page.wait_for_function("document.getElementById('state').textContent.startsWith('Your move')", timeout=WAIT_MS)
+    assert "click 1 card from your hand" in page.inner_text("#state")
+    assert "where it would take your robot" in page.inner_text("#state")
+    assert "Click 1 card into your registers" in page.inner_text("#entry")
+    assert "1 cards" not in page.inner_text("body")
+    assert page.errors == [], page.errors
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_D_4_2_dadoed_board_panel_names_the_last_command(browser, live):
+    m = live.create("dadoed", ["remote", BOT["dadoed"]], seed=3)
+    page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_ready(page)
+    dadoed_setup(page)
+    dadoed_turn(page)  # by clicking; the bot answers, so the last order is the bot's or ours
+    wait_my_move(page, "[data-command]")
+    last = page.evaluate("""() => [...document.querySelectorAll('#board svg text')].map(t => t.textContent)
+                              .find(t => t.startsWith('last:'))""")
+    assert last and re.match(r"last: (Blue|Orange)\S* (\(.*?\) )?[A-Z][a-z]+", last), last
+    assert not ENGINE_ID.search(last), last
+    assert page.errors == [], page.errors
