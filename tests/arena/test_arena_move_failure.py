@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from botwars.engine.ruleset import get_ruleset
@@ -71,10 +73,13 @@ def test_the_seat_pages_words_for_a_failed_move_give_the_reason():
     js = (f"global.window = {{}}; require({json.dumps(entry)}); const kit = window.botwarsGames.arena;"
           f"console.log(JSON.stringify({json.dumps(events)}.map(e => kit.describe(e, {{}}))));")
     said = json.loads(subprocess.run([node, "-e", js], capture_output=True, text=True, check=True, timeout=60).stdout)
+    # plain words on the play page (issue 23 item 2): the reason of R16a, R16b, R16c, R17 and
+    # R18's "it stays, not defending", with no rule id in the sentence (ids go under Details)
     assert [s.split(": ", 1)[1] if ": " in s else s for s in said] == [
-        "a wall or the edge is there (R16a); it stays, not defending (R18).",
-        "another robot moved there too (R16b); it stays, not defending (R18).",
-        "it tried to swap places head-on (R16c); it stays, not defending (R18).",
-        "a robot that stays is there (R17); it stays, not defending (R18).",
-        "The robot on 7:8 could not move; it stays, not defending (R18)."]
-    assert said[0].startswith("The robot on 7:8 could not move to 8:8: ")
+        "a wall or the edge is there; it stays, not defending.",
+        "another robot moved there too; it stays, not defending.",
+        "it tried to swap places head-on; it stays, not defending.",
+        "a robot that stays is there; it stays, not defending.",
+        "A robot on 7:8 could not move; it stays, not defending."]
+    assert said[0].startswith("A robot on 7:8 could not move to 8:8: ")
+    assert not any(re.search(r"\bR\d+[a-z]?\b", s) for s in said)

@@ -534,6 +534,7 @@ def test_a_missed_deadline_is_mailed_to_the_late_seat_only_with_its_default_prog
         mid, tok = body["match"], {s["seat"]: s["token"] for s in body["seats"]}
         for seat, addr in (("p1", "one@example.com"), ("p2", "two@example.com")):
             assert c.post(f"/api/matches/{mid}/notices", headers=auth(tok[seat]), json={"email": addr}).status_code == 200
+            confirm(c, smtp, addr)  # issue 25 item 6: nothing is mailed before the owner agrees
         assert c.post(f"/api/matches/{mid}/orders", headers=auth(tok["p1"]),
                       json={"decision": 1, "orders": {"orders": []}}).status_code == 200
         clock.advance(2.5)  # past p2's 2 s move limit (arena P2)

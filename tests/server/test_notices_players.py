@@ -6,7 +6,7 @@ size; its time left) and never another seat's secrets; the result notice links t
 from __future__ import annotations
 
 from conftest import make_client
-from test_notices import auth, notice_env, smtp, subject, wait_for  # noqa: F401  (fixtures)
+from test_notices import PUBLIC, auth, confirm, notice_env, smtp, subject, wait_for  # noqa: F401  (fixtures)
 
 
 def test_factory_notices_link_the_own_seat_and_carry_only_the_own_summary(smtp, notice_env, sqlite_url, clock):
@@ -19,26 +19,27 @@ def test_factory_notices_link_the_own_seat_and_carry_only_the_own_summary(smtp, 
         tok = {s["seat"]: s["token"] for s in r.json()["seats"]}
         for seat, addr in (("p1", "ana@example.com"), ("p2", "bo@example.com")):
             assert c.post(f"/api/matches/{mid}/notices", headers=auth(tok[seat]), json={"email": addr}).status_code == 200
+            confirm(c, smtp, addr)  # issue 25 item 6: nothing else is mailed before the owner agrees
         hands = {s: c.get(f"/api/matches/{mid}/view", headers=auth(tok[s])).json()["view"]["hand"] for s in tok}
         assert hands["p1"] and hands["p2"]
-        mails = {a: wait_for(lambda a=a: smtp.to(a), f"the your-move mail to {a}")[0]
+        mails = {a: wait_for(lambda a=a: [m for m in smtp.to(a) if "move" in subject(m)], f"the your-move mail to {a}")[0]
                  for a in ("ana@example.com", "bo@example.com")}
         for seat, addr, other in (("p1", "ana@example.com", "p2"), ("p2", "bo@example.com", "p1")):
             text = mails[addr].get_content()
-            assert f"http://testserver/play/{mid}?token={tok[seat]}" in text  # the seat's own page
+            assert f"{PUBLIC}/play/{mid}?token={tok[seat]}" in text  # the seat's own page
             assert tok[other] not in text and "Play with your seat's own link" not in text
             # F-5.5: 5 days a turn by default; F-8.1 three robots; F-5.2 nine cards dealt
             assert "Your position: HP 10, robots left 3, cards in hand 9, time left 5 d 0:00:00." in text
             for card in set(hands["p1"]) | set(hands["p2"]):
                 assert card not in text  # no card of any hand, the recipient's own included
-        assert "seat Ana (p1)'s move" in mails["ana@example.com"].get_content()
+        assert "seat Ana (p1, red)'s move" in mails["ana@example.com"].get_content()  # name beside the colour word
         # the result names the winner and links the replay
         assert c.post(f"/api/matches/{mid}/resign", headers=auth(tok["p2"])).status_code == 200
         res = wait_for(lambda: [m for m in smtp.to("ana@example.com") if "has ended" in subject(m)], "the result")
         assert subject(res[0]) == f"botwars: match {mid} has ended, Ana (p1) won"
         text = res[0].get_content()
-        assert f"Replay of the whole game: http://testserver/replay/{mid}" in text
-        assert f"http://testserver/play/{mid}?token={tok['p1']}" in text and tok["p2"] not in text
+        assert f"Replay of the whole game: {PUBLIC}/replay/{mid}" in text
+        assert f"{PUBLIC}/play/{mid}?token={tok['p1']}" in text and tok["p2"] not in text
 
 
 def test_a_pbem_point_gets_a_reminder_two_days_before_its_deadline():

@@ -34,7 +34,8 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("gm_actions")
-    with op.batch_alter_table("matches") as b:
-        b.drop_column("extensions")
-        b.drop_column("paused_at")
-        b.drop_column("gm_token_hash")
+    # plain ALTER TABLE ... DROP COLUMN (SQLite 3.35+, PostgreSQL): a batch "move and copy" of
+    # ``matches`` would drop the table its seats refer to, and with SQLite's foreign keys on the
+    # ON DELETE CASCADE would empty ``seats``
+    for column in ("extensions", "paused_at", "gm_token_hash"):
+        op.drop_column("matches", column)
