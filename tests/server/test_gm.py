@@ -13,6 +13,8 @@ import pytest
 from botwars.engine.record import read_record, verify_record
 from botwars.store.models import GmActionRow, MatchRow, SeatRow
 
+from conftest import make_client  # tests/server/conftest.py, imported with the module (under xdist another
+# folder's conftest may hold the name by the time a test body runs)
 from test_server_api import EMPTY, H, create, err, order, state_of, view
 
 
@@ -118,7 +120,6 @@ def test_pause_twice_and_resume_when_not_paused_are_409_and_change_nothing(api):
 
 
 def test_a_pause_survives_a_restart(sqlite_url, clock):
-    from conftest import make_client
     with make_client(sqlite_url, clock) as api:
         mid, toks, g = arena(api)
         ok(gm(api, mid, g, "pause", reason="holiday"))
@@ -256,7 +257,6 @@ def test_adjudicated_orders_the_rules_refuse_are_422_and_change_nothing(api):
 
 
 def test_adjudicated_orders_survive_a_restart(sqlite_url, clock, tmp_path):
-    from conftest import make_client
     with make_client(sqlite_url, clock) as api:
         mid, toks, g = arena(api)
         ok(gm(api, mid, g, "adjudicate", seat="p2", orders=EMPTY, reason="by phone"))
