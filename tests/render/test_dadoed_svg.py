@@ -62,7 +62,8 @@ def test_D_6_6_walk_leaves_a_hole_and_is_highlighted():
     assert [r.get("class") for r in doc.iter(f"{NS}rect") if (r.get("class") or "").startswith("hl-")] == ["hl-hole"]
     a = [g for g in groups(doc, "bot") if g.get("data-bot") == "A"][0]
     assert a.get("data-tile") == "A5"
-    assert "last: Blue charge A1 North 4" in {t.text for t in doc.iter(f"{NS}text")}
+    # the last order names its command as the pool does (issue 23: "Charge", not the id "charge")
+    assert "last: Blue Charge A1 North 4" in {t.text for t in doc.iter(f"{NS}text")}
 
 
 def test_D_6_11_rooted_bot_has_a_marker():
