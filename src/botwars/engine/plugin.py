@@ -504,36 +504,28 @@ class Game:
         return out
 
     # ---- the seat page ---------------------------------------------------------------------
-    def entry_script(self) -> str | None:
-        """The text of the seat page's order-entry script, ``None`` when the game has none."""
-        if self.web_entry is None:
-            return None
-        text = self._cache.get("web_entry")
+    def _package_text(self, key: str, ref: str) -> str:
+        """The text of the package file ``ref`` (``"package:file"``) that field ``key`` declares,
+        read once and cached. Raises :class:`RulesetError` when it cannot be read."""
+        text = self._cache.get(key)
         if text is None:
-            package, _, name = self.web_entry.partition(":")
+            package, _, name = ref.partition(":")
             try:
                 import importlib.resources  # here, not at the top: bot hosts import this module
                 text = importlib.resources.files(package).joinpath(name).read_text(encoding="utf-8")
             except (ImportError, OSError) as exc:
-                raise RulesetError(f"game {self.id!r}: web_entry {self.web_entry!r} cannot be read: {exc}") from None
-            self._cache["web_entry"] = text
+                raise RulesetError(f"game {self.id!r}: {key} {ref!r} cannot be read: {exc}") from None
+            self._cache[key] = text
         return str(text)
+
+    def entry_script(self) -> str | None:
+        """The text of the seat page's order-entry script, ``None`` when the game has none."""
+        return None if self.web_entry is None else self._package_text("web_entry", self.web_entry)
 
     def how_to_play_text(self) -> str | None:
         """The Markdown of the game's How-to-play page (``how_to_play``), ``None`` when the game
         declares none. Raises :class:`RulesetError` when the declared file cannot be read."""
-        if self.how_to_play is None:
-            return None
-        text = self._cache.get("how_to_play")
-        if text is None:
-            package, _, name = self.how_to_play.partition(":")
-            try:
-                import importlib.resources  # here, not at the top: bot hosts import this module
-                text = importlib.resources.files(package).joinpath(name).read_text(encoding="utf-8")
-            except (ImportError, OSError) as exc:
-                raise RulesetError(f"game {self.id!r}: how_to_play {self.how_to_play!r} cannot be read: {exc}") from None
-            self._cache["how_to_play"] = text
-        return str(text)
+        return None if self.how_to_play is None else self._package_text("how_to_play", self.how_to_play)
 
     def page_facts(self, state: Any, seat: str) -> dict[str, Any]:
         """Extra facts for the order-entry script while ``seat`` is to move (``{}`` if none)."""
