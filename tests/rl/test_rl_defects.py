@@ -286,10 +286,13 @@ def test_flat_mask_sampler_is_uniform_over_the_mask():
 @pytest.mark.parametrize("game", GAMES)
 def test_gymnasium_make_every_game(game):
     env = gymnasium.make(f"botwars/{game}-v0", opponent=OPPONENT[game], **SHORT[game])
+    assert env is env.unwrapped   # no wrapper hides action_masks() from sb3-contrib
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)               # the env enforces the order itself
     obs, info = env.reset(seed=0)
     assert env.observation_space.contains(obs)
     assert "action_mask" not in obs
-    mask = env.unwrapped.action_masks()
+    mask = env.action_masks()
     assert mask.shape == (int(sum(env.unwrapped.core.spec.nvec)),) and mask.any()
     assert np.array_equal(info["action_mask"], mask)
     with pytest.raises(ConfigError, match="no built-in bot"):
@@ -428,3 +431,26 @@ def test_max_cycles_truncates(game):
     assert cycles == 2 * len(a.possible_agents)
     with pytest.raises(ConfigError, match="max_cycles"):
         rl.parallel_env(game, max_cycles=0)
+
+
+@pytest.mark.parametrize("game", ["arena", "dadoed"])
+def test_random_opening_keeps_pettingzoo_seed_tests_green(game):
+    """PettingZoo's own seed tests (same seed, same episode) with the seeded random opening."""
+    from pettingzoo.test import parallel_seed_test, seed_test
+    seed_test(lambda: rl.env(game, random_opening=4, **SHORT[game]), num_cycles=20)
+    parallel_seed_test(lambda: rl.parallel_env(game, random_opening=4, **SHORT[game]))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_gymnasium_check_env_on_the_registered_env(game):
+    """Gymnasium's checker on what ``gymnasium.make`` returns (the registered entry point)."""
+    from gymnasium.utils.env_checker import check_env
+    env = gymnasium.make(f"botwars/{game}-v0", opponent=OPPONENT[game], **SHORT[game])
+    check_env(env.unwrapped, skip_render_check=True)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_pettingzoo_render_test(game):
+    """PettingZoo's own render test (the researcher ran it with api and seed tests)."""
+    from pettingzoo.test import render_test
+    render_test(lambda render_mode=None: rl.env(game, render_mode=render_mode, **SHORT[game]))

@@ -33,8 +33,9 @@ def env_id(game: str) -> str:
 def register_envs() -> list[str]:
     """Register ``botwars/<game>-v0`` with Gymnasium for every plugged-in game that declares an
     ``rl`` encoding (the entry point is :func:`gym_env`; ``gymnasium.make`` keywords go to it:
-    ``opponent``, ``seat``, ``seats``, ``render_mode`` and the game's parameters). Returns the
-    ids, in game order. Registering again replaces nothing (ids already there are kept)."""
+    ``opponent``, ``seat``, ``seats``, ``random_opening``, ``render_mode`` and the game's
+    parameters); ``gymnasium.make`` returns the :class:`~botwars.rl.gym.SingleAgentEnv` itself,
+    unwrapped, so ``action_masks()`` is on it. Returns the ids, in game order. Registering again replaces nothing (ids already there are kept)."""
     import gymnasium
 
     from botwars.engine.plugin import games
@@ -44,8 +45,10 @@ def register_envs() -> list[str]:
             continue
         eid = env_id(gid)
         if eid not in gymnasium.registry:
+            # no wrappers: ``action_masks()`` stays on the env sb3-contrib sees, and the env
+            # enforces the order itself (step before reset or after the end raises)
             gymnasium.register(id=eid, entry_point="botwars.rl:gym_env", kwargs={"game": gid},
-                               disable_env_checker=True)
+                               disable_env_checker=True, order_enforce=False)
         out.append(eid)
     return out
 
