@@ -15,7 +15,7 @@ class FlatMaskMultiDiscrete(spaces.MultiDiscrete):
 
     Sampling with a flat mask is one whole-array draw (a uniform key per entry, the largest
     allowed key per slot wins), not one ``choice`` per slot as Gymnasium's ``MultiDiscrete``
-    does: 65 µs per call for the arena's 256 slots against 11.7 ms (benchmarks/rl_throughput.py,
+    does: 67 µs per call for the arena's 256 slots against 10.7 ms (benchmarks/rl_throughput.py,
     "masked sampler", process CPU time on one core of the shared machine)."""
 
     def sample(self, mask: Any = None, probability: Any = None) -> np.ndarray:
