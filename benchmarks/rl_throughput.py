@@ -14,6 +14,10 @@ is shared; ``--wall`` for wall-clock):
   over its mask (``batch.random_actions``, the same distribution as sampling the flat mask);
 - ``arena vector env, mask sampler``: the same, the learner's actions sampled from the flat
   mask by the generic ``random_slot_actions`` (the cost of a policy reading 2,816 mask entries);
+- ``masked sampler``: one call of the arena's ``action_space.sample(flat_mask)``
+  (:class:`~botwars.rl.spaces.FlatMaskMultiDiscrete`, one whole-array draw) against Gymnasium's
+  own ``MultiDiscrete.sample`` with one mask per slot (one ``choice`` per slot: the sampler the
+  environments used before issue 29), in microseconds per call;
 - ``arena engine (jax, jit)``: :class:`~botwars.games.arena.batch_jax.JaxArena` on the CPU,
   random legal orders and auto-reset inside one compiled ``lax.scan`` (Pgx's own loop shape;
   compile time excluded), when ``jax`` is installed.
@@ -55,7 +59,7 @@ def _sample(rng, mask, nvec):
 def pettingzoo_rate(game: str, batch: int, seconds: float) -> tuple[float, float]:
     envs = [rl.parallel_env(game) for _ in range(batch)]
     rng = np.random.default_rng(0)
-    obs = [e.reset(seed=i)[0] for i, e in enumerate(envs)]
+    infos = [e.reset(seed=i)[1] for i, e in enumerate(envs)]
     steps = robots = 0
     t0 = CLOCK()
     while CLOCK() - t0 < seconds:
@@ -63,12 +67,12 @@ def pettingzoo_rate(game: str, batch: int, seconds: float) -> tuple[float, float
             core = getattr(e, "core", None) or e.aec_env.core
             acts = {}
             for a in e.agents:
-                acts[a] = _sample(rng, obs[i][a]["action_mask"], core.spec.nvec)
+                acts[a] = _sample(rng, infos[i][a]["action_mask"], core.spec.nvec)
                 if core.deciding(a):
                     robots += core.spec.robot_actions(core.view(a))
-            o, _, term, trunc, _ = e.step(acts)
+            _, _, term, trunc, info = e.step(acts)
             steps += 1
-            obs[i] = o if e.agents else e.reset()[0]
+            infos[i] = info if e.agents else e.reset()[1]
     dt = CLOCK() - t0
     return steps / dt, robots / dt
 
@@ -95,11 +99,46 @@ def vector_rate(batch: int, seconds: float, sampler: str = "spec") -> tuple[floa
         if sampler == "spec":
             acts = venv.batch.random_actions(rng, 1)
         else:
-            acts = random_slot_actions(rng, obs["action_mask"], venv.spec.nvec)
+            acts = random_slot_actions(rng, venv.action_masks(), venv.spec.nvec)
         obs, *_ = venv.step(acts)
         steps += batch
     dt = CLOCK() - t0
     return steps / dt, robots / dt
+
+
+def sampler_us(which: str, seconds: float) -> float:
+    """Microseconds per masked sample of the arena's action space (a mid-game mask: robots on
+    a fifth of the squares). ``which``: ``"flat"`` (:class:`FlatMaskMultiDiscrete`, one
+    whole-array draw) or ``"per-slot"`` (Gymnasium's ``MultiDiscrete.sample`` with a mask per
+    slot, the sampler used before issue 29)."""
+    from gymnasium.spaces import MultiDiscrete
+    p = rl.parallel_env("arena")
+    space = p.action_space("p1")
+    space.seed(0)
+    rng = np.random.default_rng(0)
+    slots = len(space.nvec)
+    own = rng.random(slots) < 0.2
+    mask = np.zeros((slots, 11), dtype=np.int8)
+    mask[:, 0] = 1
+    mask[own] = 1
+    flat = mask.reshape(-1)
+    if which == "flat":
+        def call() -> None:
+            space.sample(flat)
+    else:
+        rows = tuple(np.ascontiguousarray(m) for m in mask)
+        plain = MultiDiscrete(space.nvec)
+        plain.seed(0)
+
+        def call() -> None:
+            plain.sample(mask=rows)
+    n = 0
+    t0 = CLOCK()
+    while CLOCK() - t0 < seconds:
+        for _ in range(20):
+            call()
+        n += 20
+    return (CLOCK() - t0) / n * 1e6
 
 
 def engine_rate(batch: int, seconds: float) -> tuple[float, float]:
@@ -159,6 +198,9 @@ def main() -> None:
         for b in (int(x) for x in args.pz_batches.split(",")):
             s, r = pettingzoo_rate(game, b, args.seconds)
             print(f"{'pettingzoo parallel ' + game:34} {b:>6} {s:>12,.0f} {r:>16,.0f}", flush=True)
+    for which in ("per-slot", "flat"):
+        print(f"{'masked sampler, arena (' + which + ')':34} {'':>6} {sampler_us(which, args.seconds):>10,.1f} µs/call",
+              flush=True)
     rows = [("arena engine (numpy)", engine_rate),
             ("arena vector env (numpy)", vector_rate),
             ("arena vector env, mask sampler", lambda b, sec: vector_rate(b, sec, "mask"))]

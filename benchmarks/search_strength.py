@@ -7,10 +7,10 @@
 
 Plays seeded two-player games (seeds ``first .. first+games-1``), seat orders alternated: the
 search bot takes the first seat on even seeds and the second on odd ones. Each game is played by
-the one referee (``botwars.engine.Match``, clock off). A draw counts as half a win. Prints one
-line per game, then the win rate with its 95 % Wilson interval
-(``statsmodels.stats.proportion.proportion_confint(method="wilson")``, on wins + draws/2 rounded
-down, i.e. draws as losses for the interval). ``--baseline A B`` plays two existing built-ins
+the one referee (``botwars.engine.Match``, clock off). A draw counts as half a win, everywhere:
+the JSON ``rate``, the printed rate and ``--summarize`` are all (wins + draws/2) / games, with the
+95 % Wilson interval (``statsmodels.stats.proportion.proportion_confint(method="wilson")``) of
+that same score (:func:`win_rate`). ``--baseline A B`` plays two existing built-ins
 against each other instead (to find the strongest). Deterministic: same arguments, same games.
 Not a test: a measurement (docs/benchmarks.md, "Search bots").
 """
@@ -61,6 +61,23 @@ def parse_sets(items: list[str]) -> dict[str, Any]:
     return out
 
 
+def win_rate(wins: int, draws: int, games: int) -> tuple[float, float, float]:
+    """(rate, low, high): the score rate (wins + draws/2) / games and its 95 % Wilson interval,
+    computed on the same score (a draw is half a win in the rate and in the interval)."""
+    if games <= 0:
+        raise ValueError("no games")
+    score = wins + draws / 2
+    lo, hi = proportion_confint(score, games, alpha=0.05, method="wilson")
+    return score / games, float(lo), float(hi)
+
+
+def rate_text(wins: int, draws: int, games: int) -> str:
+    """The printed summary: counts, the score rate and its interval (:func:`win_rate`)."""
+    rate, lo, hi = win_rate(wins, draws, games)
+    return (f"{wins} wins, {draws} draws, {games - wins - draws} losses in {games} games; "
+            f"win rate {rate:.1%} (draws count half; 95% Wilson {lo:.1%}-{hi:.1%})")
+
+
 def play(game: str, games: int, first: int, cfg_over: dict[str, Any], make_a, make_b) -> dict[str, Any]:
     """Play ``games`` games of A (``make_a()``) against B; A sits first on even seeds."""
     rs = get_ruleset(game)
@@ -80,9 +97,9 @@ def play(game: str, games: int, first: int, cfg_over: dict[str, Any], make_a, ma
         print(f"seed {seed:4d} A={a_seat:<6} winner={w or 'draw':<6} {res.outcome.reason!s:<16} "
               f"turns={res.turns}", flush=True)
     n = games
-    lo, hi = proportion_confint(wins, n, alpha=0.05, method="wilson")
+    rate, lo, hi = win_rate(wins, draws, n)
     return {"game": game, "games": n, "wins": wins, "draws": draws, "losses": n - wins - draws,
-            "rate": (wins + draws / 2) / n, "wilson95": [round(lo, 4), round(hi, 4)],
+            "rate": rate, "wilson95": [round(lo, 4), round(hi, 4)],
             "reasons": dict(sorted(reasons.items())), "seconds": round(time.perf_counter() - t0, 1),
             "config": cfg_over}
 
@@ -99,9 +116,7 @@ def summarize(path: str) -> str:
         draws += fields["winner"] == "draw"
     if n == 0:
         return f"{path}: no games"
-    lo, hi = proportion_confint(wins, n, alpha=0.05, method="wilson")
-    return (f"{path}: {wins} wins, {draws} draws, {n - wins - draws} losses in {n} games; "
-            f"win rate {wins / n:.1%} (95% Wilson {lo:.1%}-{hi:.1%})")
+    return f"{path}: {rate_text(wins, draws, n)}"
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -134,10 +149,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.json:
         print(json.dumps(out))
     else:
-        lo, hi = out["wilson95"]
-        print(f"{g}: {out['a']} vs {out['b']}: {out['wins']} wins, {out['draws']} draws, {out['losses']} losses "
-              f"in {out['games']} games; win rate {out['wins'] / out['games']:.1%} "
-              f"(95% Wilson {lo:.1%}-{hi:.1%}); reasons {out['reasons']}; {out['seconds']} s")
+        print(f"{g}: {out['a']} vs {out['b']}: {rate_text(out['wins'], out['draws'], out['games'])}; "
+              f"reasons {out['reasons']}; {out['seconds']} s")
 
 
 if __name__ == "__main__":

@@ -65,10 +65,11 @@ def _f_8_5_key(st, p):
 
 
 def test_F_8_4_turn_limit_with_random_bots(tmp_path):
-    # seeds 3, 4 and 5 reach turn 5 with nobody on the last flag and nobody eliminated: a draw,
-    # two co-winners and one winner respectively (seen from the final states, checked by F-8.4)
+    # seeds 3, 4 and 24 reach turn 5 with nobody on the last flag and nobody eliminated: a draw,
+    # one winner and co-winners respectively (seen from the final states, checked by F-8.4;
+    # seeds chosen again when the random bot began to declare reboots, issue 29)
     kinds = set()
-    for seed in (3, 4, 5):
+    for seed in (3, 4, 24):
         m, res = play(["builtin:random"] * 4, seed=seed, tmp_path=tmp_path, turn_limit=5)
         st = m.state
         # F-8.4: the game ends after E5 of turn turn_limit, not before (no F-8.1 or F-8.3 end here)

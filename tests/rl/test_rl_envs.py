@@ -91,18 +91,28 @@ def test_masked_actions_are_never_refused(game):
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_masked_out_action_gives_default_orders(game):
-    core = Core(game, short(game))
+def test_masked_out_action_plays_the_default_action(game):
+    """docs/rl.md's one rule: a masked-out action is played as the decision's default action
+    (the first one its mask allows), reported in the info; the same as giving that action."""
+    core, twin = Core(game, short(game)), Core(game, short(game))
     core.reset(3)
+    twin.reset(3)
     seat = core.referee.awaited()[0]
     mask = core.mask(seat)
-    bad = np.flatnonzero(mask.reshape(len(core.spec.nvec), -1)[0] == 0)
+    rows = mask.reshape(len(core.spec.nvec), -1)
+    bad = np.flatnonzero(rows[0] == 0)
     assert bad.size
     action = np.zeros(len(core.spec.nvec), dtype=np.int64)
     action[0] = bad[0]
     info = core.act(seat, action if len(action) > 1 else int(action[0]))
     assert "illegal" in info and core.illegal == 1
-    assert not core.deciding(seat) or core.referee.n == 1  # settled (or already resolved)
+    first = np.argmax(rows != 0, axis=1)
+    assert twin.act(seat, first if len(first) > 1 else int(first[0])) == {}
+    assert core.partial == twin.partial
+    assert core.referee.awaited() == twin.referee.awaited() and not core.over
+    for s in core.seats:
+        a, b = core.observe(s), twin.observe(s)
+        assert all(np.array_equal(a[k], b[k]) for k in a)
 
 
 @pytest.mark.parametrize("game", [g for g in GAMES if get_game(g).capabilities.hidden_information])
@@ -144,10 +154,11 @@ def test_gymnasium_check_env(game, bot):
     steps = 0
     rewards = []
     while not done:
-        rows = obs["action_mask"].reshape(len(env.core.spec.nvec), -1)
+        rows = env.action_masks().reshape(len(env.core.spec.nvec), -1)
         a = np.array([rng.choice(np.flatnonzero(r)) for r in rows])
         obs, reward, done, _, info = env.step(a if len(a) > 1 else int(a[0]))
-        assert not info
+        assert "illegal" not in info and "refused" not in info
+        assert np.array_equal(info["action_mask"], env.action_masks())
         rewards.append(reward)
         steps += 1
     # docs/rl.md: 0 until the end, then +1 if the learner's seat won, -1 if another seat did, 0
@@ -179,9 +190,10 @@ def _compare_vector_with_scalar(n, overrides, mode, steps, seed=9):
     for _ in range(steps):
         for g in range(n):
             if not pending_reset[g]:
-                for k in ("board", "vector", "action_mask"):
+                for k in ("board", "vector"):
                     assert np.array_equal(obs[k][g], sobs[g]["p1"][k]), f"game {g}: {k} differs"
-        acts = random_slot_actions(rng, obs["action_mask"], venv.spec.nvec)
+                assert np.array_equal(venv.action_masks()[g], scalars[g].action_mask("p1")), f"game {g}: mask"
+        acts = random_slot_actions(rng, venv.action_masks(), venv.spec.nvec)
         obs, rew, term, trunc, info = venv.step(acts)
         opp = info["opponent_actions"]
         for g in range(n):
@@ -190,7 +202,7 @@ def _compare_vector_with_scalar(n, overrides, mode, steps, seed=9):
                 turn[g] = 1
                 continue
             # the random opponent only plays actions its own mask allows
-            assert scalars[g].core.is_legal(sobs[g]["p2"]["action_mask"], opp[g])
+            assert scalars[g].core.is_legal(scalars[g].action_mask("p2"), opp[g])
             o, r, t, _, _ = scalars[g].step({"p1": acts[g], "p2": opp[g]})
             assert r["p1"] == rew[g] and t["p1"] == term[g], f"game {g}"
             if t["p1"]:

@@ -16,15 +16,19 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
     """The learner plays seat number ``seat`` (0-based) of ``game``; every other seat is played
     by the game's built-in bot ``opponent`` (``builtin:NAME`` or ``NAME``), started with the seed
     the platform gives an agent (:meth:`Ruleset.agent_seed` of the match seed). Observations,
-    actions and masks are the seat's (docs/rl.md); the reward is +1 / -1 / 0 at the end. The
-    opponent's orders go through the same referee; a refused one gets its default orders.
-    Raises ``ConfigError`` for an unknown bot or parameter."""
+    actions are the seat's (docs/rl.md); the action mask is beside the observation, as
+    sb3-contrib's ``MaskablePPO`` expects: :meth:`action_masks` and ``info["action_mask"]``. The
+    reward is :meth:`Core.rewards` (+1 / -1 / 0 at the end; a solo game also carries the
+    score, with the raw ``score`` in the final info). The opponent's orders go through the same
+    referee; a refused one gets its default orders. A masked-out action plays the default action
+    (``info["illegal"]``); :meth:`step` raises ``ValueError`` for a malformed action and
+    ``RuntimeError`` after the end. Raises ``ConfigError`` for an unknown bot or parameter."""
 
     metadata = {"render_modes": ["ansi"]}
 
     def __init__(self, game: str, opponent: str = "random", seat: int = 0, render_mode: str | None = None,
-                 seats: int | None = None, **config: Any):
-        self.core = Core(game, config, seats)
+                 seats: int | None = None, random_opening: int = 0, **config: Any):
+        self.core = Core(game, config, seats, random_opening=random_opening)
         name = opponent.removeprefix("builtin:")
         bots = self.core.game.builtin_bots()
         if name not in bots:
@@ -37,6 +41,15 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
         self.observation_space = observation_space(self.core.spec)
         self.action_space = action_space(self.core.spec)
         self._bots: dict[str, Any] = {}
+        self._done = True
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's flat ``int8`` action mask now (``sum(nvec)`` entries; sb3-contrib's
+        ``MaskablePPO`` reads it through this method)."""
+        return self.core.mask(self.seat)
+
+    def _info(self, extra: dict[str, Any]) -> dict[str, Any]:
+        return {"action_mask": self.action_masks(), **self.core.score_info(self.seat), **extra}
 
     def _play_others(self) -> None:
         """Let the bots play until the learner has to decide or the match is over."""
@@ -49,11 +62,7 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
                 tk = ref.submit(s, self._bots[s].act(ref.view(s)), 0.0)
                 if tk.error is not None and s in ref.awaited():
                     ref.default(s, {"code": tk.error.code, "detail": tk.error.message}, 0.0)
-            core._views.clear()
-            core._legal.clear()
-            if ref.ready():
-                ref.resolve_point()
-                core.partial = {s: () for s in core.seats}
+            core.settled()
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
@@ -69,14 +78,19 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
                 bot.start(self.core.game.id, s, dict(self.core.config), self.core.rules.agent_seed(match_seed, s))
             self._bots[s] = bot
         self._play_others()
-        return self.core.observe(self.seat), {}
+        self.core.rewards()   # the shaping starts from the learner's first decision
+        self._done = self.core.over
+        return self.core.observe(self.seat), self._info({})
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+        if self._done:
+            raise RuntimeError("the episode is over: reset() before stepping again")
         info = self.core.act(self.seat, action)
         self._play_others()
         over = self.core.over
-        reward = self.core.rewards()[self.seat] if over else 0.0
-        return self.core.observe(self.seat), float(reward), over, False, info
+        reward = self.core.rewards()[self.seat]
+        self._done = over
+        return self.core.observe(self.seat), float(reward), over, False, self._info(info)
 
     def render(self) -> str | None:
         return self.core.render() if self.render_mode == "ansi" else None

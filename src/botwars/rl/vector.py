@@ -3,7 +3,9 @@
 The learner plays player 1 (the first seat) of ``num_envs`` matches stepped together; the
 opponent, player 2, plays ``opponent``: ``"random"`` (uniform legal slot actions from a NumPy
 generator seeded by ``reset(seed=...)``), ``"idle"`` (no orders) or a callable
-``opponent(obs) -> actions`` given player 2's batched observation. Arrays are the game's
+``opponent(obs) -> actions`` given player 2's batched observation (with its masks under
+``"action_mask"``). The learner's masks are beside its observations: :meth:`BatchVectorEnv.action_masks`.
+Arrays are the game's
 scalar encoding stacked (docs/rl.md), so a policy trained here plays the PettingZoo and
 single-agent environments unchanged; a test checks both agree step for step.
 """
@@ -17,7 +19,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from botwars.engine.errors import ConfigError
-from botwars.rl.core import Core
+from botwars.rl.core import Core, check_action
 from botwars.rl.spaces import action_space, observation_space
 
 
@@ -67,6 +69,7 @@ class BatchVectorEnv(VectorEnv):  # type: ignore[misc]
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._rng = np.random.default_rng()
         self._needs_reset = np.zeros(self.num_envs, dtype=bool)
+        self._mask = np.zeros((self.num_envs, int(sum(core.spec.nvec))), dtype=np.int8)
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
@@ -75,20 +78,51 @@ class BatchVectorEnv(VectorEnv):  # type: ignore[misc]
             self.action_space.seed(seed)
         self.batch.reset()
         self._needs_reset[:] = False
-        return self.batch.observe(1), {}
+        return self._observe(), {}
+
+    def _observe(self) -> dict[str, np.ndarray]:
+        obs = self.batch.observe(1)
+        self._mask = obs.pop("action_mask")
+        return obs
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's flat ``int8`` masks ``(num_envs, sum(nvec))`` for the observations last
+        returned (sb3-contrib's ``action_masks()`` convention)."""
+        return self._mask
+
+    def _check(self, actions: Any) -> np.ndarray:
+        """``(num_envs, slots)`` ``int64`` actions; ``ValueError`` for malformed ones (as
+        :func:`botwars.rl.core.check_action`: not integers, wrong shape, out of range)."""
+        if actions is None:
+            raise ValueError("actions is None: give (num_envs, slots) integer actions")
+        a = np.asarray(actions)
+        if a.dtype == object or a.dtype == np.bool_ or not np.issubdtype(a.dtype, np.integer):
+            raise ValueError(f"actions are not integers (dtype {a.dtype})")
+        slots = len(self.spec.nvec)
+        if a.size != self.num_envs * slots:
+            raise ValueError(f"actions have {a.size} entries; expected num_envs × slots = "
+                             f"{self.num_envs} × {slots} (shape {(self.num_envs, slots)})")
+        a = a.reshape(self.num_envs, slots).astype(np.int64)
+        top = np.asarray(self.spec.nvec, dtype=np.int64)
+        bad = (a < 0) | (a >= top)
+        if bad.any():
+            g, k = (int(x[0]) for x in np.nonzero(bad))
+            check_action(a[g], self.spec.nvec)   # raises with the slot and the range
+        return a
 
     def _opponent_actions(self) -> np.ndarray:
         if self.opponent == "random":
             return self.batch.random_actions(self._rng, 2)
         if self.opponent == "idle":
             return np.zeros((self.num_envs, len(self.spec.nvec)), dtype=np.int64)
-        return np.asarray(self.opponent(self.batch.observe(2)), dtype=np.int64)  # type: ignore[operator]
+        return self._check(self.opponent(self.batch.observe(2)))  # type: ignore[operator]
 
     def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """One turn of every live match (whole-array operations on the batch; no loop over
         matches). ``actions``: ``(num_envs, slots)``; a match whose actions are not all allowed
-        by its mask plays no orders for player 1 that turn (``info["illegal"]``)."""
-        actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs, -1)
+        by its mask plays the default action, no orders for player 1 that turn
+        (``info["illegal"]``; docs/rl.md). Raises ``ValueError`` for malformed actions."""
+        actions = self._check(actions)
         if self.autoreset == AutoresetMode.NEXT_STEP and self._needs_reset.any():
             restarting = self._needs_reset.copy()
             self.batch.reset(restarting)
@@ -110,9 +144,11 @@ class BatchVectorEnv(VectorEnv):  # type: ignore[misc]
         truncated = np.zeros(self.num_envs, dtype=bool)
         infos: dict[str, Any] = {"opponent_actions": opp, "illegal": ~legal & live}
         if self.autoreset == AutoresetMode.SAME_STEP and ended.any():
-            infos["final_obs"] = self.batch.observe(1)
+            final = self.batch.observe(1)
+            final.pop("action_mask")
+            infos["final_obs"] = final
             infos["_final_obs"] = ended
             self.batch.reset(ended)
         elif self.autoreset == AutoresetMode.NEXT_STEP:
             self._needs_reset = ended.copy()
-        return self.batch.observe(1), rewards, terminated, truncated, infos
+        return self._observe(), rewards, terminated, truncated, infos

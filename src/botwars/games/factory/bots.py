@@ -1,6 +1,7 @@
 """Built-in factory bots.  Each takes the F-15.3 seat view and returns an F-15.1 order.
 
-- ``random``: a random legal program (seeded from the match seed and the seat).
+- ``random``: a random legal program (seeded from the match seed and the seat); when damaged it
+  declares a reboot (F-7.7) one turn in four.
 - ``pathfinder``: rebuilds the position from its view and simulates candidate programs with
   the engine itself, stage by stage (a beam search over the hand), keeping the program that
   best advances toward its next flag without dying.  Other robots are assumed to play no
@@ -35,14 +36,23 @@ class FactoryBot:
 
 
 class RandomBot(FactoryBot):
-    """A uniformly random program from the hand; never reboots."""
+    """A uniformly random program from the hand; while its robot is damaged (HP below
+    ``max_hp``) it also declares a reboot (F-7.7: back to full HP after a turn out) with
+    probability :attr:`REBOOT_P`."""
+
+    REBOOT_P = 0.25
 
     def act(self, view: dict[str, Any]) -> dict[str, Any]:
         self.ensure()
         hand = [parse_card(c) for c in view.get("hand", [])]
         k = view.get("free_registers", 0)
         cards = self.rng.sample(hand, k) if k <= len(hand) else hand
-        return {"type": "program", "cards": cards, "reboot": False}
+        me = next((p for p in view.get("players", []) if p.get("seat") == view.get("you")), {})
+        robot = me.get("robot") or {}
+        max_hp = (view.get("config") or {}).get("max_hp", 10)
+        damaged = bool(robot.get("square")) and not robot.get("rebooting") and robot.get("hp", max_hp) < max_hp
+        reboot = damaged and self.rng.random() < self.REBOOT_P
+        return {"type": "program", "cards": cards, "reboot": reboot}
 
 
 _BOARDS: dict[str, Board] = {}

@@ -2,15 +2,21 @@
 
 Observation of a seat, from its own view (F-15) only:
 
-- ``board``: ``float32`` planes ``(len(PLANES), 16, 16)`` indexed ``[plane, row - 1, col - 1]``
-  (boards up to 16 × 16; larger ones are cut): one plane per floor-feature class of the board
+- ``board``: ``float32`` planes ``(len(FEATURES) + 6, rows, cols)`` indexed
+  ``[plane, row - 1, col - 1]``, sized from the match's board (F-3: ``gauntlet`` 24 × 24,
+  ``foundry`` 16 × 20, ``assembly-hall`` 12 × 12; nothing is cut, so the seat's own robot is
+  always on its planes while on the board): one plane per floor-feature class of the board
   file's cell token (:data:`FEATURES`: ``.`` floor, ``W`` wrench, ``F`` flag, ``CB``/``CY``
   conveyor belts, ``PT`` pit, ``UP``/``GR``/``GL``/``GU`` ..., ``other``), one for a wall or
   device suffix (``/...``), then the seat's own robot facing N, E, S, W (4 planes), and the
   other players' robots (1 plane).
-- ``vector``: ``float32`` ``(8,)``: own HP / max_hp, robots left / robots, next flag / 8,
-  free registers / registers, turn / turn_limit, players out / seats, flags taken / 8, program
-  cards chosen so far / registers.
+- ``vector``: ``float32`` ``(8,)``: own HP / ``max_hp``, robots left / ``robots``, next flag /
+  the board's flags, free registers / ``registers``, turn / ``turn_limit``, players out / seats,
+  flags tagged / the board's flags, program cards chosen so far / ``registers`` (every scale
+  from the match's parameters and board).
+
+Solo shaping (:meth:`FactorySpec.progress`, docs/rl.md): flags tagged / flags + 0.1 × robots
+left / ``robots``; a solo win (all flags, F-8.1) adds +1.
 - ``hand``: ``float32`` ``(HAND, len(TYPES) + 2)``: per hand slot a one-hot card type, the
   priority / 1000, and 1 when the slot is already in the program being built.
 
@@ -43,9 +49,11 @@ def parse_sq(text: str) -> tuple[int, int] | None:
     return (int(r), int(c)) if r.isdigit() and c.isdigit() else None
 
 
-def board_planes(text: str) -> np.ndarray:
-    """Feature planes ``(len(FEATURES) + 1, SIZE, SIZE)`` of a board file's text (F-2)."""
-    out = np.zeros((len(FEATURES) + 1, SIZE, SIZE), dtype=np.float32)
+def board_planes(text: str, rows: int = SIZE, cols: int = SIZE) -> np.ndarray:
+    """Feature planes ``(len(FEATURES) + 1, rows, cols)`` of a board file's text (F-2, F-3).
+
+    Raises ``ValueError`` for a cell outside ``rows`` × ``cols`` (never a silent crop)."""
+    out = np.zeros((len(FEATURES) + 1, rows, cols), dtype=np.float32)
     grid = False
     for line in text.splitlines():
         s = line.strip()
@@ -59,8 +67,8 @@ def board_planes(text: str) -> np.ndarray:
             continue
         r = int(parts[0][1:])
         for c, tok in enumerate(parts[1:], start=1):
-            if not (1 <= r <= SIZE and 1 <= c <= SIZE):
-                continue
+            if not (1 <= r <= rows and 1 <= c <= cols):
+                raise ValueError(f"board square r{r}c{c} is outside the observation's {rows} × {cols} squares")
             base, _, suffix = tok.partition("/")
             head = "".join(ch for ch in base if ch.isalpha() or ch == ".")[:2]
             k = FEATURES.index(head) if head in FEATURES else (FEATURES.index(head[:1]) if head[:1] in FEATURES
@@ -89,7 +97,8 @@ def card_of(hand: list[str], k: int) -> int:
 
 
 class FactorySpec:
-    """Factory's encoding for one configuration (``config`` validated)."""
+    """Factory's encoding for one configuration (``config`` validated): the board planes are
+    ``rows`` × ``cols`` of the configured board (F-3)."""
 
     hand_size = HAND
 
@@ -97,8 +106,11 @@ class FactorySpec:
         self.config = config
         self.seats = list(seats)
         self.nvec = (self.hand_size + 2,)
+        board = rules.make_board(config)
+        self.rows, self.cols = int(board.rows), int(board.cols)
+        self.n_flags = max(1, len(board.flags()))
         nplanes = len(FEATURES) + 1 + 5
-        self.obs_space = {"board": ((nplanes, SIZE, SIZE), 0.0, 1.0, "float32"),
+        self.obs_space = {"board": ((nplanes, self.rows, self.cols), 0.0, 1.0, "float32"),
                           "vector": ((8,), 0.0, 1.0, "float32"),
                           "hand": ((self.hand_size, len(TYPES) + 2), 0.0, 1.0, "float32")}
         self._board_cache: dict[str, np.ndarray] = {}
@@ -106,7 +118,7 @@ class FactorySpec:
     def _board(self, text: str) -> np.ndarray:
         b = self._board_cache.get(text)
         if b is None:
-            b = self._board_cache[text] = board_planes(text)
+            b = self._board_cache[text] = board_planes(text, self.rows, self.cols)
         return b
 
     @staticmethod
@@ -127,8 +139,10 @@ class FactorySpec:
             sq = parse_sq(rb.get("square", ""))
             if p.get("seat") == me:
                 mine = p
-            if sq is None or not (1 <= sq[0] <= SIZE and 1 <= sq[1] <= SIZE):
+            if sq is None:
                 continue
+            if not (1 <= sq[0] <= self.rows and 1 <= sq[1] <= self.cols):
+                raise ValueError(f"robot square {rb.get('square')} is outside the {self.rows} × {self.cols} board")
             if p.get("seat") == me:
                 f = rb.get("facing", "N")
                 planes[nf + (_DIRS.index(f) if f in _DIRS else 0), sq[0] - 1, sq[1] - 1] = 1
@@ -139,12 +153,20 @@ class FactorySpec:
         chosen = self._cards(partial)
         vec = np.array([rb.get("hp", 0) / max(1, cfg.get("max_hp", 10)),
                         mine.get("robots_left", 0) / max(1, cfg.get("robots", 1)),
-                        mine.get("next_flag", 0) / 8.0, (view.get("free_registers") or 0) / regs,
+                        mine.get("next_flag", 0) / self.n_flags, (view.get("free_registers") or 0) / regs,
                         view.get("turn", 0) / max(1, cfg.get("turn_limit", 50)),
-                        out_count / max(1, len(self.seats)), len(mine.get("flags", [])) / 8.0,
+                        out_count / max(1, len(self.seats)), len(mine.get("flags", [])) / self.n_flags,
                         len(chosen) / regs], dtype=np.float32)
         return {"board": planes, "vector": np.clip(vec, 0, 1),
                 "hand": hand_rows(list(view.get("hand") or []), chosen, self.hand_size)}
+
+    def progress(self, view: dict[str, Any]) -> float:
+        """The solo shaping potential (docs/rl.md): flags tagged / the board's flags + 0.1 ×
+        robots left / ``robots`` (F-8.5's standing keys: flags first, then robots)."""
+        me = view.get("you")
+        mine = next((p for p in view.get("players", []) if p.get("seat") == me), {})
+        robots = max(1, int(self.config.get("robots", 1)))
+        return len(mine.get("flags", [])) / self.n_flags + 0.1 * (mine.get("robots_left", 0) / robots)
 
     def mask(self, view: dict[str, Any], partial: tuple[int, ...], legal: Any) -> np.ndarray:
         m = np.zeros(self.nvec[0], dtype=np.int8)

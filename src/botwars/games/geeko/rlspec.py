@@ -3,11 +3,17 @@ and hand rows are factory's (:mod:`botwars.games.factory.rlspec`, geeko being it
 
 Observation of a seat, from its own view (G-16) only:
 
-- ``board``: ``float32`` ``(len(FEATURES) + 1 + 8, 16, 16)``: the current room's feature planes
-  (as factory), then robot A facing N, E, S, W (4 planes) and robot B likewise (4 planes).
-- ``vector``: ``float32`` ``(10,)``: room / 5, turn / turn_limit, HP / max_hp and free registers
-  / 9 of A and of B, robots lost / robots, other players finished / seats, program length chosen
-  / 9, cards chosen so far / 18.
+- ``board``: ``float32`` ``(len(FEATURES) + 1 + 8, rows, cols)``: the current room's feature
+  planes (as factory), then robot A facing N, E, S, W (4 planes) and robot B likewise (4
+  planes); ``rows`` × ``cols`` is the largest room of the configured room set (G-2.3; a smaller
+  room sits at the top left, zero beyond it).
+- ``vector``: ``float32`` ``(10,)``: room / 5, turn / ``turn_limit``, HP / ``max_hp`` and free
+  registers / ``registers`` of A and of B, robots lost / ``robots``, other players finished /
+  seats, program length chosen / ``registers``, cards chosen so far / (2 × ``registers``).
+
+Solo shaping (:meth:`GeekoSpec.progress`, docs/rl.md): rooms completed / 5 + 0.1 × robots not
+lost / ``robots``; finishing (G-9.1, a win) adds +1. The raw score (the finishing turn, 0 when
+unfinished) is ``info["score"]`` at the end.
 - ``hand``: ``float32`` ``(HAND, len(TYPES) + 2)`` as factory.
 
 Actions (``Discrete(1 + HAND + 9)``): 0 wait; ``1 + k`` hand slot ``k``; ``1 + HAND + (L - 1)``
@@ -25,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from botwars.games.factory.cards import TYPES
-from botwars.games.factory.rlspec import FEATURES, SIZE, board_planes, card_of, hand_rows, parse_sq
+from botwars.games.factory.rlspec import FEATURES, board_planes, card_of, hand_rows, parse_sq
 
 HAND = 20
 REGS = 9
@@ -39,7 +45,11 @@ class GeekoSpec:
         self.config = config
         self.seats = list(seats)
         self.nvec = (1 + HAND + REGS,)
-        self.obs_space = {"board": ((len(FEATURES) + 1 + 8, SIZE, SIZE), 0.0, 1.0, "float32"),
+        rooms = rules.rooms(config)
+        self.rows = max(int(r.rows) for r in rooms)
+        self.cols = max(int(r.cols) for r in rooms)
+        self.regs = max(1, int(config.get("registers", REGS)))
+        self.obs_space = {"board": ((len(FEATURES) + 1 + 8, self.rows, self.cols), 0.0, 1.0, "float32"),
                           "vector": ((10,), 0.0, 1.0, "float32"),
                           "hand": ((HAND, len(TYPES) + 2), 0.0, 1.0, "float32")}
         self._boards: dict[str, np.ndarray] = {}
@@ -71,26 +81,35 @@ class GeekoSpec:
         planes = np.zeros(self.obs_space["board"][0], dtype=np.float32)
         text = view.get("board") or ""
         if text not in self._boards:
-            self._boards[text] = board_planes(text)
+            self._boards[text] = board_planes(text, self.rows, self.cols)
         planes[:nf] = self._boards[text]
         vec = np.zeros(10, dtype=np.float32)
         for j, letter in enumerate(("A", "B")):
             r = (view.get("robots") or {}).get(letter) or {}
             sq = parse_sq(r.get("square") or "")
-            if sq is not None and 1 <= sq[0] <= SIZE and 1 <= sq[1] <= SIZE:
+            if sq is not None:
+                if not (1 <= sq[0] <= self.rows and 1 <= sq[1] <= self.cols):
+                    raise ValueError(f"robot {letter} at {r.get('square')} is outside the {self.rows} × {self.cols} rooms")
                 f = r.get("facing", "N")
                 planes[nf + 4 * j + (_DIRS.index(f) if f in _DIRS else 0), sq[0] - 1, sq[1] - 1] = 1
             vec[2 + 2 * j] = r.get("hp", 0) / max(1, cfg.get("max_hp", 10))
-            vec[3 + 2 * j] = int(r.get("free") or 0) / REGS
+            vec[3 + 2 * j] = int(r.get("free") or 0) / self.regs
         length, cards = self._split(partial)
         vec[0] = (view.get("room") or 0) / 5.0
         vec[1] = view.get("turn", 0) / max(1, cfg.get("turn_limit", 60))
         vec[6] = (view.get("lost") or 0) / max(1, cfg.get("robots", 2))
         vec[7] = sum(bool(o.get("finished")) for o in view.get("others") or []) / max(1, len(self.seats))
-        vec[8] = length / REGS
-        vec[9] = len(cards) / 18.0
+        vec[8] = length / self.regs
+        vec[9] = len(cards) / (2 * self.regs)
         return {"board": planes, "vector": np.clip(vec, 0, 1),
                 "hand": hand_rows(list(view.get("hand") or []), tuple(cards), HAND)}
+
+    def progress(self, view: dict[str, Any]) -> float:
+        """The solo shaping potential (docs/rl.md): rooms completed / 5 + 0.1 × robots not lost
+        / ``robots`` (G-9.3's standing keys: rooms first, then robots destroyed)."""
+        done = 5 if view.get("finished") else max(0, int(view.get("room") or 1) - 1)
+        robots = max(1, int(self.config.get("robots", 2)))
+        return done / 5.0 + 0.1 * (robots - min(robots, int(view.get("lost") or 0))) / robots
 
     def mask(self, view: dict[str, Any], partial: tuple[int, ...], legal: Any) -> np.ndarray:
         m = np.zeros(self.nvec[0], dtype=np.int8)

@@ -3,10 +3,12 @@
 Observation of a seat, from its own view (S-12.3, S-8) only — the fog of war is the view's:
 
 - ``board``: ``float32`` planes ``(7, 7, 7)`` indexed ``[plane, row - 1, column]`` (A = 0):
-  0 own subs, 1 own subs' HP / 5, 2 own surfaced subs, 3 enemy subs the seat sees, 4 own mines,
+  0 own subs, 1 own subs' HP / ``hp_max``, 2 own surfaced subs, 3 enemy subs the seat sees, 4 own mines,
   5 destroyed spaces, 6 the seat's home row.
 - ``vector``: ``float32`` ``(6,)``: set-up phase, the seat's turn, AP left after the actions
-  chosen so far / 10, score / 50, opponent announced 25 points, actions chosen / ``max_actions``.
+  chosen so far / (``base_ap`` + 1, the most AP a turn gives, S-4.2), score / ``win_points``
+  (S-7.5), opponent announced ``announce_points`` (S-7.2), actions chosen / ``max_actions``.
+  Every scale comes from the match's parameters.
 - ``subs``: ``float32`` ``(5, 2 + S)``: the seat's subs in letter order: alive, plate, and the
   special held (one-hot over the ``S`` specials of the catalog, S-6.2).
 
@@ -68,6 +70,9 @@ class SubmarineSpec:
         self.config = config
         self.seats = list(seats)
         self.max_actions = int(config.get("max_actions", 30))
+        self.hp_max = max(1, int(config.get("hp_max", 5)))
+        self.ap_max = max(1, int(config.get("base_ap", 5)) + 1)   # + Overclock's 1 AP (S-4.2, S-6.2)
+        self.win_points = max(1, int(config.get("win_points", 50)))
         self.letters = {seats[0]: "abcde", seats[1]: "vwxyz"}
         self.nvec = (BASE + 5 * A,)
         self.obs_space = {"board": ((7, 7, 7), 0.0, 1.0, "float32"), "vector": ((6,), 0.0, 1.0, "float32"),
@@ -93,7 +98,7 @@ class SubmarineSpec:
             t = _space(s.get("space"))
             if t is not None:
                 board[0, t[1], t[0]] = 1
-                board[1, t[1], t[0]] = min(1.0, s.get("hp", 0) / 5.0)
+                board[1, t[1], t[0]] = min(1.0, s.get("hp", 0) / self.hp_max)
                 board[2, t[1], t[0]] = float(bool(s.get("surfaced")))
         for sp in (view.get("visible_enemy_subs") or {}).values():
             t = _space(sp)
@@ -110,7 +115,8 @@ class SubmarineSpec:
         other = [s for s in self.seats if s != view.get("you")]
         ann = view.get("announced_25") or {}
         vec = np.array([float(bool(view.get("setup"))), float(view.get("active") == view.get("you")),
-                        max(0, self._ap_left(view, partial)) / 10.0, (view.get("score") or 0) / 50.0,
+                        max(0, self._ap_left(view, partial)) / self.ap_max,
+                        (view.get("score") or 0) / self.win_points,
                         float(bool(other and ann.get(other[0]))), len(partial) / max(1, self.max_actions)],
                        dtype=np.float32)
         return {"board": board, "vector": np.clip(vec, 0, 1), "subs": subs}
