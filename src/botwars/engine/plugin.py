@@ -168,6 +168,32 @@ class BoardFormat:
     editor: Ref | None = None
 
 
+@dataclass(frozen=True)
+class BatchEngine:
+    """A batched engine a game declares (issue 26 item 2): many matches of one configuration
+    stepped together as whole arrays (the arena's NumPy and JAX engines), for learning
+    environments and benchmarks. The platform never probes for one; it reads this declaration.
+
+    - ``name``: the backend's name (``"numpy"``, ``"jax"``), unique within the game;
+    - ``engine``: ``engine(config, n)`` builds ``n`` matches from a validated ``config`` (a class
+      is a valid hook as it stands); what the engine offers is the game's own affair (its
+      docstring), and a test of the game plays it against the referee board for board;
+    - ``vector``: ``vector(spec, engine)`` wraps that engine for
+      :class:`botwars.rl.vector.BatchVectorEnv` (``spec``: the game's :meth:`Game.rl_spec`): an
+      object with ``reset(which)``, ``observe(player)``, ``random_actions(rng, player)``,
+      ``legal(actions, player)``, ``step(actions, live)``, ``over``, ``rewards(player)``
+      (docs/rl.md); ``None``: this backend serves no vector environment;
+    - ``extra``: the optional distribution extra it needs (``"jax"``), or ``None``;
+    - ``doc``: one line for listings.
+    """
+
+    name: str
+    engine: Ref
+    vector: Ref | None = None
+    extra: str | None = None
+    doc: str = ""
+
+
 class BoardEditor:
     """The hooks of a game's board editor page (issue 14, ``/editor/GAME``), declared as
     ``BoardFormat(editor=...)`` (an instance, or a class instantiated once). The page knows no
@@ -259,6 +285,19 @@ class Game:
       holds a scenario document of the game's own format (plus ``caption`` and ``seat``) that
       the page draws with :meth:`draw_svg` after playing its entries. ``None``: no such page
       (the platform then links no How-to-play).
+    - ``rules_page``: ``"package:file.md"``, the game's binding rules as Markdown (numbered
+      rules; served at ``/rules/ID``; :meth:`rules_text`), ``None``: no rules page (404).
+    - ``variant_of``: the id of the game whose modules this one may import (a declared variant:
+      geeko of factory); the generated ``games-independent`` import contract allows exactly that.
+    - ``docs``, ``tests``: the game's documentation pages and its test folders (scenario files
+      included), as paths relative to the game's project root, the nearest folder above its
+      package with a ``pyproject.toml`` (for the shipped games, the repository:
+      ``("docs/factory.md",)``, ``("tests/factory", "tests/scenarios/factory")``;
+      :meth:`source_paths`).
+      Nothing is imported from them; the platform's own tests check that they exist and that no
+      test or page of the game lies outside them (docs/plugins.md, "A game is one folder").
+    - ``batch``: the game's batched engines (:class:`BatchEngine` s, the first is the default),
+      ``()``: none (:meth:`batch_engine`, :meth:`make_batch`).
     """
 
     id: str
@@ -282,6 +321,11 @@ class Game:
     plan: Ref | None = None
     legend: Ref | None = None
     how_to_play: str | None = None
+    rules_page: str | None = None
+    variant_of: str | None = None
+    docs: tuple[str, ...] = ()
+    tests: tuple[str, ...] = ()
+    batch: tuple[BatchEngine, ...] = ()
     _cache: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @classmethod
@@ -527,6 +571,50 @@ class Game:
         declares none. Raises :class:`RulesetError` when the declared file cannot be read."""
         return None if self.how_to_play is None else self._package_text("how_to_play", self.how_to_play)
 
+    # ---- the game's folder (issue 26 item 4) ------------------------------------------------
+    def package(self) -> str:
+        """The dotted name of the Python package that holds the game (the package of its rules
+        module: ``botwars.games.factory``); the module itself when it is not in a package.
+        Imports nothing but the package's parents. Raises :class:`RulesetError` when the rules
+        module cannot be found."""
+        import importlib.util  # here, not at the top: bot hosts import this module
+        rules = self.rules
+        mod = rules.partition(":")[0] if isinstance(rules, str) else str(getattr(rules, "__module__", ""))
+        try:
+            spec = importlib.util.find_spec(mod)
+        except (ImportError, ValueError):
+            spec = None
+        if spec is None:
+            raise RulesetError(f"game {self.id!r}: its rules module {mod!r} cannot be found")
+        if spec.submodule_search_locations is not None or "." not in mod:
+            return mod
+        return mod.rpartition(".")[0]
+
+    def source_paths(self) -> dict[str, list[str]]:
+        """The declared ``docs`` and ``tests`` as absolute paths, resolved against the game's
+        project root: the nearest folder above the game's package that holds a
+        ``pyproject.toml`` (for the shipped games, the repository). ``{}`` when there is none
+        (an installed wheel ships neither). Raises :class:`RulesetError` as :meth:`package`."""
+        import importlib.util
+        import os
+        spec = importlib.util.find_spec(self.package())
+        origin = spec.origin if spec is not None else None
+        if not origin:
+            return {}
+        folder = os.path.dirname(os.path.abspath(origin))
+        while not os.path.isfile(os.path.join(folder, "pyproject.toml")):
+            parent = os.path.dirname(folder)
+            if parent == folder:
+                return {}
+            folder = parent
+        return {"docs": [os.path.join(folder, p) for p in self.docs],
+                "tests": [os.path.join(folder, p) for p in self.tests]}
+
+    def rules_text(self) -> str | None:
+        """The Markdown of the game's binding rules (``rules_page``), ``None`` when the game
+        declares none. Raises :class:`RulesetError` when the declared file cannot be read."""
+        return None if self.rules_page is None else self._package_text("rules_page", self.rules_page)
+
     def page_facts(self, state: Any, seat: str) -> dict[str, Any]:
         """Extra facts for the order-entry script while ``seat`` is to move (``{}`` if none)."""
         if self.page_helpers is None:
@@ -541,6 +629,35 @@ class Game:
         if self.rl is None:
             raise ConfigError(f"{self.id} offers no learning-environment encoding")
         return self._hook("rl", self.rl)(self.ruleset(), config, seats)
+
+
+    # ---- batched engines (issue 26 item 2) -------------------------------------------------
+    def batch_engine(self, name: str | None = None, vector: bool = False) -> BatchEngine:
+        """The declared batched engine ``name`` (``None``: the first declared; with ``vector``,
+        the first that serves a vector environment). Raises :class:`ConfigError` naming the game
+        (and the backends it has) when it declares none that fits."""
+        fit = [b for b in self.batch if (name is None or b.name == name) and (not vector or b.vector is not None)]
+        if not fit:
+            have = ", ".join(b.name + ("" if b.vector is not None or not vector else " (no vector environment)")
+                             for b in self.batch) or "none"
+            what = f"batched engine {name!r}" if name else "batched engine"
+            raise ConfigError(f"{self.id} declares no {what}{' for a vector environment' if vector else ''} "
+                              f"(declared: {have})")
+        return fit[0]
+
+    def make_batch(self, config: dict[str, Any], n: int, name: str | None = None) -> Any:
+        """``n`` matches of the validated ``config`` on the batched engine ``name`` (see
+        :meth:`batch_engine`; raises :class:`ConfigError` without one, ``ModuleNotFoundError``
+        when its optional extra is not installed)."""
+        eng = self.batch_engine(name)
+        return self._hook(f"batch:{eng.name}", eng.engine)(config, n)
+
+    def vector_batch(self, spec: Any, config: dict[str, Any], n: int, name: str | None = None) -> Any:
+        """``n`` matches on the batched engine ``name`` wrapped for a vector environment
+        (:attr:`BatchEngine.vector`; ``spec``: the game's :meth:`rl_spec` for ``config``).
+        Raises :class:`ConfigError` when the game declares no such engine."""
+        eng = self.batch_engine(name, vector=True)
+        return self._hook(f"batch-vector:{eng.name}", eng.vector)(spec, self.make_batch(config, n, eng.name))
 
 
 # ---- the registry ------------------------------------------------------------------------------

@@ -35,22 +35,23 @@ def random_slot_actions(rng: np.random.Generator, mask: np.ndarray, nvec: tuple[
 
 
 class BatchVectorEnv(VectorEnv):  # type: ignore[misc]
-    """``num_envs`` matches of ``game`` on its batched engine (``spec.batch``; the arena).
+    """``num_envs`` matches of ``game`` on the batched engine its plug-in declaration names
+    (``Game.batch``, the first that serves a vector environment, or ``engine=NAME``; the arena's
+    NumPy engine).
 
     ``autoreset_mode``: ``"next_step"`` (Gymnasium's default: the step after a match ends
     returns the first observation of a new one, ignoring the actions), ``"same_step"`` (the
     ending step already returns the new match's first observation; the last one is in
     ``info["final_obs"]``) or ``"disabled"`` (finished matches stay over until :meth:`reset`).
     Rewards: +1 / -1 / 0 for player 1 when its match ends (R28). ``info["opponent_actions"]``:
-    player 2's actions of the step. Raises ``ConfigError`` for a game without a batched engine,
-    a bad mode or bad parameters.
+    player 2's actions of the step. Raises ``ConfigError`` for a game that declares no batched
+    engine for a vector environment, a bad mode or bad parameters.
     """
 
     def __init__(self, game: str, num_envs: int, opponent: str | Callable[[dict[str, np.ndarray]], Any] = "random",
-                 autoreset_mode: str = "next_step", **config: Any):
+                 autoreset_mode: str = "next_step", engine: str | None = None, **config: Any):
         core = Core(game, config)
-        if not hasattr(core.spec, "batch"):
-            raise ConfigError(f"{core.game.id} has no batched engine")
+        core.game.batch_engine(engine, vector=True)  # ConfigError before anything is built
         modes = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP,
                  "disabled": AutoresetMode.DISABLED}
         if autoreset_mode not in modes:
@@ -59,7 +60,7 @@ class BatchVectorEnv(VectorEnv):  # type: ignore[misc]
             raise ConfigError(f"opponent must be 'random', 'idle' or a callable, got {opponent!r}")
         self.spec = core.spec
         self.num_envs = int(num_envs)
-        self.batch = core.spec.batch(self.num_envs)
+        self.batch = core.game.vector_batch(core.spec, core.config, self.num_envs, engine)
         self.opponent = opponent
         self.autoreset = modes[autoreset_mode]
         self.metadata = {"autoreset_mode": self.autoreset, "render_modes": []}

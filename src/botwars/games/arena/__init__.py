@@ -4,7 +4,7 @@
 no rules.
 """
 
-from botwars.engine.plugin import AgentKind, BoardFormat, Capabilities, Game, Turns
+from botwars.engine.plugin import AgentKind, BatchEngine, BoardFormat, Capabilities, Game, Turns
 
 _RULES = "botwars.games.arena.rules:ArenaRuleset"
 
@@ -29,6 +29,15 @@ GAME = Game(
     report=_RULES + ".report",
     web_entry="botwars.games.arena:entry.js",
     how_to_play="botwars.games.arena:howto.md",
+    rules_page="botwars.games.arena:rules.md",
+    docs=("docs/scenarios-arena.md",),
+    tests=("tests/arena", "tests/scenarios/arena"),
     notation="botwars.games.arena.notation:notation",
     rl="botwars.games.arena.rlspec:make",
+    batch=(
+        BatchEngine("numpy", "botwars.games.arena.batch:BatchArena", vector="botwars.games.arena.rlspec:ArenaBatch",
+                    doc="NumPy boards, the robots' arrays resolved together (the vector environment's engine)"),
+        BatchEngine("jax", "botwars.games.arena.batch_jax:JaxArena", extra="jax",
+                    doc="the same rules as dense jit-compiled JAX array expressions"),
+    ),
 )

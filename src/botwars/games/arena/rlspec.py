@@ -128,22 +128,19 @@ class ArenaSpec:
         """Robots the seat orders at this decision (benchmarks' robot-actions)."""
         return sum(1 for r in view["robots"] if r["side"] == "F")
 
-    # ---- the batched engine (botwars.rl.vector) ---------------------------------------------
-    def batch(self, n: int) -> "ArenaBatch":
-        """``n`` matches on :class:`~botwars.games.arena.batch.BatchArena`, seen by seat 0."""
-        return ArenaBatch(self, n)
-
 
 class ArenaBatch:
-    """``n`` arena matches in lock step for a vector environment: the learner is player 1
-    (``seats[0]``), the opponent player 2. Arrays match :class:`ArenaSpec`'s scalar encoding.
+    """The arena's NumPy engine (:class:`~botwars.games.arena.batch.BatchArena`, ``n`` matches)
+    in lock step for a vector environment: the learner is player 1 (``seats[0]``), the opponent
+    player 2. Arrays match :class:`ArenaSpec`'s scalar encoding. It is the ``vector`` hook of the
+    ``numpy`` :class:`~botwars.engine.plugin.BatchEngine` the arena declares.
 
     Every method is a whole-array NumPy operation over the batch (no loop over games)."""
 
-    def __init__(self, spec: ArenaSpec, n: int):
+    def __init__(self, spec: ArenaSpec, engine: BatchArena):
         self.spec = spec
-        self.n = n
-        self.engine = BatchArena(spec.config, n)
+        self.n = engine.n
+        self.engine = engine
         self._codes = np.zeros(self.engine.owner.shape, dtype=np.int8)
 
     def reset(self, which: np.ndarray | None = None) -> None:
