@@ -578,8 +578,7 @@ class Game:
         Imports nothing but the package's parents. Raises :class:`RulesetError` when the rules
         module cannot be found."""
         import importlib.util  # here, not at the top: bot hosts import this module
-        rules = self.rules
-        mod = rules.partition(":")[0] if isinstance(rules, str) else str(getattr(rules, "__module__", ""))
+        mod = self.rules.partition(":")[0] if isinstance(self.rules, str) else str(self.rules.__module__)
         try:
             spec = importlib.util.find_spec(mod)
         except (ImportError, ValueError):
