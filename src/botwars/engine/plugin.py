@@ -629,7 +629,6 @@ class Game:
             raise ConfigError(f"{self.id} offers no learning-environment encoding")
         return self._hook("rl", self.rl)(self.ruleset(), config, seats)
 
-
     # ---- batched engines (issue 26 item 2) -------------------------------------------------
     def batch_engine(self, name: str | None = None, vector: bool = False) -> BatchEngine:
         """The declared batched engine ``name`` (``None``: the first declared; with ``vector``,
@@ -646,8 +645,9 @@ class Game:
 
     def make_batch(self, config: dict[str, Any], n: int, name: str | None = None) -> Any:
         """``n`` matches of the validated ``config`` on the batched engine ``name`` (see
-        :meth:`batch_engine`; raises :class:`ConfigError` without one, ``ModuleNotFoundError``
-        when its optional extra is not installed)."""
+        :meth:`batch_engine`; raises :class:`ConfigError` without one, :class:`RulesetError`
+        naming the reference when its module cannot be imported, e.g. its optional extra is not
+        installed)."""
         eng = self.batch_engine(name)
         return self._hook(f"batch:{eng.name}", eng.engine)(config, n)
 
