@@ -17,6 +17,14 @@ re-resolved with :meth:`resolve`, without bots, views, parsing or the match loop
 difference per turn in microseconds: what the loop costs beyond the rules (views, bots,
 ``Match`` and the referee), a figure that does not move when ``resolve`` gets faster.
 
+Side by side in the same run (issue 26 item 6), **rgkit's own engine per core, guard vs
+guard**: rgkit's ``guardbot`` against itself in ``rgkit.game.Game`` (rgkit's default map and
+settings, bots in the engine's memory), robot-actions per CPU second counted as rgkit's own
+states hold them, against botwars' per-match loop with ``builtin:defender`` against itself
+(the arena's guard: every robot defends every turn, as ``guardbot`` guards). The ratio must
+stay at least 5×. rgkit's sources are read from ``../shared/peers/rgkit`` (or
+``BOTWARS_RGKIT_SRC``); ``--no-rgkit`` skips that row.
+
 Each figure is the median of ``--runs`` runs (at least 5), timed in process CPU time (``--wall``
 for wall-clock). The process pins itself to one CPU core where the OS allows it. Usage:
 
@@ -26,12 +34,16 @@ for wall-clock). The process pins itself to one CPU core where the OS allows it.
 from __future__ import annotations
 
 import argparse
+import ast
+import contextlib
+import io
 import json
 import os
 import platform
 import statistics
 import sys
 import time
+import warnings
 
 from botwars.agents.base import CallableAgent
 from botwars.engine.match import Match
@@ -42,6 +54,10 @@ from botwars.games.arena.bots import BUILTIN
 # CPU time of this process: on a shared machine, wall-clock time also counts the time other
 # processes hold the core, which would understate the engine's own speed. --wall switches.
 CLOCK = time.process_time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RGKIT = os.environ.get("BOTWARS_RGKIT_SRC") or os.path.abspath(os.path.join(HERE, "..", "..", "shared", "peers",
+                                                                            "rgkit"))
 
 
 def pin_one_core() -> str:
@@ -169,6 +185,43 @@ def measure_batch(runs: int, batch: int, config) -> dict:
             "loop_beyond_resolve_us_per_turn": float("nan"), "runs": runs}
 
 
+def rgkit_games(games: int) -> tuple[int, float]:
+    """``games`` games of rgkit's own engine, ``guardbot`` against itself (rgkit's default map and
+    settings); returns (robot-actions, CPU seconds). A robot-action is one robot in play at the
+    start of one turn, as for botwars (the sum over turns of rgkit's state's robots)."""
+    if not os.path.isfile(os.path.join(RGKIT, "rgkit", "game.py")):
+        sys.exit(f"rgkit's sources are not at {RGKIT}: set BOTWARS_RGKIT_SRC to the rgkit checkout, or pass --no-rgkit")
+    if RGKIT not in sys.path:
+        sys.path.insert(0, RGKIT)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        from rgkit import game as rgame
+        from rgkit.settings import settings
+    with open(os.path.join(RGKIT, "rgkit", "maps", "default.py")) as f:
+        settings.init_map(ast.literal_eval(f.read()))
+    bot = os.path.join(RGKIT, "rgkit", "bots", "guardbot.py")
+    actions = 0
+    t0 = CLOCK()
+    for g in range(games):
+        gm = rgame.Game([rgame.Player(file_name=bot), rgame.Player(file_name=bot)], seed=g)
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            gm.run_all_turns()
+        actions += sum(len(gm.get_state(t).robots) for t in range(settings.max_turns))
+    return actions, CLOCK() - t0
+
+
+def measure_rgkit(runs: int, seconds: float) -> dict:
+    """Median robot-actions per second of rgkit's engine, guard vs guard (:func:`rgkit_games`)."""
+    a, dt = rgkit_games(2)  # warm-up (imports, the map) and calibration
+    games = max(2, int(seconds / max(1e-6, dt / 2)))
+    aps = []
+    for _ in range(runs):
+        a, dt = rgkit_games(games)
+        aps.append(a / dt)
+    return {"bot": "rgkit guardbot vs guardbot", "games_per_run": games, "robot_actions_per_s": statistics.median(aps),
+            "runs": runs}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description="Arena engine throughput (robot-actions/s, games/s).")
     ap.add_argument("--runs", type=int, default=5, help="runs per bot; the median is reported (>= 5)")
@@ -178,6 +231,7 @@ def main() -> None:
     ap.add_argument("--wall", action="store_true", help="measure wall-clock instead of CPU time")
     ap.add_argument("--batch", type=int, default=1000,
                     help="games stepped together by the batched NumPy engine (0 to skip)")
+    ap.add_argument("--no-rgkit", action="store_true", help="skip rgkit's own engine (guard vs guard)")
     args = ap.parse_args()
     global CLOCK
     if args.wall:
@@ -187,11 +241,19 @@ def main() -> None:
     pinned = pin_one_core()
     rs = get_ruleset("arena")
     config = rs.validate_config({})
-    results = [measure(b, args.runs, args.seconds, rs, config) for b in args.bots.split(",")]
+    bots = args.bots.split(",")
+    if not args.no_rgkit and "defender" not in bots:
+        bots.insert(0, "defender")  # the guard, compared with rgkit's guardbot
+    results = [measure(b, args.runs, args.seconds, rs, config) for b in bots]
     if args.batch:
         results.append(measure_batch(args.runs, args.batch, config))
     info = {"python": sys.version.split()[0], "machine": platform.processor() or platform.machine(),
             "cpu": pinned, "clock": "wall" if args.wall else "process CPU time", "results": results}
+    if not args.no_rgkit:
+        rg = measure_rgkit(args.runs, args.seconds)
+        guard = next(r for r in results if r["bot"] == "builtin:defender")
+        info["rgkit"] = {**rg, "botwars_guard_robot_actions_per_s": guard["robot_actions_per_s"],
+                         "ratio": guard["robot_actions_per_s"] / rg["robot_actions_per_s"]}
     if args.json:
         print(json.dumps(info))
         return
@@ -209,6 +271,11 @@ def main() -> None:
         if r["loop_beyond_resolve_us_per_turn"] == r["loop_beyond_resolve_us_per_turn"]:  # not NaN
             print(f"  {r['bot']:<20} {r['loop_beyond_resolve_us_per_turn']:6.1f} us  (loop {r['loop_us_per_turn']:.1f} us, "
                   f"resolve {r['resolve_us_per_turn']:.1f} us, {r['robot_actions_per_turn']:.1f} robots a turn)")
+    if "rgkit" in info:
+        rg = info["rgkit"]
+        print(f"per core, guard vs guard: botwars (builtin:defender, Match + referee) "
+              f"{rg['botwars_guard_robot_actions_per_s']:,.0f} robot-actions/s, rgkit's engine (guardbot) "
+              f"{rg['robot_actions_per_s']:,.0f} robot-actions/s: {rg['ratio']:.1f}x (target: at least 5x)")
 
 
 if __name__ == "__main__":

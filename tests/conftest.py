@@ -10,6 +10,38 @@ import subprocess
 
 import pytest
 
+# ---- the test-only sixth game, flag race (tests/plugins/sixth/, issue 26 item 5): registered for a
+# test through the registry the botwars.games entry points feed (register_game), as an installed
+# distribution would be found; no platform code names it
+SIXTH = os.path.join(ROOT, "tests", "plugins", "sixth")
+
+
+@pytest.fixture
+def flagrace():
+    """The flag race ``Game``, registered for the test (its folder on ``sys.path``) and removed
+    after it."""
+    from botwars.engine.plugin import register_game, unregister_game
+    added = SIXTH not in sys.path
+    if added:
+        sys.path.insert(0, SIXTH)
+    import flagrace as package
+    game = register_game(package.GAME)
+    try:
+        yield game
+    finally:
+        unregister_game(game.id)
+        if added:
+            sys.path.remove(SIXTH)
+
+
+@pytest.fixture
+def flagrace_copy(flagrace, tmp_path):
+    """``(game, folder)``: the registered flag race and a copy of its folder to edit (a test that
+    breaks it there breaks nothing else)."""
+    folder = str(tmp_path / "sixth")
+    shutil.copytree(SIXTH, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    return flagrace, folder
+
 
 @pytest.fixture(scope="session", autouse=True)
 def bubblewrap():

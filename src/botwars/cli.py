@@ -94,6 +94,19 @@ def _guard(fn):
         _fail(str(exc))
 
 
+def _folder_lines(g: Any) -> None:
+    """What a game's folder declares (docs/plugins.md, "A game is one folder"): its pages, its
+    batched engines, its docs and tests (paths from its project root)."""
+    pages = [p for p, ok in ((f"/rules/{g.id}", g.rules_page), (f"/howto/{g.id}", g.how_to_play)) if ok]
+    console.print(f"pages: {', '.join(pages) or 'none'}", highlight=False, markup=False)
+    if g.batch:
+        console.print("batched engines: " + ", ".join(b.name + (f" (extra {b.extra})" if b.extra else "")
+                                                      for b in g.batch), highlight=False, markup=False)
+    for key in ("docs", "tests"):
+        if getattr(g, key):
+            console.print(f"{key}: {', '.join(getattr(g, key))}", highlight=False, markup=False, soft_wrap=True)
+
+
 @app.command()
 def games(game: Optional[str] = typer.Argument(None, help="Show this game's parameters, bots and agent kinds.")) -> None:
     """List the games (installed plug-ins), or one game's parameters with their defaults."""
@@ -123,6 +136,7 @@ def games(game: Optional[str] = typer.Argument(None, help="Show this game's para
                 console.print(f"agent kind {kind.prefix}: {kind.doc}", highlight=False, markup=False)
             caps = ", ".join(f"{k}={v}" for k, v in g.capabilities.to_json().items())
             console.print(f"rules version {rs.rules_version}; {caps}", highlight=False)
+            _folder_lines(g)
             return
         t = Table(title="botwars games")
         t.add_column("id")

@@ -578,8 +578,7 @@ class Game:
         Imports nothing but the package's parents. Raises :class:`RulesetError` when the rules
         module cannot be found."""
         import importlib.util  # here, not at the top: bot hosts import this module
-        rules = self.rules
-        mod = rules.partition(":")[0] if isinstance(rules, str) else str(getattr(rules, "__module__", ""))
+        mod = self.rules.partition(":")[0] if isinstance(self.rules, str) else str(self.rules.__module__)
         try:
             spec = importlib.util.find_spec(mod)
         except (ImportError, ValueError):
@@ -630,7 +629,6 @@ class Game:
             raise ConfigError(f"{self.id} offers no learning-environment encoding")
         return self._hook("rl", self.rl)(self.ruleset(), config, seats)
 
-
     # ---- batched engines (issue 26 item 2) -------------------------------------------------
     def batch_engine(self, name: str | None = None, vector: bool = False) -> BatchEngine:
         """The declared batched engine ``name`` (``None``: the first declared; with ``vector``,
@@ -647,8 +645,9 @@ class Game:
 
     def make_batch(self, config: dict[str, Any], n: int, name: str | None = None) -> Any:
         """``n`` matches of the validated ``config`` on the batched engine ``name`` (see
-        :meth:`batch_engine`; raises :class:`ConfigError` without one, ``ModuleNotFoundError``
-        when its optional extra is not installed)."""
+        :meth:`batch_engine`; raises :class:`ConfigError` without one, :class:`RulesetError`
+        naming the reference when its module cannot be imported, e.g. its optional extra is not
+        installed)."""
         eng = self.batch_engine(name)
         return self._hook(f"batch:{eng.name}", eng.engine)(config, n)
 

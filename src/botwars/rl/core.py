@@ -3,7 +3,8 @@
 Every decision goes through :class:`botwars.engine.referee.Referee` (``submit``, ``default``,
 ``resolve_point``, ``view``): this module never calls ``Ruleset.resolve``. What a game's arrays
 and actions mean comes from the game's own encoding, reached through the ``rl`` hook of its
-plug-in declaration (:meth:`botwars.engine.plugin.Game.rl_spec`, docs/rl.md).
+plug-in declaration (:meth:`botwars.engine.plugin.Game.rl_spec`, docs/rl.md), or for a game
+that declares none but enumerates its legal orders, from :mod:`botwars.rl.default`.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import numpy as np
 from botwars.engine.errors import ConfigError
 from botwars.engine.plugin import Game, get_game
 from botwars.engine.referee import Referee
+from botwars.rl.default import default_spec
 
 ILLEGAL_ACTION = "illegal_action"
 """The key of a step's info that reports a masked-out action (``info["illegal"]``: the action
@@ -95,7 +97,7 @@ class Core:
         lo, hi = self.game.seats
         n = seats if seats is not None else max(lo, min(2, hi))
         self.seats = list(self.rules.seat_names(n))
-        self.spec = self.game.rl_spec(self.config, self.seats)
+        self.spec = default_spec(self.game, self.config, self.seats)  # the game's own, or by legal orders
         self.finite = bool(self.game.capabilities.finite_legal_orders)
         self.ref: Referee | None = None
         self.partial: dict[str, tuple[int, ...]] = {}

@@ -15,8 +15,8 @@ import this package). Nothing here knows a game: each page asks the game's plug-
 - ``GET /replay/{id}`` — the replay viewer of an ended match;
 - ``GET /howto/{game}`` — the game's How-to-play page (``web/howto.py``: its plug-in's
   ``how_to_play`` Markdown with pictures drawn by the game; 404 for a game without one);
-- ``GET /rules/{game}`` — the game's binding rules (``web/rules/<game>.md``, a copy of
-  ``shared/rules``) rendered to HTML with markdown-it-py, with a table of contents;
+- ``GET /rules/{game}`` — the game's binding rules (the ``rules_page`` its plug-in declares in
+  its own folder, a copy of ``shared/rules``; 404 for a game without one) rendered to HTML with markdown-it-py, with a table of contents;
 - ``GET /web/matches/{id}/board.svg[?token=T]`` — the board as the seat (or a spectator) may
   see it, with the last decision point's events highlighted;
 - ``GET /web/matches/{id}/helpers?token=T`` — what the order-entry controls need: legal orders
@@ -71,11 +71,11 @@ from botwars.web import archive, boards, game_pages, gm_page, howto, lobby, matc
 from botwars.web.caches import Lru, ReplayCache, WebCaches
 from botwars.web.drawing import MAX_SVG_BYTES, SVG_TYPE, report_html, step_label, svg_response
 from botwars.web.editor import install_editor
-from botwars.web.game_pages import RULES_DIR, rules_html, rules_markdown
+from botwars.web.game_pages import rules_html, rules_markdown
 from botwars.web.league_pages import install_league_pages
 from botwars.web.rendering import env
 
-__all__ = ["install_web", "ROUTERS", "RULES_DIR", "rules_html", "rules_markdown", "MAX_SVG_BYTES", "SVG_TYPE",
+__all__ = ["install_web", "ROUTERS", "rules_html", "rules_markdown", "MAX_SVG_BYTES", "SVG_TYPE",
            "svg_response", "report_html", "step_label", "ReplayCache", "Lru", "WebCaches"]
 
 ROUTERS = (lobby.router, match_pages.router, game_pages.router, howto.router, boards.router, seat_helpers.router,

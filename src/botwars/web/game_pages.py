@@ -1,12 +1,12 @@
 """A game's pages, mounted by :func:`botwars.web.install_web`: ``GET /rules/{game}`` (the
-binding rules, ``web/rules/<game>.md``, a copy of ``shared/rules``, rendered to HTML with
-markdown-it-py, with a table of contents; 404 for a game that is not installed or has no
-rules file) and ``GET /web/games/{game}/entry.js`` (the game's order-entry script, its
+binding rules, the ``rules_page`` the game's plug-in declares in its own folder, e.g.
+``games/factory/rules.md``, a copy of ``shared/rules``, rendered to HTML with markdown-it-py,
+with a table of contents; 404 for a game that is not installed or declares no rules page) and ``GET /web/games/{game}/entry.js`` (the game's order-entry script, its
 ``web_entry``; 404 without one)."""
 
 from __future__ import annotations
 
-import os
+import logging
 from typing import Optional
 
 from fastapi import APIRouter
@@ -19,20 +19,20 @@ from botwars.server.manager import ApiError
 from botwars.web.rendering import page
 
 router = APIRouter(include_in_schema=False)
-
-RULES_DIR = os.path.join(os.path.dirname(__file__), "rules")
+log = logging.getLogger("botwars.web.game_pages")
 
 
 def rules_markdown(game_id: str) -> Optional[str]:
-    """The binding rules of ``game_id`` as Markdown (``web/rules/<id>.md``, copied from
-    ``shared/rules``), or ``None`` when the package has no rules file for it."""
-    if game_id not in all_games():
+    """The binding rules of ``game_id`` as Markdown (the game's declared ``rules_page``), or
+    ``None`` when the game is unknown, declares none, or its file cannot be read (logged)."""
+    game = all_games().get(game_id)
+    if game is None:
         return None
-    path = os.path.join(RULES_DIR, f"{game_id}.md")
-    if not os.path.isfile(path):
+    try:
+        return game.rules_text()
+    except RulesetError as exc:  # a declared page that cannot be read: the game's fault, logged
+        log.warning("rules page of %s: %s", game_id[:64], exc)
         return None
-    with open(path, encoding="utf-8") as f:
-        return f.read()
 
 
 def rules_html(text: str) -> tuple[str, list[tuple[int, str, str]]]:

@@ -38,7 +38,8 @@ def _games() -> list[dict[str, Any]]:
                     "params": [{"name": p.name, "type": p.type.__name__, "default": p.default, "doc": p.doc,
                                 "choices": _choices(p), "file": p.kind == "file"}
                                for p in rs.params],
-                    "bots": sorted(game.builtin_bots()), "howto": game.how_to_play is not None})
+                    "bots": sorted(game.builtin_bots()), "howto": game.how_to_play is not None,
+                    "rules": game.rules_page is not None})
     return out
 
 

@@ -11,9 +11,20 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse
 from jinja2 import Environment, PackageLoader, select_autoescape
 
+from botwars.engine.plugin import games
 from botwars.server.manager import ApiError
 
 env = Environment(loader=PackageLoader("botwars.web", "templates"), autoescape=select_autoescape(["html"]))
+
+
+def has_rules(game_id: str) -> bool:
+    """Whether ``game_id`` is a known game that declares a rules page (``/rules/ID``): pages link
+    only to pages that exist (a game without one gets no link, and the route answers 404)."""
+    game = games().get(str(game_id))
+    return game is not None and game.rules_page is not None
+
+
+env.globals["has_rules"] = has_rules
 
 
 def page(name: str, **ctx: object) -> HTMLResponse:

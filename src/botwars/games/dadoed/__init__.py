@@ -24,6 +24,9 @@ GAME = Game(
     web_entry="botwars.games.dadoed:entry.js",
     page_helpers="botwars.games.dadoed.icons:page_helpers",
     how_to_play="botwars.games.dadoed:howto.md",
+    rules_page="botwars.games.dadoed:rules.md",
+    docs=("docs/dadoed.md",),
+    tests=("tests/dadoed", "tests/scenarios/dadoed"),
     rl="botwars.games.dadoed.rlspec:make",
     notation="botwars.games.dadoed.notation:notation",
 )

@@ -9,6 +9,7 @@
   function show() {
     forms.forEach(f => { f.hidden = f.dataset.game !== game.value; });
     $("rules-link").href = `/rules/${game.value}`;
+    $("rules-link").hidden = game.selectedOptions[0] && game.selectedOptions[0].dataset.rules === "0";  // no rules page
     document.querySelectorAll(".howto-link").forEach(a => { a.hidden = a.dataset.howto !== game.value; });
   }
   game.addEventListener("change", show);
