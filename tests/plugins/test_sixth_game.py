@@ -233,7 +233,7 @@ def test_the_pettingzoo_environment_runs_to_the_end_on_the_default_encoding(flag
         if term or trunc:
             env.step(None)
             continue
-        mask = obs["action_mask"]
+        mask = env.action_mask(agent)  # the mask sits beside the observation (issue 29 item 1)
         view = json.loads(bytes(obs["view"][:int(obs["length"][0])]).decode())  # the seat's own view
         assert view["you"] == agent and mask.shape == (257,)
         if view["to_move"] != agent:  # F2: not its turn: only the wait action
@@ -253,7 +253,7 @@ def test_the_gymnasium_environment_plays_against_a_builtin_bot(flagrace):
     obs, info = env.reset(seed=0)
     done, total, n = False, 0.0, 0
     while not done:
-        obs, reward, term, trunc, info = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        obs, reward, term, trunc, info = env.step(int(np.flatnonzero(env.action_masks())[0]))
         total += reward
         done = term or trunc
         n += 1
