@@ -118,7 +118,7 @@ def gm_api(m, action, **body):
 
 def registers(frame) -> int:
     """Fill every free register of the factory controls (in a page or a frame) by clicking."""
-    frame.wait_for_selector(".registers", timeout=WAIT_MS)
+    frame.locator(".registers").first.wait_for(timeout=WAIT_MS)
     k = frame.locator(".registers li").count()
     for _ in range(k):
         frame.locator(".cards .cardbtn").first.click()
