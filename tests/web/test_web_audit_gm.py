@@ -223,6 +223,10 @@ def test_the_gm_page_says_turn_n_not_decision_point(browser, live):
     gm.click("#gm-pause")  # no reason: the page asks for one, nothing is sent
     assert "Give a reason" in gm.inner_text("#gm-msg")
     assert httpx.get(f"{live.url}/api/matches/{m['match']}").json()["paused"] is False
+    gm.wait_for_selector("#gm-seat-frame", state="visible", timeout=WAIT_MS)  # the first seat's controls
+    assert gm_api(m, "end", winner=None, reason="rained off").status_code == 200
+    gm.wait_for_function("document.getElementById('gm').dataset.status === 'ended'", timeout=WAIT_MS)
+    assert not gm.is_visible("#gm-seat-frame")  # no empty controls once the match is over
     assert not gm.errors
 
 

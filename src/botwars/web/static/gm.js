@@ -121,6 +121,7 @@
     v.seats.forEach(s => adj.append(el("option", {value: s.seat}, label(s))));
     if (keep) adj.value = keep;
     if (!$("gm-seat-frame").dataset.seat && v.status !== "ended") openSeat(adj.value);
+    if (v.status === "ended") $("gm-seat-frame").hidden = true;  // nothing to set once the match is over
     const win = $("gm-winner"), wkeep = win.value;
     win.innerHTML = "";
     win.append(el("option", {value: ""}, "a draw"), ...v.seats.map(s => el("option", {value: s.seat}, `${label(s)} wins`)));
@@ -143,6 +144,7 @@
     const f = $("gm-seat-frame");
     if (!seat || f.dataset.seat === seat) return;
     f.dataset.seat = seat;
+    f.hidden = false;
     f.src = `/gm/${M}/seat/${encodeURIComponent(seat)}?token=${encodeURIComponent(TOKEN)}`;
   }
   $("gm-adj-seat").addEventListener("change", () => openSeat($("gm-adj-seat").value));
