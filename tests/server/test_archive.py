@@ -118,7 +118,7 @@ def test_stage_headings_read_as_words_and_name_the_player(client):
         order(client, mid, tok[seat], 1, suggestion(client, mid, tok[seat], "pathfinder"))
     secs = client.get(f"/web/matches/{mid}/turn/1/stages.json", params={"token": tok["p1"]}).json()["sections"]
     mine = [s for s in secs if s["seat"] == "p1"]
-    assert mine and all(s["heading"].startswith("Turn 1, ") and s["heading"].endswith(" — Ana (p1)") for s in mine)
+    assert mine and all(s["heading"].startswith("Turn 1, ") and s["heading"].endswith(" — Ana (Red)") for s in mine)
     assert all(s["header"].startswith("=== TURN 1") for s in mine)  # the seeds' line is kept in the data
     html = page(client, f"/matches/{mid}/turns/1", token=tok["p1"]).text
-    assert "— Ana (p1)</h3>" in html and "=== TURN" not in html.split("<pre")[0]
+    assert "— Ana (Red)</h3>" in html and "=== TURN" not in html.split("<pre")[0]

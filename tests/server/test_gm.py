@@ -67,7 +67,7 @@ def test_every_gm_action_is_403_for_a_seat_token_a_wrong_token_or_none(api, acti
 
 def test_a_gm_action_on_an_unknown_match_is_404(api):
     _, _, g = arena(api)
-    err(gm(api, "000000000000", g, "pause"), 404)
+    err(gm(api, "000000000000", g, "pause", reason="r"), 404)
 
 
 # ---- pause and resume --------------------------------------------------------------------------
@@ -95,7 +95,7 @@ def test_pause_stops_every_clock_and_resume_moves_the_deadlines_by_the_pause(api
 
 def test_orders_while_paused_are_accepted_and_charge_no_time(api, clock):
     mid, toks, g = arena(api)
-    ok(gm(api, mid, g, "pause"))
+    ok(gm(api, mid, g, "pause", reason="r"))
     clock.advance(100)
     assert order(api, mid, toks[0], 1, EMPTY).json()["accepted"]
     assert order(api, mid, toks[1], 1, EMPTY).json()["accepted"]
@@ -104,17 +104,17 @@ def test_orders_while_paused_are_accepted_and_charge_no_time(api, clock):
     clock.advance(100)
     api.app.state.manager.tick()
     assert view(api, mid)["decision"] == 2  # the new point's clock stands too
-    ok(gm(api, mid, g, "resume"))
+    ok(gm(api, mid, g, "resume", reason="r"))
     assert view(api, mid, toks[0])["clock"]["time_left_s"]["p1"] == 2.0
 
 
 def test_pause_twice_and_resume_when_not_paused_are_409_and_change_nothing(api):
     mid, toks, g = arena(api)
-    err(gm(api, mid, g, "resume"), 409, "not_paused")
-    ok(gm(api, mid, g, "pause"))
+    err(gm(api, mid, g, "resume", reason="r"), 409, "not_paused")
+    ok(gm(api, mid, g, "pause", reason="r"))
     before = state_of(api, mid)
     notes = len(view(api, mid)["notes"])
-    b = err(gm(api, mid, g, "pause"), 409, "already_paused")
+    b = err(gm(api, mid, g, "pause", reason="r"), 409, "already_paused")
     assert "already paused" in b["message"]
     assert state_of(api, mid) == before and len(view(api, mid)["notes"]) == notes
 
@@ -129,7 +129,7 @@ def test_a_pause_survives_a_restart(sqlite_url, clock):
         v = view(api, mid, toks[0])
         assert v["decision"] == 1 and v["clock"]["paused"] and v["clock"]["time_left_s"]["p1"] == 2.0
         assert v["notes"][0]["action"] == "pause"
-        ok(gm(api, mid, g, "resume"))
+        ok(gm(api, mid, g, "resume", reason="r"))
         assert view(api, mid, toks[0])["clock"]["time_left_s"]["p1"] == 2.0
 
 
@@ -291,7 +291,7 @@ def test_every_gm_action_on_a_finished_match_is_409_and_changes_nothing(api):
     mid, toks, g = arena(api)
     ok(gm(api, mid, g, "abort", reason="done"))
     before = state_of(api, mid)
-    for action, body in [("pause", {}), ("resume", {}), ("extend", {"seconds": 5}),
+    for action, body in [("pause", {"reason": "r"}), ("resume", {"reason": "r"}), ("extend", {"seconds": 5}),
                          ("replace", {"seat": "p1", "to": "builtin:hunter"}),
                          ("adjudicate", {"seat": "p1", "orders": EMPTY, "reason": "r"}),
                          ("end", {"winner": "p1", "reason": "r"}), ("abort", {"reason": "r"})]:

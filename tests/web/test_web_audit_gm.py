@@ -7,10 +7,12 @@ next (the reason box empties once an action is done). Playwright drives the syst
 
 from __future__ import annotations
 
+import json
+
 import httpx
 import pytest
 
-from test_web_browser import WAIT_MS, browser, open_page  # noqa: F401 - browser is a fixture
+from test_web_browser import WAIT_MS, browser, open_page, shot, wait_ready  # noqa: F401 - browser is a fixture
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -21,7 +23,7 @@ def four_named(live) -> dict:
     r = httpx.post(f"{live.url}/api/matches", json={"game": "factory", "seats": ["remote"] * 4, "config": {},
                                                     "seed": 7, "clock": True, "names": NAMES})
     assert r.status_code == 201, r.text
-    return r.json()
+    return {**r.json(), "url": live.url}
 
 
 def gm_done(page, start: str) -> str:
@@ -51,6 +53,7 @@ def test_gm_reason_is_not_carried_into_the_next_action(browser, live):
     gm.click("#gm-pause")
     assert "Reason: Holiday: back on Monday" in gm_done(gm, "Done. The game master paused")
     assert gm.input_value("#gm-reason") == ""
+    gm.fill("#gm-reason", "Back")
     gm.click("#gm-resume")
     gm_done(gm, "Done. The game master resumed")
     gm.locator("tr[data-seat='p3'] button.gm-extend").click()
@@ -58,7 +61,7 @@ def test_gm_reason_is_not_carried_into_the_next_action(browser, live):
     assert "Holiday" not in said
     notes = httpx.get(f"{live.url}/api/matches/{m['match']}/gm",
                       headers={"Authorization": f"Bearer {m['gm_token']}"}).json()["notes"]
-    assert [n["reason"] for n in notes] == ["Holiday: back on Monday", "", ""]
+    assert [n["reason"] for n in notes] == ["Holiday: back on Monday", "Back", ""]
     assert not gm.errors
 
 
@@ -72,7 +75,7 @@ def test_a_match_the_gm_ended_says_so_with_the_reason_not_a_game_score(browser, 
     assert bruno.inner_text("#result-head") == "You lost"
     why = bruno.inner_text("#result-why")
     # nobody touched a flag: the GM's 1/0 result is no "Flags touched: Red 1" (F-8 scores)
-    assert why == "The game master ended the match: Ana (Red (p1)) wins. Reason: Season over; Ana leads."
+    assert why == "The game master ended the match: Ana (Red) wins. Reason: Season over; Ana leads."  # not "Ana (Red (p1))"
     assert not bruno.errors
 
 
@@ -81,13 +84,13 @@ def test_the_whole_game_document_keeps_the_gm_rulings_names_and_colours(live):
     gm = {"Authorization": f"Bearer {m['gm_token']}"}
     base = f"{live.url}/api/matches/{m['match']}/gm"
     assert httpx.post(f"{base}/pause", json={"reason": "Holiday: back on Monday"}, headers=gm).status_code == 200
-    assert httpx.post(f"{base}/resume", json={"reason": ""}, headers=gm).status_code == 200
+    assert httpx.post(f"{base}/resume", json={"reason": "Back"}, headers=gm).status_code == 200
     assert httpx.post(f"{base}/end", json={"winner": "p1", "reason": "Season over; <b>Ana</b> leads"},
                       headers=gm).status_code == 200
     html = httpx.get(f"{live.url}/matches/{m['match']}/document").text
-    assert "Result: Ana (p1) won: ended by the game master (reason: Season over; &lt;b&gt;Ana&lt;/b&gt; leads)." in html
+    assert "Result: Ana (Red) won: ended by the game master (reason: Season over; &lt;b&gt;Ana&lt;/b&gt; leads)." in html
     assert "(adjudicated)" not in html
-    assert '<li data-seat="p4">Dora (Yellow (p4))</li>' in html
+    assert '<li data-seat="p4">Dora (Yellow) <small class="muted">seat p4</small></li>' in html and "(Yellow (p4))" not in html
     assert '<h2>What the game master and the clock did</h2>' in html
     assert "The game master paused the match: every clock stands still. Reason: Holiday: back on Monday" in html
     assert "<b>Ana</b>" not in html  # the reason is escaped
@@ -104,3 +107,139 @@ def test_the_events_do_not_say_nothing_happened_under_the_gm_pause(browser, live
     assert ana.inner_text("#events p.hint") == "No turn has been played yet."
     assert "Nothing has happened yet." not in ana.inner_text("body")
     assert not ana.errors
+
+
+# ---- the last GM audit's list (issue 24): the seat's own controls for the GM, corrections in any
+# browser, pause words on the seat page, no resign after the end, "Turn N", the GM link kept ----
+def gm_api(m, action, **body):
+    return httpx.post(f"{m['url']}/api/matches/{m['match']}/gm/{action}", json=body,
+                      headers={"Authorization": f"Bearer {m['gm_token']}"})
+
+
+def registers(frame) -> int:
+    """Fill every free register of the factory controls (in a page or a frame) by clicking."""
+    frame.locator(".registers").first.wait_for(timeout=WAIT_MS)
+    k = frame.locator(".registers li").count()
+    for _ in range(k):
+        frame.locator(".cards .cardbtn").first.click()
+    return k
+
+
+def test_the_gm_sets_a_seats_orders_with_that_seats_own_controls_and_a_reason(browser, live):
+    m = four_named(live)
+    gm = open_page(browser, f"{live.url}/gm/{m['match']}?token={m['gm_token']}")
+    gm.wait_for_selector("#gm-seats tr[data-seat='p2']", timeout=WAIT_MS)
+    assert not gm.is_visible("#gm-adj-orders")  # JSON only in the closed disclosure
+    gm.click("#gm-seats tr[data-seat='p2'] button.gm-set-orders")
+    gm.wait_for_function("document.getElementById('gm-seat-frame').dataset.seat === 'p2'", timeout=WAIT_MS)
+    frame = gm.frame_locator("#gm-seat-frame")
+    frame.locator("#who").wait_for(timeout=WAIT_MS)
+    gm.wait_for_function("document.getElementById('gm-seat-frame').contentDocument.getElementById('who')"
+                         ".textContent.includes('Bruno (Blue)')", timeout=WAIT_MS)
+    assert "game master" in frame.locator("#who").inner_text()
+    assert frame.locator("#resign").count() == 0 and frame.locator("#set-name").count() == 0
+    # orders the rules refuse (typed in the advanced box): a sentence, nothing set
+    frame.locator("#gm-seat-reason").fill("sent by post")
+    frame.locator("#advanced summary").click()
+    frame.locator("#orders-json").fill("zzz")
+    frame.locator("#submit").click()
+    msg = frame.locator("#order-msg")
+    gm.wait_for_function("document.getElementById('gm-seat-frame').contentDocument.getElementById('order-msg')"
+                         ".textContent.startsWith('Refused:')", timeout=WAIT_MS)
+    assert "{" not in msg.inner_text() and "p2" not in httpx.get(
+        f"{live.url}/api/matches/{m['match']}").json()["submitted"]
+    # the controls: click cards into the registers; a reason is required
+    frame.locator("#advanced summary").click()
+    k = registers(frame)
+    assert k == 5
+    frame.locator("#gm-seat-reason").fill("")
+    frame.locator("#submit").click()
+    assert "Give a reason" in msg.inner_text()
+    frame.locator("#gm-seat-reason").fill("sent by post")
+    frame.locator("#submit").click()
+    gm.wait_for_function("document.getElementById('gm-seat-frame').contentDocument.getElementById('order-msg')"
+                         ".textContent.startsWith('Done.')", timeout=WAIT_MS)
+    assert "p2" in httpx.get(f"{live.url}/api/matches/{m['match']}").json()["submitted"]
+    gm.wait_for_function("document.getElementById('gm-notes').textContent.includes('sent by post')", timeout=WAIT_MS)
+    gm.wait_for_function("document.querySelector(\"#gm-seats tr[data-seat='p2'] .gm-turn\").textContent"
+                         " === 'orders set by you'", timeout=WAIT_MS)
+    shot(gm, "gm-seat-controls")
+    assert not gm.errors
+
+
+def test_change_orders_restores_the_submitted_plan_in_another_browser(browser, live):
+    m = four_named(live)
+    url = f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}"
+    a = open_page(browser, url)
+    wait_ready(a)
+    k = registers(a)
+    a.click("#submit")
+    a.wait_for_function("document.getElementById('order-msg').textContent.startsWith('Accepted')", timeout=WAIT_MS)
+    sent = [a.locator(".registers .cardbtn").nth(i).inner_text() for i in range(k)] if a.locator(
+        ".registers .cardbtn").count() else None
+    given = httpx.get(f"{live.url}/api/matches/{m['match']}/view", params={"token": m["seats"][0]["token"]}).json()
+    b = open_page(browser, url)  # another browser: its own storage, nothing of A's
+    wait_ready(b)
+    b.wait_for_selector("#change-orders", timeout=WAIT_MS)
+    b.click("#change-orders")
+    b.wait_for_selector(".registers .cardbtn", timeout=WAIT_MS)
+    assert b.locator(".registers .cardbtn").count() == k
+    assert json.loads(b.input_value("#orders-json")) == given["your_orders"]
+    assert sent is None or [b.locator(".registers .cardbtn").nth(i).inner_text() for i in range(k)] == sent
+    for p in (a, b):
+        assert not p.errors
+        p.context.close()
+
+
+def test_a_paused_seat_page_says_so_and_offers_no_submit(browser, live):
+    m = four_named(live)
+    assert gm_api(m, "pause", reason="Holiday: back on Monday").status_code == 200
+    ana = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    ana.wait_for_function("document.getElementById('state').textContent.startsWith('Paused')", timeout=WAIT_MS)
+    assert ana.inner_text("#state").startswith("Paused by the game master: Holiday: back on Monday.")
+    assert "Your move" not in ana.inner_text("#state")
+    assert ana.is_disabled("#submit")
+    assert gm_api(m, "resume", reason="back").status_code == 200
+    ana.wait_for_function("document.getElementById('state').textContent.startsWith('Your move')", timeout=WAIT_MS)
+    assert not ana.errors
+
+
+def test_resign_and_ask_bot_are_gone_once_the_match_is_over(browser, live):
+    m = four_named(live)
+    ana = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_ready(ana)
+    assert ana.is_visible("#resign") and ana.is_visible("#suggest")
+    assert gm_api(m, "end", winner="p2", reason="season over").status_code == 200
+    ana.wait_for_function("document.getElementById('page').dataset.status === 'ended'", timeout=WAIT_MS)
+    assert not ana.is_visible("#resign") and not ana.is_visible("#suggest") and not ana.is_visible("#submit")
+    assert not ana.errors
+
+
+def test_the_gm_page_says_turn_n_not_decision_point(browser, live):
+    m = four_named(live)
+    gm = open_page(browser, f"{live.url}/gm/{m['match']}?token={m['gm_token']}")
+    gm.wait_for_function("document.getElementById('gm-state').textContent.startsWith('Turn 1')", timeout=WAIT_MS)
+    assert "decision point" not in gm.inner_text("#gm-state")
+    gm.click("#gm-pause")  # no reason: the page asks for one, nothing is sent
+    assert "Give a reason" in gm.inner_text("#gm-msg")
+    assert httpx.get(f"{live.url}/api/matches/{m['match']}").json()["paused"] is False
+    gm.wait_for_selector("#gm-seat-frame", state="visible", timeout=WAIT_MS)  # the first seat's controls
+    assert gm_api(m, "end", winner=None, reason="rained off").status_code == 200
+    gm.wait_for_function("document.getElementById('gm').dataset.status === 'ended'", timeout=WAIT_MS)
+    assert not gm.is_visible("#gm-seat-frame")  # no empty controls once the match is over
+    assert not gm.errors
+
+
+def test_the_lobby_keeps_the_gm_link_with_a_copy_button(browser, live):
+    lobby = open_page(browser, live.url + "/")
+    lobby.click("#create-btn")
+    lobby.wait_for_selector("#gm-link", timeout=WAIT_MS)
+    href = lobby.get_attribute("#gm-link", "href")
+    assert lobby.input_value("#gm-link-copy") == live.url + href
+    lobby.click("#gm-link-box .copy-btn")
+    lobby.wait_for_function("document.querySelector('#gm-link-box .copy-btn').textContent !== 'Copy'", timeout=WAIT_MS)
+    assert lobby.inner_text("#gm-link-box .copy-btn") == "Copied"
+    lobby.reload()
+    lobby.wait_for_selector("#my-matches li[data-gm=yes] a.gm-resume", timeout=WAIT_MS)
+    assert lobby.get_attribute("#my-matches li[data-gm=yes] a.gm-resume", "href") == href
+    assert not lobby.errors

@@ -50,6 +50,7 @@ def test_issue24_a_gm_runs_a_factory_match_from_the_browser(browser, live):
     gm.wait_for_function("document.getElementById('gm').dataset.paused === 'true'", timeout=WAIT_MS)
     seat_says(p1, "The game master has paused the match")
     seat_says(p1, "holiday week")
+    gm.fill("#gm-reason", "back from holiday")
     gm.click("#gm-resume")
     assert "resumed" in gm_msg(gm, "Done. The game master resumed")
 
@@ -85,6 +86,7 @@ def test_issue24_a_gm_runs_a_factory_match_from_the_browser(browser, live):
     sug = httpx.get(f"{live.url}/web/matches/{mid}/suggest", params={"token": t2, "bot": "random"}).json()
     gm.fill("#gm-reason", "sent by post")
     gm.select_option("#gm-adj-seat", "p2")
+    gm.click("#gm-adj-json summary")  # the JSON box is an advanced disclosure (the seat's controls are above)
     gm.fill("#gm-adj-orders", json.dumps(sug["orders"]))
     gm.click("#gm-adjudicate")
     assert "set the orders of seat p2" in gm_msg(gm, "Done.")

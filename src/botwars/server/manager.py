@@ -1115,8 +1115,9 @@ class MatchManager:
         """The state of the match as ``seat`` (``None`` = spectator) may see it.
 
         ``events`` are the events of decision points ``since + 1 .. n`` visible to the seat
-        (default: the last one), each with its ``decision`` number. Nothing here depends on
-        another seat's refusals or hidden facts (S-8.6).
+        (default: the last one), each with its ``decision`` number; ``your_orders`` the
+        seat's own accepted orders of the open point (``None``: none, or a spectator). Nothing
+        here depends on another seat's refusals, orders or hidden facts (S-8.6).
         """
         with sess.lock:
             ref = sess.ref
@@ -1132,6 +1133,10 @@ class MatchManager:
                 "outcome": sess.outcome.to_json() if sess.outcome else None,
                 "notes": [{**x, "text": note_text(x, sess.seats)} for x in sess.notes],
                 "bots": {s: a.removeprefix("builtin:") for s, a in sess.agents.items() if a.startswith("builtin:")},
+                # the seat's own orders of the open point, for "Change orders" in any browser
+                # (issue 24 item 3); never in another seat's or a spectator's snapshot
+                "your_orders": (st.payload if seat is not None and seat in pending
+                                and (st := ref.settled(seat)) is not None else None),
             }
 
     @staticmethod

@@ -12,7 +12,12 @@ webhook and a report. A name is shown beside the seat's colour word, never inste
 
 from __future__ import annotations
 
+import html
+import re
 import unicodedata
+from typing import Sequence
+
+from botwars.render.palette import seat_colours
 
 MAX_NAME_CHARS = 40
 """Longest display name, in characters (Unicode code points) after trimming."""
@@ -52,3 +57,33 @@ def label(seat: str, names: dict[str, str]) -> str:
     name, else the seat name ``"p1"``."""
     name = names.get(seat)
     return f"{name} ({seat})" if name else seat
+
+
+def seat_label(seat: str, seats: Sequence[str], names: dict[str, str]) -> str:
+    """How a seat is named beside its colour on pages, reports and documents (issue 24 item 2):
+    ``"Ana (Red)"`` with a display name, else ``"Red (p1)"`` (or ``"Blue"`` for a seat named by
+    its colour word, dadoed's ``blue``). Never nested brackets. The colour is the palette's
+    (render/palette.py)."""
+    colour = seat_colours(seats)[seat].name
+    name = names.get(seat)
+    if name:
+        return f"{name} ({colour})"
+    return colour if colour.lower() == seat.lower() else f"{colour} ({seat})"
+
+
+def with_names(text: str, seats: Sequence[str], names: dict[str, str], markup: bool = False) -> str:
+    """``text`` (a game's report line, table cell or report HTML) with each named seat's
+    ``"p1 (red)"`` (the seat and its colour word, as the games' reports write a player, F-9.3)
+    read ``"Ana (red)"``: the player's name beside the colour. ``markup``: ``text`` is HTML, and
+    the name goes in escaped. Seats without a name, and text that names no seat so, are left
+    as they are."""
+    if not names:
+        return text
+    colours = seat_colours(seats)
+    for seat, name in names.items():
+        if seat not in colours or not name:
+            continue
+        shown = html.escape(name) if markup else name
+        pattern = re.compile(rf"(?<![\w-]){re.escape(seat)} \(({re.escape(colours[seat].word)})\)", re.IGNORECASE)
+        text = pattern.sub(lambda m: f"{shown} ({m.group(1)})", text)
+    return text

@@ -198,6 +198,9 @@ class Snapshot(BaseModel):
                                         description="The game master's actions and missed deadlines, each with "
                                                     "``text`` in plain words")
     bots: dict[str, str] = Field(default_factory=dict, description="Seats the server's built-in bots play now")
+    your_orders: Any = Field(None, description="The seat's own accepted orders of the open decision point, as "
+                                               "it sent them (null: none yet, or a spectator); only in the seat's "
+                                               "own snapshot")
 
 
 class Ack(BaseModel):

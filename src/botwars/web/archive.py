@@ -38,7 +38,8 @@ from botwars.render.palette import seat_colours
 from botwars.server.manager import ApiError, MatchManager, note_text
 from botwars.web.boards import point_sections, seat_of
 from botwars.web.caches import CachesDep
-from botwars.web.drawing import before_point, heading_of, report_html, step_label, visible_sections
+from botwars.server.names import seat_label, with_names
+from botwars.web.drawing import before_point, named_section, report_html, step_label, visible_sections
 from botwars.web.match_pages import refused
 from botwars.web.rendering import env
 
@@ -59,13 +60,14 @@ def point_page(sess: Any, n: int, seat: Optional[str], before: Any, after: Any, 
     a hidden-information game only once the match has ended."""
     game = get_game(sess.rs.id)
     reveal = sess.ended
-    shown = [{**sec, "heading": heading_of(sec, sess.names)} for sec in visible_sections(sections, seat, reveal)]
+    # the players' names beside their colours in headings, tables and report (issue 24 item 2)
+    shown = [named_section(sec, sess.seats, sess.names) for sec in visible_sections(sections, seat, reveal)]
     board = None
     if not shown and game.svg is not None:
         board = game.draw_svg(after, seat, filter_events(events, seat))
     report = ""
     if reveal or not game.capabilities.hidden_information:
-        report = report_html(sess.rs, before, after, events)
+        report = with_names(report_html(sess.rs, before, after, events), sess.seats, sess.names, markup=True)
     return {"n": n, "label": step_label(sess.rs, before, n), "sections": shown, "board": board, "report": report}
 
 
@@ -81,7 +83,8 @@ def _legend(sess: Any, state: Any, seat: Optional[str]) -> str | None:
 
 def _players(sess: Any) -> list[dict[str, str]]:
     colours = seat_colours(sess.seats)
-    return [{"seat": s, "name": sess.names.get(s, ""), "colour": colours[s].name} for s in sess.seats]
+    return [{"seat": s, "name": sess.names.get(s, ""), "colour": colours[s].name,
+             "label": seat_label(s, sess.seats, sess.names)} for s in sess.seats]
 
 
 def _gm_notes(sess: Any) -> list[str]:
@@ -150,7 +153,9 @@ def document_html(manager: MatchManager, match_id: str) -> str:
                                              "ended; past turns can be read one by one meanwhile")
     with sess.lock:
         final = sess.state
-    return env.get_template("turn.html").render(sess=sess, seat=None, points=list(all_points(sess)),
+    o = sess.outcome
+    winner = seat_label(o.winner, sess.seats, sess.names) if o is not None and o.winner in sess.seats else None
+    return env.get_template("turn.html").render(sess=sess, seat=None, points=list(all_points(sess)), winner=winner,
                                                 legend=_legend(sess, final, None),
                                                 players=_players(sess), query="", back=f"/replay/{sess.id}",
                                                 document=True, gm_notes=_gm_notes(sess))

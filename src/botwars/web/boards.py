@@ -30,17 +30,31 @@ from botwars.web.drawing import (before_point, frame_svg, need_drawing, sections
 router = APIRouter(include_in_schema=False)
 
 
-def seat_of(manager: MatchManager, sess: Any, token: Optional[str]) -> Optional[str]:
+def seat_of(manager: MatchManager, sess: Any, token: Optional[str], as_seat: Optional[str] = None) -> Optional[str]:
     """The seat ``token`` belongs to in ``sess`` (``None`` without a token: a spectator);
-    :class:`ApiError` 403 for a wrong token."""
+    :class:`ApiError` 403 for a wrong token. With ``as_seat``, ``token`` must be the game
+    master's (403 otherwise, a seat's token included) and the answer is ``as_seat``: the GM
+    sets a seat's orders with that seat's own controls (issue 24 item 1); 422 for no such
+    seat."""
+    if as_seat is not None:
+        from botwars.server.routes.gm import authenticate_gm
+        authenticate_gm(sess, token)
+        if as_seat not in sess.seats:
+            raise ApiError(422, "unknown_seat", f"as_seat: no seat {as_seat!r} in this match "
+                                                f"(seats: {', '.join(sess.seats)})")
+        return as_seat
     return manager.authenticate(sess, token) if token else None
 
 
+AS_SEAT = Query(None, max_length=64, description="With the game master's token: view as this seat")
+
+
 @router.get("/web/matches/{match_id}/board.svg")
-def board(match_id: str, manager: ManagerDep, token: Optional[str] = Query(None, max_length=200)) -> Response:
+def board(match_id: str, manager: ManagerDep, token: Optional[str] = Query(None, max_length=200),
+          as_seat: Optional[str] = AS_SEAT) -> Response:
     """The board now, as the viewer may see it; 404 for a game without a drawing."""
     sess = manager.get(match_id)
-    seat = seat_of(manager, sess, token)
+    seat = seat_of(manager, sess, token, as_seat)
     game = need_drawing(get_game(sess.rs.id))
     with sess.lock:
         events = sess.events[-1] if sess.events else []
@@ -66,11 +80,12 @@ def _staged(manager: MatchManager, match_id: str, token: Optional[str]) -> tuple
 
 
 @router.get("/web/matches/{match_id}/legend.svg")
-def legend(match_id: str, manager: ManagerDep, token: Optional[str] = Query(None, max_length=200)) -> Response:
+def legend(match_id: str, manager: ManagerDep, token: Optional[str] = Query(None, max_length=200),
+           as_seat: Optional[str] = AS_SEAT) -> Response:
     """The legend of the board the seat (or a spectator) sees: its elements, drawn by the
     board's own symbols, in words (404 for a game that declares none)."""
     sess = manager.get(match_id)
-    seat = seat_of(manager, sess, token)
+    seat = seat_of(manager, sess, token, as_seat)
     with sess.lock:
         svg = get_game(sess.rs.id).draw_legend(sess.state, seat)
     if svg is None:
@@ -86,7 +101,7 @@ def turn_stages(match_id: str, n: int, manager: ManagerDep, caches: CachesDep,
     sections = point_sections(caches, sess, n)
     query = f"?token={token}" if token else ""
     return JSONResponse({"match": sess.id, "n": n, "sections": sections_json(
-        sections, seat, sess.ended, f"/web/matches/{sess.id}/turn/{n}", query, inline, sess.names)},
+        sections, seat, sess.ended, f"/web/matches/{sess.id}/turn/{n}", query, inline, sess.names, sess.seats)},
         headers={"Cache-Control": "no-store"})
 
 

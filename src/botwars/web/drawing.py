@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
 from fastapi.responses import Response
 
 from botwars.engine.plugin import Game, get_game
 from botwars.engine.record import Record, resimulate
 from botwars.server.manager import ApiError
+from botwars.server.names import seat_label, with_names
 
 SVG_TYPE = "image/svg+xml"
 
@@ -78,12 +79,14 @@ _TURN_HEAD = re.compile(r"TURN (\d+)(?: (.*))?")
 _HEAD_WORDS = {"STAGE": "stage", "ROOM": "room", "END": "end of turn", "FUSED": "fused registers", "HAND": "hand"}
 
 
-def heading_of(sec: dict[str, Any], names: dict[str, str] | None = None) -> str:
+def heading_of(sec: dict[str, Any], names: dict[str, str] | None = None,
+               seats: Sequence[str] | None = None) -> str:
     """A stage section's heading in words for people (issue 24 item 8): the seeds' table line
     ``=== TURN 1 STAGE 2 ROOM 3 ===`` (F-9.1, G-10.2) reads "Turn 1, stage 2, room 3", ``=== TURN
     4 END ===`` "Turn 4, end of turn", ``=== RESULT ===`` "Result"; a section of one seat's
-    (a geeko room) adds the player: "… — Ana (p1)" (``names``: display names). The seeds' line
-    itself stays in ``header`` (the text report keeps it)."""
+    (a geeko room) adds the player beside the colour: "… — Ana (Red)" (``names``: display names;
+    ``seats``: the match's seats, for the colour; without them "… — Ana (p1)"). The seeds'
+    line itself stays in ``header`` (the text report keeps it)."""
     title = str(sec.get("title") or sec.get("header") or "").strip("= ").strip()
     m = _TURN_HEAD.fullmatch(title)
     if m:
@@ -105,13 +108,29 @@ def heading_of(sec: dict[str, Any], names: dict[str, str] | None = None) -> str:
     seat = sec.get("seat")
     if seat:
         name = (names or {}).get(seat)
-        text += f" — {name} ({seat})" if name else f" — {seat}"
+        if seats is not None and seat in seats:
+            text += f" — {seat_label(seat, seats, names or {})}"
+        else:
+            text += f" — {name} ({seat})" if name else f" — {seat}"
     return text
+
+
+def named_section(sec: dict[str, Any], seats: Sequence[str], names: dict[str, str]) -> dict[str, Any]:
+    """A stage section with the players' display names beside their colours (issue 24 item 2):
+    its ``heading``, table cells, the lines after the table and its pictures' titles
+    (:func:`with_names`)."""
+    rows = [[with_names(str(c), seats, names) for c in r] for r in sec.get("rows") or []]
+    out = {**sec, "heading": heading_of(sec, names, seats), "rows": rows,
+           "extra": [with_names(str(x), seats, names) for x in sec.get("extra") or []]}
+    if sec.get("frames"):
+        out["frames"] = [{**f, "svg": with_names(f["svg"], seats, names, markup=True)} if "svg" in f else f
+                         for f in sec["frames"]]
+    return out
 
 
 def sections_json(sections: list[dict[str, Any]] | None, seat: Optional[str], reveal: bool,
                    url: str, query: str = "", inline: bool = False,
-                   names: dict[str, str] | None = None) -> list[dict[str, Any]]:
+                   names: dict[str, str] | None = None, seats: Sequence[str] | None = None) -> list[dict[str, Any]]:
     """Stage sections as JSON for a viewer: only those ``seat`` may see (``None`` sections are
     public; ``reveal``: an ended match shows all), each frame as ``{"j", "label", "url"}``
     (``j`` numbers the frames of the sections this viewer sees, in order, so that it never
@@ -126,8 +145,10 @@ def sections_json(sections: list[dict[str, Any]] | None, seat: Optional[str], re
                 fr["svg"] = f["svg"]
             frames.append(fr)
             j += 1
-        out.append({**{k: v for k, v in sec.items() if k != "frames"}, "heading": heading_of(sec, names),
-                    "frames": frames})
+        base = {k: v for k, v in sec.items() if k != "frames"}
+        if seats is not None:  # names beside the colours in the heading, the table and its lines
+            base = named_section(base, seats, names or {})
+        out.append({**base, "heading": heading_of(sec, names, seats), "frames": frames})
     return out
 
 

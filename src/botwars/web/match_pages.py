@@ -51,6 +51,18 @@ def _play(manager: MatchManager, match_id: str, token: str) -> HTMLResponse:
                 replaces=game.capabilities.replace_until_resolved)
 
 
+def gm_seat_controls(sess: Any, seat: str, gm_token: str) -> HTMLResponse:
+    """The seat page of ``seat`` in the game master's mode (issue 24 item 1): the seat's view
+    and its own order controls, a reason box, Submit sets the seat's orders for the open
+    point (``/api/matches/{id}/gm/adjudicate``); no resign, no name, no live socket (the page
+    polls the GM's view of the seat). The caller has checked ``gm_token``."""
+    game = get_game(sess.rs.id)
+    return page("match.html", sess=sess, seat=seat, token=gm_token, game=sess.rs.id, bots=[],
+                entry_script=game.web_entry is not None, has_stages=game.stages is not None,
+                palette=palette_data(sess.seats), has_legend=game.legend is not None, howto=False,
+                replaces=True, gm=True)
+
+
 @router.get("/play/{match_id}", response_class=HTMLResponse)
 def play(request: Request, match_id: str, manager: ManagerDep,
          token: str = Query(..., max_length=200)) -> HTMLResponse:

@@ -26,6 +26,7 @@ from botwars.engine.plugin import get_game
 from botwars.server.deps import ManagerDep
 from botwars.server.manager import ApiError, MatchManager
 from botwars.render.publication import recorded_moves
+from botwars.server.names import with_names
 from botwars.web.caches import CachesDep, WebCaches
 from botwars.web.drawing import frame_svg, need_drawing, report_html, sections_json, step_label, svg_response
 
@@ -62,7 +63,8 @@ def replay_json(match_id: str, manager: ManagerDep, caches: CachesDep) -> JSONRe
                     "label": step_label(rs, before, k),
                     "orders": line.get("orders", {}), "errors": line.get("errors", {}),
                     "events": [e.to_json() for e in events],
-                    "report": report_html(rs, before, after, events) if k else ""})
+                    "report": with_names(report_html(rs, before, after, events), sess.seats, sess.names,
+                                         markup=True) if k else ""})
     o = sess.outcome.to_json() if sess.outcome else None
     return JSONResponse({"match": sess.id, "game": rs.id, "steps": out, "outcome": o, "seats": sess.seats})
 
@@ -134,9 +136,10 @@ def replay_step(match_id: str, k: int, manager: ManagerDep, caches: CachesDep) -
         "moves": recorded_moves(game, before, line),
         "errors": line.get("errors", {}), "events": [e.to_json() for e in events],
         "hands": _hands(rs, before, sess.seats),
-        "report": "" if (k == 0 or sections) else report_html(rs, before, after, events),
+        "report": "" if (k == 0 or sections) else with_names(report_html(rs, before, after, events), sess.seats,
+                                                             sess.names, markup=True),
         "sections": sections_json(sections, None, True, f"/web/matches/{sess.id}/replay/{k}",
-                                  names=sess.names)})
+                                  names=sess.names, seats=sess.seats)})
 
 
 @router.get("/web/matches/{match_id}/replay/{k}/frame/{j}.svg")

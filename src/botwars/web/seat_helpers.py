@@ -1,5 +1,6 @@
 """What a seat page's order entry asks while it plays, mounted by :func:`botwars.web.install_web`
-(each needs the seat's token):
+(each needs the seat's token; ``helpers`` and ``plan`` also take the game master's token with
+``as_seat=SEAT``, for the GM's order controls of that seat, issue 24 item 1):
 
 - ``GET /web/matches/{id}/helpers?token=T`` — legal orders (``Ruleset.legal_orders``), built-in
   bot names, and the facts the game's ``page_helpers`` adds while the seat is to move;
@@ -11,7 +12,7 @@
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, Optional
 
 from fastapi import APIRouter, Body, Query
 from fastapi.responses import JSONResponse
@@ -19,15 +20,19 @@ from fastapi.responses import JSONResponse
 from botwars.engine.plugin import get_game
 from botwars.server.deps import ManagerDep
 from botwars.server.manager import ApiError
+from botwars.web.boards import AS_SEAT, seat_of
 
 router = APIRouter(include_in_schema=False)
 
 
 @router.get("/web/matches/{match_id}/helpers")
-def helpers(match_id: str, manager: ManagerDep, token: str = Query(..., max_length=200)) -> JSONResponse:
-    """Legal orders, bots and the game's page facts for the seat."""
+def helpers(match_id: str, manager: ManagerDep, token: str = Query(..., max_length=200),
+            as_seat: Optional[str] = AS_SEAT) -> JSONResponse:
+    """Legal orders, bots and the game's page facts for the seat (``as_seat`` with the game
+    master's token: for that seat)."""
     sess = manager.get(match_id)
-    seat = manager.authenticate(sess, token)
+    seat = seat_of(manager, sess, token, as_seat)
+    assert seat is not None
     rs = sess.rs
     game = get_game(rs.id)
     with sess.lock:
@@ -63,12 +68,12 @@ def suggest(match_id: str, manager: ManagerDep, token: str = Query(..., max_leng
 
 @router.post("/web/matches/{match_id}/plan")
 def plan(match_id: str, manager: ManagerDep, payload: dict[str, Any] = Body(...),
-         token: str = Query(..., max_length=200)) -> JSONResponse:
+         token: str = Query(..., max_length=200), as_seat: Optional[str] = AS_SEAT) -> JSONResponse:
     """Issue 13: where the seat's (partial) program would take its robot(s) on the current
     board, other robots ignored (the game's ``plan`` hook, from the seat's own view)."""
     from botwars.engine.errors import InvalidOrders
     sess = manager.get(match_id)
-    seat = manager.authenticate(sess, token)
+    seat = seat_of(manager, sess, token, as_seat)
     game = get_game(sess.rs.id)
     if game.plan is None:
         raise ApiError(404, "not_found", f"{sess.rs.id} draws no planned path")

@@ -5,7 +5,7 @@ its SHA-256, as seat tokens are), and ``POST /api/matches/{id}/gm/ACTION`` with
 ``Authorization: Bearer GM_TOKEN`` (or ``?token=``) does one action; any other token, a seat's
 included, is a 403. The actions:
 
-- ``pause`` / ``resume``: every clock stands still while paused; on resume the open decision
+- ``pause`` / ``resume`` (with a reason, as ``adjudicate``, ``end`` and ``abort``): every clock stands still while paused; on resume the open decision
   point's opening moves by the pause, so every deadline moves by it. Orders are still accepted
   while paused (nobody is charged time).
 - ``extend``: add seconds to the current deadline of one seat or of every awaited seat (the
@@ -98,8 +98,23 @@ class _GmBody(BaseModel):
         return v
 
 
-class PauseIn(_GmBody):
-    """Pause or resume the match."""
+class _Reasoned(_GmBody):
+    """A GM action that needs a reason: empty or blank is refused (422 with a sentence)."""
+
+    reason: str = Field("", max_length=MAX_REASON, validate_default=True,
+                        description="Why (required; shown to every player)")
+
+    @field_validator("reason")
+    @classmethod
+    def _needed(cls, v: str) -> str:
+        v = " ".join(v.split())
+        if not v:
+            raise ValueError("give a reason for this action (it is shown to every player)")
+        return v
+
+
+class PauseIn(_Reasoned):
+    """Pause or resume the match (issue 24: a reason is required, e.g. "holiday")."""
 
 
 class ExtendIn(_GmBody):
@@ -118,26 +133,22 @@ class ReplaceIn(_GmBody):
     new_token: bool = False
 
 
-class AdjudicateIn(_GmBody):
+class AdjudicateIn(_Reasoned):
     """Set ``seat``'s orders for the open decision point to ``orders``, or ``cancel`` them."""
 
     seat: str = Field(max_length=64)
     orders: Any = None
     cancel: bool = False
-    reason: str = Field(min_length=1, max_length=MAX_REASON, description="Why (required; shown to every player)")
 
 
-class EndIn(_GmBody):
+class EndIn(_Reasoned):
     """End the match: ``winner`` a seat, ``None`` a draw."""
 
     winner: Optional[str] = Field(None, max_length=64)
-    reason: str = Field(min_length=1, max_length=MAX_REASON, description="Why (required; shown to every player)")
 
 
-class AbortIn(_GmBody):
+class AbortIn(_Reasoned):
     """Abort the match (no result)."""
-
-    reason: str = Field(min_length=1, max_length=MAX_REASON, description="Why (required; shown to every player)")
 
 
 class GmSeat(BaseModel):
@@ -158,7 +169,9 @@ class GmView(BaseModel):
     game: str
     status: Literal["running", "ended"]
     decision: int
-    turn: int
+    turn: int = Field(description="turns played so far (the page says turn + 1 while the match runs)")
+    setup: bool = Field(False, description="the open decision point is the game's setup (placing fleets, "
+                                           "choosing supers), which the page names 'Setup', not a turn")
     paused: bool
     paused_at: Optional[float]
     clock: dict[str, Any]
@@ -226,13 +239,15 @@ class GameMaster:
             clock = m._clock_json(sess)
             pend = ref.pending()
             colours = seat_colours(sess.seats)
+            public = ref.view(None) if not sess.ended else {}
+            setup = public.get("phase") == "setup" or public.get("setup") is True
             seats = [{"seat": s, "name": sess.names.get(s), "colour": colours[s].name, "agent": sess.agents[s],
                       "awaited": s in ref.awaited(),
                       "submitted": s in pend and ref.settled(s) is not None,
                       "time_left_s": clock["time_left_s"].get(s), "extended_s": sess.extra.get(s, 0.0),
                       "last_seen": sess.last_seen.get(s), "adjudicated": ref._gm.get(s)} for s in sess.seats]
             return {"match": sess.id, "game": sess.rs.id, "status": sess.status, "decision": ref.decision,
-                    "turn": ref.turn(), "paused": sess.paused_at is not None, "paused_at": sess.paused_at,
+                    "turn": ref.turn(), "setup": setup, "paused": sess.paused_at is not None, "paused_at": sess.paused_at,
                     "clock": clock, "seats": seats, "bots": sorted(get_game(sess.rs.id).builtin_bots()),
                     "notes": [{**x, "text": note_text(x, sess.seats)} for x in sess.notes],
                     "outcome": sess.outcome.to_json() if sess.outcome else None}
@@ -438,6 +453,14 @@ def gm_view(request: Request, sess: MatchSession = Depends(game_master)) -> dict
     """The game master's view: every seat (awaited, submitted, time left, last seen), the
     pause, and the match's GM actions and missed deadlines in words."""
     return _gm(request).view(sess)
+
+
+@router.get("/seat/{seat}", responses=_ERR)
+def gm_seat_view(manager: ManagerDep, seat: str, sess: MatchSession = Depends(game_master)) -> dict[str, Any]:
+    """What ``seat`` itself sees now (its snapshot, its own orders of the open point
+    included): the game master sets a seat's orders with that seat's own controls. 422 for no
+    such seat."""
+    return manager.snapshot(sess, _seat(sess, seat))
 
 
 @router.post("/pause", response_model=GmDone, responses=_ERR)

@@ -77,7 +77,9 @@
         acts.append(pick, el("button", {type: "button", class: "gm-to-bot", dataset: {seat: s.seat},
           onclick: () => act("replace", {seat: s.seat, to: `builtin:${pick.value}`})}, "Hand to bot"));
       }
-      acts.append(el("button", {type: "button", class: "gm-new-link", dataset: {seat: s.seat},
+      acts.append(el("button", {type: "button", class: "gm-set-orders", dataset: {seat: s.seat}, disabled: !(s.awaited || s.submitted) || null,
+      onclick: () => { $("gm-adj-seat").value = s.seat; openSeat(s.seat); $("gm-adjudicate-card").scrollIntoView(); }}, "Set orders"));
+    acts.append(el("button", {type: "button", class: "gm-new-link", dataset: {seat: s.seat},
         onclick: () => {
           if (!confirm(`Give seat ${label(s)} a new link? Its old link stops working.`)) return;
           act("replace", {seat: s.seat, to: "remote", new_token: true}, j => {
@@ -98,7 +100,7 @@
     if (v.status === "ended") {
       const o = v.outcome || {};
       st.textContent = `The match has ended: ${o.winner ? labelOf(o.winner) + " won" : "no winner"}` + (o.details && o.details.note ? ` (${o.details.note}).` : ".");
-    } else st.textContent = `Turn ${v.turn + (v.status === "ended" ? 0 : 1)} · decision point ${v.decision} · ` +
+    } else st.textContent = `${v.setup ? "Setup" : `Turn ${v.turn + 1}`} · ` +
       (v.paused ? "paused: every clock stands still." : "running.");
     $("gm-pause").disabled = v.status === "ended" || v.paused;
     $("gm-resume").disabled = v.status === "ended" || !v.paused;
@@ -118,6 +120,8 @@
     adj.innerHTML = "";
     v.seats.forEach(s => adj.append(el("option", {value: s.seat}, label(s))));
     if (keep) adj.value = keep;
+    if (!$("gm-seat-frame").dataset.seat && v.status !== "ended") openSeat(adj.value);
+    if (v.status === "ended") $("gm-seat-frame").hidden = true;  // nothing to set once the match is over
     const win = $("gm-winner"), wkeep = win.value;
     win.innerHTML = "";
     win.append(el("option", {value: ""}, "a draw"), ...v.seats.map(s => el("option", {value: s.seat}, `${label(s)} wins`)));
@@ -135,8 +139,24 @@
     render(j);
   }
 
-  $("gm-pause").addEventListener("click", () => act("pause", {}));
-  $("gm-resume").addEventListener("click", () => act("resume", {}));
+  // the seat's own order controls (its page kit, in the game master's mode: /gm/ID/seat/SEAT)
+  function openSeat(seat) {
+    const f = $("gm-seat-frame");
+    if (!seat || f.dataset.seat === seat) return;
+    f.dataset.seat = seat;
+    f.hidden = false;
+    f.src = `/gm/${M}/seat/${encodeURIComponent(seat)}?token=${encodeURIComponent(TOKEN)}`;
+  }
+  $("gm-adj-seat").addEventListener("change", () => openSeat($("gm-adj-seat").value));
+  window.addEventListener("message", ev => { if (ev.origin === location.origin && ev.data && ev.data.botwarsGm) load(); });
+  function needReason() {  // every GM action but an extension or a hand-over says why
+    if (reason()) return true;
+    say("Give a reason first (it is shown to the players).", true);
+    $("gm-reason").focus();
+    return false;
+  }
+  $("gm-pause").addEventListener("click", () => { if (needReason()) act("pause", {}); });
+  $("gm-resume").addEventListener("click", () => { if (needReason()) act("resume", {}); });
   $("gm-extend-all").addEventListener("click", () => act("extend", {seconds: Number($("gm-all-hours").value) * 3600}));
   function orders() {
     const raw = $("gm-adj-orders").value.trim();
@@ -149,7 +169,10 @@
   });
   $("gm-cancel").addEventListener("click", () => {
     if (!reason()) { say("Give a reason first (it is shown to the players).", true); $("gm-reason").focus(); return; }
-    act("adjudicate", {seat: $("gm-adj-seat").value, cancel: true});
+    act("adjudicate", {seat: $("gm-adj-seat").value, cancel: true}, () => {
+      const f = $("gm-seat-frame");  // the frame shows the seat again without the cancelled orders
+      if (f.dataset.seat) f.src = f.src;
+    });
   });
   $("gm-end").addEventListener("click", () => {
     if (!reason()) { say("Give a reason first (it is shown to the players).", true); $("gm-reason").focus(); return; }

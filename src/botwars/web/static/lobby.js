@@ -24,6 +24,23 @@
   function remember(items) {
     try { localStorage.setItem(MINE, JSON.stringify([...items, ...mine()].slice(0, 40))); } catch (e) { /* storage off */ }
   }
+  // a link to copy: the clipboard where the browser allows it (a secure page), else the text is
+  // selected and copied the old way; the button says what happened
+  async function copyLink(input, btn) {
+    let done = false;
+    try { if (navigator.clipboard && window.isSecureContext) { await navigator.clipboard.writeText(input.value); done = true; } } catch (e) { done = false; }
+    if (!done) { input.focus(); input.select(); try { done = document.execCommand("copy"); } catch (e) { done = false; } }
+    btn.textContent = done ? "Copied" : "Select and copy it (Ctrl+C)";
+    if (!done) { input.focus(); input.select(); }
+    setTimeout(() => { btn.textContent = "Copy"; }, 3000);
+  }
+  function copyRow(value, label, id) {
+    const inp = el("input", {class: "copy", readonly: "readonly", value, size: "50", "aria-label": label});
+    if (id) inp.id = id;
+    const btn = el("button", {type: "button", class: "copy-btn"}, "Copy");
+    btn.addEventListener("click", () => copyLink(inp, btn));
+    return [inp, btn];
+  }
   const who = a => a === "remote" ? "a person" : String(a).replace("builtin:", "bot ");
   const seatWho = s => s.name ? s.name : who(s.agent);
 
@@ -77,23 +94,24 @@
       li.append(a);
       if (picks[i] === "friend") {
         const full = location.origin + url;
-        li.append(" — send them this: ", el("input", {class: "copy", readonly: "readonly", value: full, "aria-label": `link for seat ${s.seat}`}),
-          el("button", {type: "button", class: "copy-btn"}, "Copy"));
-        li.querySelector(".copy-btn").addEventListener("click", () => { navigator.clipboard && navigator.clipboard.writeText(full); });
+        li.append(" — send them this: ", ...copyRow(full, `link for seat ${s.seat}`));
       } else mineNow.push({match: j.match, game: j.game, seat: s.seat, url, at: Date.now()});
       ul.append(li);
     });
-    remember(mineNow);
-    renderMine();
-    // the game master's link: shown once (the server keeps only its hash)
+    // the game master's link: shown once (the server keeps only its hash), with a Copy button,
+    // and kept in this browser's "My matches" (the match's creator is its game master)
     const gmBox = $("gm-link-box");
-    if (gmBox && j.gm_url) {
+    if (gmBox && j.gm_token) {
       const gmPath = `/gm/${j.match}?token=${encodeURIComponent(j.gm_token)}`;
       gmBox.innerHTML = "";
       gmBox.append("Game master (pause, extend, replace, adjudicate, end): ", el("a", {href: gmPath, id: "gm-link"}, "open the game master's page"),
-        " — shown only now: keep this link (bookmark it); it is the only way back to the game master's page.");
+        " — shown only now by the server: keep it. This browser keeps it under “My matches”; copy it to keep it elsewhere: ",
+        ...copyRow(location.origin + gmPath, "the game master's link", "gm-link-copy"));
       gmBox.hidden = false;
+      mineNow.unshift({match: j.match, game: j.game, seat: null, gm: true, url: gmPath, at: Date.now()});
     }
+    remember(mineNow);
+    renderMine();
     const sp = $("spectator-link");
     sp.href = `/watch/${j.match}`;
     sp.textContent = `${location.origin}/watch/${j.match}`;
@@ -106,8 +124,11 @@
     ul.innerHTML = "";
     if (!items.length) { ul.append(el("li", {}, "none yet")); return; }
     items.forEach((m, i) => {
-      const li = el("li", {dataset: {match: m.match}}, `${m.game} · seat ${m.seat} · ${new Date(m.at).toLocaleString()} · `,
-        el("a", {href: m.url, class: "resume"}, "resume"), " · ", el("a", {href: `/replay/${m.match}`}, "replay (when over)"), " ");
+      const li = m.gm
+        ? el("li", {dataset: {match: m.match, gm: "yes"}}, `${m.game} · game master · ${new Date(m.at).toLocaleString()} · `,
+            el("a", {href: m.url, class: "gm-resume"}, "the game master's page"), " · ", el("a", {href: `/replay/${m.match}`}, "replay (when over)"), " ")
+        : el("li", {dataset: {match: m.match}}, `${m.game} · seat ${m.seat} · ${new Date(m.at).toLocaleString()} · `,
+            el("a", {href: m.url, class: "resume"}, "resume"), " · ", el("a", {href: `/replay/${m.match}`}, "replay (when over)"), " ");
       const rm = el("button", {type: "button", "aria-label": `forget ${m.match}`}, "forget");
       rm.addEventListener("click", () => { const all = mine(); all.splice(i, 1); localStorage.setItem(MINE, JSON.stringify(all)); renderMine(); });
       li.append(rm);

@@ -31,11 +31,14 @@
 (function () {
   const page = document.getElementById("page");
   const M = page.dataset.match, GAME = page.dataset.game, SEAT = page.dataset.seat, TOKEN = page.dataset.token;
-  const q = TOKEN ? `?token=${encodeURIComponent(TOKEN)}` : "";
+  // the game master's mode (issue 24 item 1, /gm/ID/seat/SEAT in a frame of the GM page): the
+  // seat's own controls on its view, TOKEN the GM's; Submit sets the seat's orders with a reason
+  const GM = page.dataset.gm === "yes";
+  const q = TOKEN ? `?token=${encodeURIComponent(TOKEN)}${GM ? `&as_seat=${encodeURIComponent(SEAT)}` : ""}` : "";
   const $ = id => document.getElementById(id);
   const OLD = (window.botwarsEntries || {})[GAME];  // the first contract: an entry function alone
   const KIT = (window.botwarsGames || {})[GAME] || (OLD ? {entry: (b, v, h, u) => { OLD(b, v, h, u); return null; }} : {});
-  const STORE = `botwars:orders:${M}:${SEAT}`;
+  const STORE = `botwars:${GM ? "gm-orders" : "orders"}:${M}:${SEAT}`;
   let snap = null, builtFor = null, clockAt = 0, entryCtl = null, planned = [], boardClick = null;
   const history = [];  // [{decision, events}] newest last, a few decision points
   let announced = {decision: null, count: 0};
@@ -66,7 +69,8 @@
   };
   const colourName = s => { const i = seatInfo(s); return String(i.name).toLowerCase() === String(s).toLowerCase() ? i.name : `${i.name} (${s})`; };
   // a player's display name (issue 24 item 2) beside the seat's colour word, never instead of it
-  const seatName = s => { const n = snap && snap.names && snap.names[s]; return n ? `${n} (${colourName(s)})` : colourName(s); };
+  // ("Ana (Red)", not "Ana (Red (p1))": with a name the colour word alone tells the seat)
+  const seatName = s => { const n = snap && snap.names && snap.names[s]; return n ? `${n} (${seatInfo(s).name})` : colourName(s); };
   const swatch = s => el("span", {class: "swatch", style: `background:${seatInfo(s).colour};color:${inkOn(seatInfo(s).colour)}`, "aria-hidden": "true"}, seatInfo(s).letter || "");
   // WCAG 2.1 relative luminance and contrast; black or white ink, whichever reads better on `bg`
   function luminance(hex) {
@@ -278,9 +282,11 @@
   function renderWho(s) {
     const who = $("who");
     who.innerHTML = "";
-    if (SEAT) who.append("You are ", swatch(SEAT), " ", el("b", {id: "me"}, seatName(SEAT)));
+    if (GM) who.append("You are the game master, setting the orders of ", swatch(SEAT), " ", el("b", {id: "me"}, seatName(SEAT)),
+                       " (you see what this seat sees).");
+    else if (SEAT) who.append("You are ", swatch(SEAT), " ", el("b", {id: "me"}, seatName(SEAT)));
     else who.append("You are watching (spectator).");
-    if (SEAT && s.status !== "ended" && !(s.names || {})[SEAT]) who.append(nameForm());
+    if (SEAT && !GM && s.status !== "ended" && !(s.names || {})[SEAT]) who.append(nameForm());
   }
   // the seat's player names the seat, once (POST /api/matches/{id}/name)
   function nameForm() {
@@ -304,17 +310,28 @@
     const max = v.max_turns || (v.config && (v.config.turn_limit || v.config.max_turns));
     return `Turn ${t}${max ? ` of ${max}` : ""}`;
   }
+  // paused by the game master (issue 24 item 6): the reason of the newest pause, in words
+  const paused = s => !!(s.clock && s.clock.paused) && s.status !== "ended";
+  function pauseReason(s) {
+    const n = [...(s.notes || [])].reverse().find(x => x.action === "pause");
+    return n && n.reason ? String(n.reason).replace(/[.\s]+$/, "") : "no reason given";
+  }
   function renderStatus(s) {
     $("decision").textContent = s.decision;
     $("turn").textContent = turnText(s);
     let st;
     const waiting = s.pending.filter(p => !s.submitted.includes(p));
     if (s.status === "ended") st = "The match has ended.";
+    else if (paused(s) && !GM) st = `Paused by the game master: ${pauseReason(s)}. Orders can be given once the match resumes.`;
+    else if (GM) st = !s.pending.includes(SEAT) ? `${seatName(SEAT)} has no orders to give this turn.`
+      : s.submitted.includes(SEAT) ? `${seatName(SEAT)}'s orders are in (shown in the controls); orders you set replace them.`
+      : `${seatName(SEAT)} has not given orders yet.`;
     else if (SEAT && s.your_turn && !s.submitted.includes(SEAT)) st = `Your move: ${awaitedText(s)}.`;
     else if (SEAT && s.submitted.includes(SEAT)) st = `Orders accepted; waiting for ${waiting.map(seatName).join(", ") || "the resolution"}.`;
     else st = `Waiting for ${waiting.map(seatName).join(", ") || "the resolution"}.`;
     if ($("state").textContent !== st) $("state").textContent = st;
-    $("state").classList.toggle("yours", !!(SEAT && s.your_turn && !s.submitted.includes(SEAT)));
+    $("state").classList.toggle("yours", !!(SEAT && s.your_turn && !s.submitted.includes(SEAT)) && !paused(s));
+    $("state").classList.toggle("paused", paused(s));
     const sides = $("sides");
     sides.innerHTML = "";
     const rows = KIT.summary ? KIT.summary(s.view || {}, s, ui) : [];
@@ -393,6 +410,9 @@
       const all = JSON.parse(localStorage.getItem("botwars:my-matches") || "[]");
       j.seats.filter(s => s.token).forEach(s => all.unshift({match: j.match, game: j.game, seat: s.seat,
         url: `/play/${j.match}?token=${encodeURIComponent(s.token)}`, at: Date.now()}));
+      // whoever asked for the rematch is its game master: the GM link is kept too (issue 24)
+      if (j.gm_token) all.unshift({match: j.match, game: j.game, seat: null, gm: true,
+        url: `/gm/${j.match}?token=${encodeURIComponent(j.gm_token)}`, at: Date.now()});
       localStorage.setItem("botwars:my-matches", JSON.stringify(all.slice(0, 40)));
     } catch (e) { /* storage may be off */ }
   }
@@ -572,15 +592,20 @@
   // sentence that says what is missing stands beside it.
   let entryBlock = null;
   let shown = null, sentFor = null, changing = null;  // the point the controls show / last sent; "Change orders" open for
+  // the controls are open for a seat that has already submitted: "Change orders" (issue 24 item
+  // 3), or the game master's mode while the seat has orders to give
+  const editingNow = s => s.status !== "ended" && (GM ? s.pending.includes(SEAT) : changing === s.decision);
   function updateSubmit() {
     const b = $("submit");
     if (!SEAT || !b || !snap) return;
-    const editing = changing === snap.decision;  // "Change orders" (issue 24 item 3)
-    b.disabled = !(snap.your_turn || editing) || snap.status === "ended" || !!entryBlock;
+    const editing = editingNow(snap);
+    const held = paused(snap) && !GM;  // the game master paused the match: no orders until it resumes
+    b.disabled = !(snap.your_turn || editing) || snap.status === "ended" || !!entryBlock || held;
     let why = $("submit-why");
     if (!why) { why = el("span", {id: "submit-why", class: "note", role: "status"}); b.after(why); }
-    why.textContent = entryBlock && snap.your_turn && snap.status !== "ended" ? entryBlock : "";
-    if (entryBlock) b.setAttribute("aria-describedby", "submit-why"); else b.removeAttribute("aria-describedby");
+    why.textContent = held ? "Paused by the game master: Submit comes back when the match resumes."
+      : entryBlock && snap.your_turn && snap.status !== "ended" ? entryBlock : "";
+    if (entryBlock || held) b.setAttribute("aria-describedby", "submit-why"); else b.removeAttribute("aria-describedby");
   }
   function ready(ok, why) { entryBlock = ok ? null : (why || "The orders are not complete yet."); updateSubmit(); }
   const ui = {el, setOrders, board, seatName, seatInfo, swatch, palette: PALETTE, say: (t, bad) => say(t, bad), get snap() { return snap; }, seat: SEAT,
@@ -604,9 +629,10 @@
     loadBoard();
     if ($("legend")) drawnLegend($("legend"));
     if (SEAT) {
-      const key = `${s.decision}:${s.status}:${s.your_turn && !s.submitted.includes(SEAT)}`;
+      // (the GM's controls are not rebuilt when the player submits meanwhile: the GM's work stays)
+      const key = GM ? `${s.decision}:${s.status}:${s.pending.includes(SEAT)}` : `${s.decision}:${s.status}:${s.your_turn && !s.submitted.includes(SEAT)}`;
       if (builtFor !== key) { builtFor = key; turnMoved(s); buildEntry(s); }
-      const editing = changing === s.decision && s.status !== "ended";
+      const editing = editingNow(s);
       $("orders-card").classList.toggle("idle", !s.your_turn && !editing);
       updateSubmit();
       document.querySelector(".submit-row").hidden = s.status === "ended";
@@ -627,10 +653,20 @@
     };
   }
   async function refresh() {  // the open decision point, now (after a refusal or a reconnect)
-    const r = await fetch(`/api/matches/${M}/view${q}`);
-    if (r.ok) apply(await r.json());
+    const r = await fetch(GM ? `/api/matches/${M}/gm/seat/${encodeURIComponent(SEAT)}?token=${encodeURIComponent(TOKEN)}`
+                             : `/api/matches/${M}/view${q}`);
+    if (!r.ok) return;
+    const s = await r.json();
+    if (GM) {  // the GM's poll: draw again only when something but the running clock changed
+      const same = JSON.stringify({...s, clock: {...s.clock, time_left_s: null, elapsed_s: null}});
+      if (same === lastPoll) { snap = s; clockAt = Date.now(); return; }
+      lastPoll = same;
+    }
+    apply(s);
   }
-  connect();
+  let lastPoll = null;
+  if (GM) { refresh(); setInterval(() => { if (!snap || snap.status !== "ended") refresh(); }, 4000); }  // no seat socket for the GM
+  else connect();
 
   if (!SEAT) { renderLegend(); return; }
 
@@ -728,6 +764,7 @@
 
   async function submit() {
     if (entryBlock) { say(entryBlock, true); return; }
+    if (GM) return gmSubmit();
     const body = payload();
     const sent = shown !== null ? shown : snap.decision;
     say("Sending…", false);
@@ -785,7 +822,29 @@
   // seats answer quickly, it would send the next decision point's untouched controls. (A click by
   // keyboard has detail 0; a single click, 1.)
   $("submit").addEventListener("click", ev => { if (ev.detail <= 1) submit(); });
-  $("resign").addEventListener("click", async () => {
+  // The game master sets the seat's orders (POST .../gm/adjudicate, the rules' check as a
+  // player's): a reason is required; a refusal is a sentence; the GM page is told to refresh.
+  async function gmSubmit() {
+    const why = $("gm-seat-reason").value.trim();
+    if (!why) { say("Give a reason first (it is shown to the players).", true); $("gm-seat-reason").focus(); return; }
+    say("Sending…", false);
+    const r = await fetch(`/api/matches/${M}/gm/adjudicate?token=${encodeURIComponent(TOKEN)}`, {method: "POST",
+      headers: {"Content-Type": "application/json"}, body: JSON.stringify({seat: SEAT, orders: payload(), reason: why})});
+    let j = {};
+    try { j = await r.json(); } catch (e) { j = {message: `the server answered ${r.status}`}; }
+    if (!r.ok) {
+      refusalDetails(j);
+      say(`Refused: ${plainRefusal(String(j.message || "").replace(/^the rules refuse these orders for seat \S+: /, "the rules refuse these orders: "))}. Change the orders and try again.`, true);
+      return;
+    }
+    refusalDetails(null);
+    $("gm-seat-reason").value = "";
+    try { localStorage.removeItem(STORE); } catch (e) { /* off */ }
+    say(`Done. ${j.text}`, false);
+    try { window.parent.postMessage({botwarsGm: "done"}, location.origin); } catch (e) { /* no parent */ }
+    await refresh();
+  }
+  if ($("resign")) $("resign").addEventListener("click", async () => {
     if (!confirm("Resign this match? You lose it.")) return;
     const r = await fetch(`/api/matches/${M}/resign${q}`, {method: "POST"});
     const j = await r.json();
@@ -813,11 +872,11 @@
     entry.innerHTML = "";
     board.clear(); boardClick = null; entryCtl = null; entryBlock = null; updateSubmit();
     drawPlanned();
-    const editing = changing === s.decision && s.status !== "ended";
+    const editing = editingNow(s);
     if (!editing && (!s.your_turn || s.submitted.includes(SEAT) || s.status === "ended")) {
       shown = null;
       entry.append(el("p", {class: "hint"}, s.status === "ended" ? "The match is over." :
-        s.submitted.includes(SEAT) ? "Your orders are in. The page updates when the others have moved." : "Not your move yet: the page updates by itself."));
+        GM ? "This seat has no orders to give now; the page updates by itself." : s.submitted.includes(SEAT) ? "Your orders are in. The page updates when the others have moved." : "Not your move yet: the page updates by itself."));
       if (REPLACES && s.status !== "ended" && s.submitted.includes(SEAT) && s.pending.includes(SEAT) && !(s.bots || {})[SEAT]) {
         entry.append(el("button", {type: "button", id: "change-orders", onclick: () => {
           changing = s.decision;
@@ -844,14 +903,16 @@
       let saved = null;  // read before the controls start writing their own (empty) orders
       try { saved = JSON.parse(localStorage.getItem(STORE) || "null"); } catch (e) { saved = null; }
       entryCtl = KIT.entry(entry, s.view, h, ui) || null;
-      const given = editing ? sentOrders(s.decision) : null;  // "Change orders": the submitted plan
+      // "Change orders" (and the GM's controls): the submitted plan, from the server's answer (any
+      // browser, issue 24 item 3), else from this browser's own note of it
+      const given = editing ? (s.your_orders !== undefined && s.your_orders !== null ? s.your_orders : sentOrders(s.decision)) : null;
       if (given !== null && entryCtl && entryCtl.load) {
         try { entryCtl.load(given); setOrders(given); } catch (e) { /* stale */ }
       } else if (saved && saved.key === queueKey(s) && entryCtl && entryCtl.load) {
         try { entryCtl.load(JSON.parse(saved.orders)); setOrders(saved.orders); } catch (e) { /* stale */ }
       }
     } else if (editing) {
-      const given = sentOrders(s.decision);
+      const given = s.your_orders !== undefined && s.your_orders !== null ? s.your_orders : sentOrders(s.decision);
       if (given !== null) setOrders(given);
     }
     drawPlanned();
