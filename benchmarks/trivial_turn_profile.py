@@ -14,7 +14,9 @@ cgroup v2 ``cpu.stat`` or v1 ``cpuacct``), split into the engine's process (its 
 
 Each line gives CPU per turn (both seats) for the whole run and for the turns only (the first
 decision of every match, with the match child's fork and bot load, counted apart as
-``per match``). Usage (root for the cgroup accounting, as the throughput benchmark):
+``per match``). Last, :func:`adapter_cost`: the rgkit host's own work per decision with
+``game.robots`` built lazily and eagerly, side by side. Usage (root for the cgroup accounting,
+as the throughput benchmark):
 
     PYTHONPATH=src python benchmarks/trivial_turn_profile.py [--games 10] [--json]
 """
@@ -96,6 +98,62 @@ def run(variant: str, games: int, account: CpuAccount) -> dict:
             "us_per_turn_all_in": round(total / (turns + games) * 1e6, 1)}
 
 
+def adapter_cost(bots: tuple[str, ...] = ("guardbot", "randombot", "team_15"), decisions: int = 4000) -> list[dict]:
+    """The rgkit host's own work per decision, in this process (``pyhost.answer``: read the view
+    line, the adapter, encode the reply), with ``game.robots`` built at the first read (the
+    host's :class:`~botwars.games.arena.rgkit_host.LazyGame`) and built eagerly (as before issue
+    28), alternately in one run, on the views of a built-in defender-vs-random game on rgkit's
+    board; best of 5 rounds, microseconds."""
+    import io
+
+    from botwars.agents import pyhost
+    from botwars.agents.subprocess_agent import view_line
+    from botwars.engine.referee import Referee
+    from botwars.engine.ruleset import get_ruleset
+    from botwars.games.arena import rgkit_host
+    from botwars.games.arena.bots import BUILTIN
+    from botwars.games.arena.rgcompat import AttrDict
+
+    class EagerGame(AttrDict):
+        def __init__(self, turn: int, build) -> None:
+            super().__init__(robots=build(), turn=turn)
+
+    rs = get_ruleset("arena")
+    cfg = rs.validate_config(tt.rgkit_board())
+    ref = Referee(rs, cfg, ["p1", "p2"], 0, clock=False, history=False)
+    players = {"p1": BUILTIN["defender"](), "p2": BUILTIN["random"]()}
+    for seat, bot in players.items():
+        bot.start("arena", seat, cfg, 0)
+    lines = []
+    while not ref.over:
+        for seat in ref.pending():
+            view = ref.view(seat)
+            if seat == "p1":
+                lines.append(view_line(view))
+            ref.submit(seat, players[seat].act(view), 0.0)
+        ref.resolve_point()
+    lazy = rgkit_host.LazyGame
+    out = []
+    for name in bots:
+        best = {"lazy": 1e9, "eager": 1e9}
+        for _ in range(5):
+            for mode, cls in (("lazy", lazy), ("eager", EagerGame)):
+                rgkit_host.LazyGame = cls
+                try:
+                    handle = pyhost.make_handler(tt.bot_file(name), "botwars.games.arena.rgkit_host:load_bot", "arena",
+                                                 "p1", cfg, 1)
+                    sink = io.BytesIO()
+                    t0 = time.process_time()
+                    for i in range(decisions):
+                        pyhost.answer(sink, lines[i % len(lines)], handle)
+                    best[mode] = min(best[mode], (time.process_time() - t0) / decisions * 1e6)
+                finally:
+                    rgkit_host.LazyGame = lazy
+        out.append({"bot": name, "lazy_us_per_decision": round(best["lazy"], 1),
+                    "eager_us_per_decision": round(best["eager"], 1)})
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=10)
@@ -113,12 +171,13 @@ def main() -> int:
         tt._ACCOUNT = account
         g0, _, cpu0, _ = tt.run_rgkit("guardbot", "randombot", args.games)
         rgkit_turn = cpu0 / (g0 * 100) * 1e6
-        for v in args.variants.split(","):
+        for v in filter(None, args.variants.split(",")):
             rows.append(run(v.strip(), args.games, account))
+        adapter = adapter_cost()
     finally:
         account.close()
     out = {"cpu_time": account.how, "sandbox_level": sandbox.probe().level,
-           "rgkit_us_per_turn": round(rgkit_turn, 1), "variants": rows}
+           "rgkit_us_per_turn": round(rgkit_turn, 1), "variants": rows, "adapter": adapter}
     if args.json:
         print(json.dumps(out, indent=2))
         return 0
@@ -128,6 +187,9 @@ def main() -> int:
     for r in rows:
         print(f"{r['variant']:<12} {r['us_per_turn']:>8} {r['engine_us_per_turn']:>8} {r['hosts_us_per_turn']:>8} "
               f"{r['ms_per_match_start']:>15} {r['us_per_turn_all_in']:>15}")
+    for r in adapter:
+        print(f"rgkit host's own work, {r['bot']}: {r['lazy_us_per_decision']} us per decision with game.robots "
+              f"built at first read, {r['eager_us_per_decision']} us built eagerly")
     return 0
 
 
