@@ -104,3 +104,20 @@ def test_the_json_rows_are_what_the_tables_show_and_are_not_changed():
     before = repr(rows)
     render(rows, 80)
     assert repr(rows) == before
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_the_tournament_command_prints_these_tables_on_a_terminal(monkeypatch, width):
+    """``botwars tournament``'s printer (cli._print_standings) on a terminal of ``width``
+    columns: every number whole, no line wider than the terminal."""
+    from botwars import cli
+    buf = io.StringIO()
+    monkeypatch.setattr(cli, "console", Console(width=width, file=buf, force_terminal=True, color_system=None))
+    rows = make_rows(NAMES)
+    cli._print_standings("arena", rows)
+    text = buf.getvalue()
+    assert "…" not in text and max(len(line) for line in text.splitlines()) <= width
+    lines = standings_part(text)
+    for r in rows:
+        found = [ln for ln in lines if tokens(ln)[:1] == [str(r["rank"])]]
+        assert len(found) == 1 and tokens(found[0])[-len(expected_numbers(r)) + 1:] == expected_numbers(r)[1:]
