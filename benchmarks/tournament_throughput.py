@@ -20,9 +20,11 @@ about as many robots are in play as in rgkit's games. The arena rules still appl
 spawn point spawns, where rgkit picks five random spawn squares).
 
 A robot-action is one robot's turn (the robots in play at the start of each turn, summed over
-the turns; both engines count the same way). CPU time is this process's plus its children's
-(the sandboxed hosts, reaped before the clock is read): per core, the figure that decides how
-many matches a machine plays. Seat orders alternate. Usage:
+the turns; both engines count the same way). CPU time is every process's: this one's and every
+sandboxed host's, kept hosts included, read from the cgroup hierarchy, v2 (``cpu.stat``) or v1
+(``cpuacct``), and the report says which (``benchmarks/_cpu.py``; where no cgroup is writable
+the benchmark stops, unless ``--rusage`` accepts a count that misses the sandboxed bots): per
+core, the figure that decides how many matches a machine plays. Seat orders alternate. Usage:
 
     PYTHONPATH=src python benchmarks/tournament_throughput.py [--games 20] [--no-reuse] [--json]
 
@@ -48,55 +50,26 @@ import io
 import json
 import os
 import platform
-import resource
 import sys
 import time
 import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from _cpu import CpuAccount, NoAccounting  # noqa: E402  (benchmarks/_cpu.py, beside this file)
 RGKIT = os.environ.get("BOTWARS_RGKIT_SRC") or os.path.abspath(os.path.join(HERE, "..", "..", "shared", "peers", "rgkit"))
 PAIRINGS = (("team_15", "team_2"), ("guardbot", "randombot"))
 
 
-_CPUACCT: str | None = None
-
-
-def cpu_accounting() -> str:
-    """Move this process into a cgroup-v1 ``cpuacct`` group of its own (where writable, e.g. as
-    root) so that :func:`cpu` counts every process it starts, sandboxed ones included: those
-    run in their own PID namespace and are not reaped by this process, so ``RUSAGE_CHILDREN``
-    misses them. Returns how CPU time is counted."""
-    global _CPUACCT
-    base = "/sys/fs/cgroup/cpuacct"
-    path = os.path.join(base, f"botwars-bench-{os.getpid()}")
-    try:
-        os.makedirs(path, exist_ok=True)
-        with open(os.path.join(path, "cgroup.procs"), "w") as f:
-            f.write(str(os.getpid()))
-        _CPUACCT = path
-        return f"cgroup cpuacct {path} (this process and every bot process)"
-    except OSError:
-        return "getrusage (self + reaped children: sandboxed bots are NOT counted)"
-
-
-def release_accounting() -> None:
-    if _CPUACCT:
-        try:
-            with open("/sys/fs/cgroup/cpuacct/cgroup.procs", "w") as f:
-                f.write(str(os.getpid()))
-            os.rmdir(_CPUACCT)
-        except OSError:
-            pass
+_ACCOUNT = None  # the CpuAccount of this run (benchmarks/_cpu.py), made in main()
 
 
 def cpu() -> float:
-    """CPU seconds used so far by this process and the processes it started (see :func:`cpu_accounting`)."""
-    if _CPUACCT:
-        with open(os.path.join(_CPUACCT, "cpuacct.usage")) as f:
-            return int(f.read()) / 1e9
-    me = resource.getrusage(resource.RUSAGE_SELF)
-    ch = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return me.ru_utime + me.ru_stime + ch.ru_utime + ch.ru_stime
+    """CPU seconds used so far by this process and every process it started, sandboxed bots and
+    kept hosts included (cgroup v2 ``cpu.stat`` or v1 ``cpuacct``: :mod:`_cpu`)."""
+    if _ACCOUNT is None:
+        raise RuntimeError("cpu(): no CPU account yet (main() makes it)")
+    return _ACCOUNT.seconds()
 
 
 def bot_file(name: str) -> str:
@@ -267,10 +240,19 @@ def main() -> int:
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--floor", action="store_true",
                     help="also measure the process boundary alone (an answer-at-once bot; see above)")
+    ap.add_argument("--rusage", action="store_true",
+                    help="where no cgroup is writable, count with getrusage (misses every sandboxed bot)")
     args = ap.parse_args()
     from botwars.agents import sandbox
-    level = sandbox.probe().level
-    how = cpu_accounting()
+    global _ACCOUNT
+    report = sandbox.probe()
+    level = report.level
+    try:
+        _ACCOUNT = CpuAccount(report.cgroup, allow_rusage=args.rusage)
+    except NoAccounting as exc:
+        print(f"tournament_throughput: {exc}", file=sys.stderr)
+        return 2
+    how = _ACCOUNT.how
     try:
         rows = measure(args)
         floor = None
@@ -287,8 +269,8 @@ def main() -> int:
                                             "ratio_to_rgkit": round(rate / row["rgkit"]["actions_per_cpu_s"], 2),
                                             "bot_errors": errs})
     finally:
-        release_accounting()
-    out = {"sandbox_level": level, "reuse_hosts": not args.no_reuse, "cpu_time": how,
+        _ACCOUNT.close()
+    out = {"sandbox_level": level, "reuse_hosts": not args.no_reuse, "cpu_time": how, "cgroup": _ACCOUNT.kind,
            "python": platform.python_version(), "machine": platform.machine(), "cpus": os.cpu_count(),
            "pairings": rows, "floor": floor}
     if args.json:

@@ -662,12 +662,14 @@ def bot_check(
     spec: str = typer.Argument(..., help="The bot's agent spec: bot.py, cmd:PROGRAM, or a kind the game adds."),
     game: str = typer.Option(..., "--game", help="Game id (see `botwars games`)."),
     opponent: Optional[str] = typer.Option(None, help="Opponent spec [default: the game's first built-in bot]."),
-    decisions: int = typer.Option(12, min=1, max=10_000, help="Decision points per match (one match per seat)."),
+    decisions: Optional[int] = typer.Option(None, min=1, max=10_000, help="The short check: at most this many "
+                                            "decision points per match [default: every match to its end]."),
     seed: int = typer.Option(1, help="Seed of the first match (the second uses seed + 1)."),
     set_: Optional[list[str]] = typer.Option(None, "--set", metavar="KEY=VALUE", help="Parameter override key=value (repeatable)."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as one JSON object."),
 ) -> None:
-    """Play short matches against a built-in bot and report every protocol fault in plain words.
+    """Play a whole match in each seat against a built-in bot and report every protocol fault in plain words
+    (`--decisions N` for a short check).
 
     Exit status: 0 when there is none, 1 when there are faults, 2 for a bad spec, game or option.
     """
@@ -716,6 +718,9 @@ def tournament(
     rounds: Optional[int] = typer.Option(None, help="Swiss rounds [default: ceil(log2 agents)]."),
     set_: Optional[list[str]] = typer.Option(None, "--set", metavar="KEY=VALUE", help="Parameter override key=value (repeatable)."),
     no_clock: bool = typer.Option(False, "--no-clock", help="Disable time control."),
+    check: bool = typer.Option(True, "--check/--no-check", help="Check every bot first (the league's upload "
+                               "check: a few decisions in each seat) and refuse the tournament, exit 2, "
+                               "before any match when one does not work."),
     retry_failed: bool = typer.Option(False, "--retry-failed", help="Play again the stored matches that "
                                       "failed (a worker that died on every try, an agent that could not be "
                                       "built), with the same seeds; swiss: those of the last round played."),
@@ -725,7 +730,9 @@ def tournament(
     Every pairing plays --games-per-pair games in every seat order; each finished match is stored
     (replay file, then database row). Interrupted and run again with the same --out, it plays
     only the matches not stored yet; --retry-failed also plays again those stored as failed.
-    Exit status 0 when done, 130 when interrupted, 2 on bad input.
+    Every bot that is not built in is checked first (--no-check skips it): one that does not load,
+    crashes or answers nonsense is named with its file and line, and nothing is played.
+    Exit status 0 when done, 130 when interrupted, 2 on bad input or a refused bot.
     """
     from botwars.engine.ruleset import parse_set_options
     from botwars.league.backends import make_backend
@@ -743,6 +750,14 @@ def tournament(
         return Tournament(s, out_dir, db), be
 
     t, be = _guard(setup)
+    if check:
+        if err_console.is_terminal:
+            err_console.print("checking the bots before the tournament...", highlight=False)
+        try:
+            _guard(t.check_bots)
+        except typer.Exit:
+            t.close()
+            raise
     if retry_failed:
         n = _guard(t.retry_failed)
         console.print(f"retrying {n} failed match{'es' if n != 1 else ''}", highlight=False)
@@ -784,34 +799,12 @@ def tournament(
 
 
 def _print_standings(game: str, rows: list[dict[str, Any]]) -> None:
-    from rich.text import Text  # agent specs are printed verbatim, never read as console markup
-    t = Table(title=f"{game} standings")
-    for col, just in (("#", "right"), ("agent", "left"), ("games", "right"), ("W", "right"), ("D", "right"),
-                      ("L", "right"), ("score", "right"), ("rating", "right"), ("mu ± sigma", "right")):
-        t.add_column(col, justify=just, no_wrap=True)
-    has_elo = any(r["elo"] is not None for r in rows)
-    if has_elo:
-        t.add_column("Elo", justify="right", no_wrap=True)
-    t.add_column("errors", justify="right", no_wrap=True)
-    for r in rows:
-        cells: list[Any] = [str(r["rank"]), Text(r["agent"]), str(r["games"]), str(r["wins"]), str(r["draws"]),
-                            str(r["losses"]), f"{r['score']:g}", f"{r['rating']:.2f}",
-                            f"{r['mu']:.2f} ± {r['sigma']:.2f}"]
-        if has_elo:
-            cells.append(f"{r['elo']:.1f}")
-        cells.append(str(r["errors"] + r["failed"]))
-        t.add_row(*cells)
+    """The standings and cross tables (:func:`botwars.league.tables.standings_tables`): every
+    number whole at any terminal width from 80 columns; to a file or pipe, 200 columns."""
+    from botwars.league.tables import standings_tables
     out = console if console.is_terminal else Console(width=max(console.width, 200))  # a file or pipe: whole lines
-    out.print(t)
-    x = Table(title="cross table (row vs column: wins-draws-losses)")
-    x.add_column("", no_wrap=True)
-    for r in rows:
-        x.add_column(str(r["rank"]), justify="right", no_wrap=True)
-    for r in rows:
-        x.add_row(Text(f"{r['rank']}. {r['agent']}"), *["-" if c["agent"] == r["agent"] else
-                                                    "{wins}-{draws}-{losses}".format(**r["cross"][c["agent"]])
-                                                    for c in rows])
-    out.print(x)
+    for table in standings_tables(game, rows, out.width):
+        out.print(table)
 
 
 def main() -> None:  # pragma: no cover

@@ -53,6 +53,9 @@ def make_league_client(tmp_path, monkeypatch):
     lg.config = {"arena": {"max_turns": 6}}
     lg.house = {"arena": ["random"]}
     lg.check_decisions = 3
+    # these tests rate the ladder from an upload's first match: no quarantine (issue 28 item 5
+    # has its own tests, tests/league/test_league_rests.py)
+    lg.rules = lg.rules.model_copy(update={"quarantine_matches": 0})
     from botwars.server.uploads import UploadGate
     lg.gate = UploadGate(rate="1000/minute")  # these tests upload more than an address may a minute
     return TestClient(app), lg

@@ -128,7 +128,7 @@ def test_bot_failures_are_recorded_and_the_tournament_goes_on(tmp_path):
     crash = f"cmd:{sys.executable} -c 'import sys; sys.exit(3)'"
     silent = f"cmd:{sys.executable} -c 'import time; time.sleep(60)'"
     r = botwars("tournament", "arena", "builtin:hunter", crash, silent, "--set", "max_turns=3",
-                "--set", "turn_time_limit_s=0.3", "--workers", "2", "--out", out)
+                "--set", "turn_time_limit_s=0.3", "--workers", "2", "--no-check", "--out", out)
     assert r.returncode == 0, r.stderr
     rows = db_rows(out)
     assert len(rows) == 6 and all(m[2] == "ok" for m in rows)

@@ -1,7 +1,7 @@
-"""``botwars bot check``: play a bot through short matches and name every protocol fault in plain words.
+"""``botwars bot check``: play a bot through matches and name every protocol fault in plain words.
 
-The bot (any agent spec) plays ``decisions`` decision points against a built-in bot of the
-game, once in each seat (so it sees every observation shape a seat can get: player 1 and
+The bot (any agent spec) plays a whole match (or, for the short check, at most ``decisions``
+decision points) against a built-in bot of the game, once in each seat (so it sees every observation shape a seat can get: player 1 and
 player 2 views), through the real kernel loop (:class:`botwars.engine.Match`, sandbox and time
 control on). Every error the match records for the bot's seat is a :class:`Fault`:
 
@@ -89,10 +89,12 @@ def default_opponent(game: str) -> str:
     return f"builtin:{bots[0]}"
 
 
-def check_bot(spec: str, game: str, *, opponent: str | None = None, decisions: int = 12, seed: int = 1,
+def check_bot(spec: str, game: str, *, opponent: str | None = None, decisions: int | None = None, seed: int = 1,
               overrides: dict[str, Any] | None = None, exit_s: float = 2.0) -> CheckReport:
-    """Play ``spec`` against ``opponent`` (default :func:`default_opponent`) for at most
-    ``decisions`` decision points in every seat order; return the :class:`CheckReport`.
+    """Play ``spec`` against ``opponent`` (default :func:`default_opponent`) in every seat
+    order, each match to its end (``decisions`` ``None``, the default: a fault that starts late
+    in a match is found, issue 28 item 5) or for at most ``decisions`` decision points (the
+    short check); return the :class:`CheckReport`.
 
     ``overrides``: match parameters (validated by the game). Raises ``ConfigError`` /
     ``RulesetError`` for an unknown spec, game or parameter (before anything runs).
@@ -118,14 +120,14 @@ def check_bot(spec: str, game: str, *, opponent: str | None = None, decisions: i
     return report
 
 
-def _play(m: Match, seat: str, decisions: int, report: CheckReport, no: int, exit_s: float) -> int:
+def _play(m: Match, seat: str, decisions: int | None, report: CheckReport, no: int, exit_s: float) -> int:
     m.start_agents()
     for e in m.errors:
         if e["seat"] == seat:
             report.faults.append(Fault(no, seat, 0, e["code"], WORDS.get(e["code"], e["code"]), e["detail"]))
     played = 0
     try:
-        while m.outcome() is None and played < decisions:
+        while m.outcome() is None and (decisions is None or played < decisions):
             m.step()
             played += 1
         agent = m.agents[seat]
@@ -164,3 +166,33 @@ def _from_record(path: str, seat: str, report: CheckReport, no: int) -> None:
                 detail = str(e.get("detail", ""))[:300]
                 report.faults.append(Fault(no, seat, int(line.get("n", 0)), code, words,
                                            f"{detail} (turn {line.get('turn')})"))
+
+
+UPLOAD_DECISIONS = 4
+"""Decision points per seat of the short check an upload (and a tournament's bot) passes first."""
+
+#: the recorded codes that mean a bot does not work (refusals by the rules are allowed)
+BROKEN = ("crash", "memory", "malformed")
+
+
+def load_problem(spec: str, game: str, overrides: dict[str, Any] | None = None,
+                 decisions: int | None = UPLOAD_DECISIONS) -> str | None:
+    """The check a league upload and every bot of a tournament pass before they play (issue 28
+    item 5): :func:`check_bot` for ``decisions`` decision points per seat; the first fault that
+    means the bot does not work (it cannot be built or loaded, crashes, runs out of memory,
+    answers invalid replies, or never answers) as one line naming the bot's own file and line
+    where there is one, or ``None`` when it works. Refusals of orders by the rules are allowed.
+    Never raises for a bad spec, game or parameter: that is the returned line."""
+    from botwars.engine.errors import BotwarsError, ConfigError
+    try:
+        rep = check_bot(spec, game, decisions=decisions, overrides=overrides)
+    except BotwarsError as exc:
+        return exc.one_line() if isinstance(exc, ConfigError) else str(exc)
+    for f in rep.faults:
+        if f.code in BROKEN:
+            return f.line()
+    played = sum(m["decisions"] for m in rep.matches)
+    late = [f for f in rep.faults if f.code == "timeout"]
+    if played and len(late) >= played:
+        return "never answered: " + late[0].line()
+    return None

@@ -64,14 +64,22 @@ except ImportError:  # pragma: no cover - a declared dependency; json alone stil
 
 
 def error_line(exc: BaseException, path: str | None = None) -> str:
-    """``Type: message (file:line)`` naming the innermost frame in the bot's file if any."""
+    """``Type: message (file:line)`` naming the innermost frame in the bot's file if any.
+
+    A ``SyntaxError`` (and its subclasses) names the file and line it points at, the bot's own
+    file, not the import machinery's frame (``<frozen importlib._bootstrap>``, issue 28 item
+    5); otherwise frames of Python's frozen modules are passed over."""
     where = ""
+    msg = str(exc)
+    if isinstance(exc, SyntaxError) and exc.filename and not str(exc.filename).startswith("<"):
+        msg = exc.msg or "invalid syntax"
+        return f"{type(exc).__name__}: {msg} ({os.path.basename(exc.filename)}:{exc.lineno})"
     tb = traceback.extract_tb(exc.__traceback__)
-    frames = [f for f in tb if path and os.path.abspath(f.filename) == os.path.abspath(path)] or tb[-1:]
+    real = [f for f in tb if not f.filename.startswith("<")]
+    frames = [f for f in tb if path and os.path.abspath(f.filename) == os.path.abspath(path)] or real[-1:] or tb[-1:]
     if frames:
         f = frames[-1]
         where = f" ({os.path.basename(f.filename)}:{f.lineno})"
-    msg = str(exc)
     return f"{type(exc).__name__}: {msg}{where}" if msg else f"{type(exc).__name__}{where}"
 
 

@@ -164,6 +164,8 @@ def check_manifest(out_dir: str, settings: dict[str, Any]) -> None:
             old = json.load(f)
         if not isinstance(old, dict):
             raise ValueError("not an object")
+        if not isinstance(old.get("game"), str) or not isinstance(old.get("agents"), list):
+            raise ValueError("it names no game or no agents")
     except (OSError, ValueError) as exc:
         raise ConfigError(f"{path} is not a tournament manifest ({exc}); use another --out") from None
     if old.get("game") != settings["game"]:

@@ -131,6 +131,32 @@ class Tournament:
         if players == 2:
             self.elo_initial = float(self.config.get("rating_initial", ELO_DEFAULT_INITIAL))
 
+    # ---- the bots' check ----------------------------------------------------------------------
+    def check_bots(self, decisions: int | None = None) -> list[str]:
+        """Check every bot of the tournament before any match is played (issue 28 item 5): each
+        distinct spec that is not a built-in bot plays the upload check
+        (:func:`botwars.agents.check.load_problem`, ``decisions`` decision points per seat,
+        default :data:`~botwars.agents.check.UPLOAD_DECISIONS`, in the sandbox). Returns the
+        specs checked. Raises :class:`ConfigError` naming every bot that does not work (cannot
+        load, crashes, invalid replies, never answers), with its own file and line where the
+        fault has one, e.g. ``bad.py does not work: ... SyntaxError: invalid syntax (bad.py:3)``."""
+        from botwars.agents.check import UPLOAD_DECISIONS, load_problem
+        checked, problems = [], []
+        for spec in dict.fromkeys(self.s.agents):
+            if spec.startswith("builtin:"):
+                continue
+            checked.append(spec)
+            problem = load_problem(spec, self.s.game, self.s.overrides,
+                                   UPLOAD_DECISIONS if decisions is None else decisions)
+            if problem is not None:
+                problems.append(f"{spec} does not work: {problem}")
+        if problems:
+            n = len(problems)
+            raise ConfigError(f"{n} bot{'s' if n != 1 else ''} refused before the tournament, no match played: "
+                              + "; ".join(problems) + " (check one with `botwars bot check BOT --game "
+                              f"{self.s.game}`)")
+        return checked
+
     # ---- schedule ---------------------------------------------------------------------------
     def total(self) -> int:
         """The number of matches the whole tournament plays."""

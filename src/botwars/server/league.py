@@ -117,6 +117,22 @@ BOT_BUDGET_S = 60.0
 MAX_MATCH_S = 300.0
 """Longest league match in wall-clock seconds (the bot that used the most time resigns)."""
 
+QUARANTINE_MATCHES = 3
+"""Clean matches an upload (and each replacement) plays in quarantine before it is ranked
+(issue 28 item 5): a clean match is one it played to the end without a failure of its own
+(crash, late or invalid reply, memory); quarantine matches are not rated."""
+MATCHES_PER_HOUR = 720
+"""Most ladder and quarantine matches the scheduler plays per game in any hour (issue 28 item 6)."""
+SETTLED_SIGMA = 2.0
+"""The stop rule (issue 28 item 6): a game's ladder rests while every member's rating σ is
+under this and no bot is in quarantine; an upload or a replacement (a new, unsettled rating)
+wakes it. openskill's σ starts at 25/3 ≈ 8.3 and, with its dynamics factor τ, levels off near
+1.5 however many matches are played (two bots: σ ≈ 2.5 after 100 matches, 1.9 after 200), so
+the threshold must stay above that level or the ladder never rests."""
+KEEP_REPLAYS = 20
+"""Replays kept per pair of identities (the newest); older ones are dropped, every result stays
+(issue 28 item 6)."""
+
 RECENT_FORM = 5
 """Results shown as recent form on the ladder (W, D or L, newest first)."""
 CHART_MEMBERS = 8
@@ -163,23 +179,12 @@ def result_letter(match: dict[str, Any], who: str) -> str:
 
 
 def check_upload(spec: str, game: str, overrides: dict[str, Any], decisions: int) -> Optional[str]:
-    """Play ``spec`` through :func:`botwars.agents.check.check_bot`; the first fault that means
-    the bot does not work (it cannot be built, crashes, runs out of memory, answers invalid
-    replies, or never answers) as one line, or ``None``. Refusals by the rules are allowed.
-    Runs in a worker process (the bot itself in the sandbox)."""
-    from botwars.agents.check import check_bot
-    try:
-        rep = check_bot(spec, game, decisions=decisions, overrides=overrides)
-    except BotwarsError as exc:
-        return exc.one_line() if isinstance(exc, ConfigError) else str(exc)
-    for f in rep.faults:
-        if f.code in ("crash", "memory", "malformed"):
-            return f.line()
-    played = sum(m["decisions"] for m in rep.matches)
-    late = [f for f in rep.faults if f.code == "timeout"]
-    if played and len(late) >= played:
-        return "never answered: " + late[0].line()
-    return None
+    """Play ``spec`` through :func:`botwars.agents.check.load_problem` (the short
+    :func:`~botwars.agents.check.check_bot`, ``decisions`` decision points a seat); the first
+    fault that means the bot does not work as one line, or ``None``. Refusals by the rules are
+    allowed. Runs in a worker process (the bot itself in the sandbox)."""
+    from botwars.agents.check import load_problem
+    return load_problem(spec, game, overrides, decisions)
 
 
 def league_secret(data_dir: str) -> int:
@@ -211,6 +216,20 @@ def league_secret(data_dir: str) -> int:
 
 
 # ---- the league ----------------------------------------------------------------------------
+class RestRules(BaseModel):
+    """The league's quarantine and rest rules (issue 28 items 5 and 6), shown on the league
+    pages: ``quarantine_matches`` (≥ 0; 0: an upload is ranked at once), ``matches_per_hour``
+    (per game, ≥ 1, or ``None``: no budget), ``settled_sigma`` (σ, > 0, or ``None``: never
+    rest), ``keep_replays`` (per pair of identities, ≥ 1, or ``None``: keep all). Raises
+    ``pydantic.ValidationError`` for a value out of range."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    quarantine_matches: int = Field(QUARANTINE_MATCHES, ge=0, le=1000)
+    matches_per_hour: Optional[int] = Field(MATCHES_PER_HOUR, ge=1)
+    settled_sigma: Optional[float] = Field(SETTLED_SIGMA, gt=0)
+    keep_replays: Optional[int] = Field(KEEP_REPLAYS, ge=1)
+
+
 class League:
     """The server's league over ``store``; bot programs are materialised under ``data_dir``.
 
@@ -239,6 +258,13 @@ class League:
     processes of the league's own) through ``gate`` (:class:`~botwars.server.uploads.UploadGate`:
     a per-address rate limit, :data:`CHECK_WORKERS` checks at once), awaited by the request
     without holding one of the server's threads.
+
+    Quarantine and rest (issue 28 items 5 and 6, :class:`RestRules` in :attr:`rules`): an upload
+    or replacement plays ``quarantine_matches`` clean matches (kind ``quarantine``, unrated)
+    before it is ranked; the scheduler plays at most ``matches_per_hour`` matches of a game in
+    any hour; a game rests while every member's σ is under ``settled_sigma`` and no bot is in
+    quarantine; only the newest ``keep_replays`` replays of each pair are kept (every result
+    stays). ``None`` switches a rule off.
     """
 
     def __init__(self, store: Store, data_dir: str, *, workers: int = 1, seed: int | None = None,
@@ -246,7 +272,9 @@ class League:
                  check_decisions: int = 4, enabled: bool | None = None, idle_s: float = 5.0,
                  challenges_per_bot: int = CHALLENGES_PER_BOT, challenges_per_owner: int = CHALLENGES_PER_OWNER,
                  ladder_share: float = LADDER_SHARE, budget_s: float | None = BOT_BUDGET_S,
-                 max_match_s: float | None = MAX_MATCH_S, bot_pool: Any = None, gate: UploadGate | None = None):
+                 max_match_s: float | None = MAX_MATCH_S, bot_pool: Any = None, gate: UploadGate | None = None,
+                 quarantine_matches: int = QUARANTINE_MATCHES, matches_per_hour: int | None = MATCHES_PER_HOUR,
+                 settled_sigma: float | None = SETTLED_SIGMA, keep_replays: int | None = KEEP_REPLAYS):
         self.store = store
         self.data_dir = os.path.abspath(data_dir)
         self.workers = max(1, workers)
@@ -264,6 +292,8 @@ class League:
         self.max_match_s = max_match_s
         self.bot_pool = bot_pool
         self.gate = gate or UploadGate(slots=CHECK_WORKERS)
+        self.rules = RestRules(quarantine_matches=quarantine_matches, matches_per_hour=matches_per_hour,
+                               settled_sigma=settled_sigma, keep_replays=keep_replays)
         self._check_pool: Any = None  # without a bot pool: the league's own (made at the first check)
         self._check_lock = threading.Lock()
         self._batches = {"ladder": 0, "challenge": 0}  # batches played by kind (the ladder's share)
@@ -517,6 +547,22 @@ class League:
                                                                LeagueMatchRow.kind == kind)))
         return [_match_dict(r) for r in rows]
 
+    def _trials(self, game: str, quarantine: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+        """Per active bot version of ``game`` still in quarantine (fewer than
+        ``rules.quarantine_matches`` clean matches among the stored ``quarantine`` matches):
+        ``{"played", "clean", "needed"}``. A clean match: status ``ok`` and no failure of the
+        bot's own seat."""
+        need = self.rules.quarantine_matches
+        out = {}
+        for b in self.bots(game):
+            ident = identity(b["bot"], b["version"])
+            mine = [m for m in quarantine if ident in m["agents"]]
+            clean = sum(1 for m in mine if m["status"] == "ok"
+                        and not m["errors"].get(m["seats"][m["agents"].index(ident)], 0))
+            if clean < need:
+                out[ident] = {"played": len(mine), "clean": clean, "needed": need}
+        return out
+
     def names(self, game: Optional[str] = None) -> dict[str, str]:
         """Display name of every identity: ``NAME v2`` for bot versions (``builtin:X`` as is)."""
         with self.store.read() as s:
@@ -535,11 +581,15 @@ class League:
         and house bots) with ``rank``, ``name``, ``bot`` (id or ``None``), ``agent``
         (identity), ``mu``, ``sigma``, ``ordinal``, ``elo`` (games with ``rating_initial``,
         else ``None``), ``games``, ``wins``, ``draws``, ``losses``, ``form`` (e.g. ``"WLD"``,
-        newest first). Ordered by ordinal, then μ, then name. Raises 404 for an unknown game."""
-        return self._ladder(game, self._stored(game))
+        newest first), ``trial`` (a bot in quarantine: ``{"played", "clean", "needed"}``, its
+        ``rank`` ``None``; else ``None``). Ordered by ordinal, then μ, then name, the bots in
+        quarantine last. Raises 404 for an unknown game."""
+        return self._ladder(game, self._stored(game), self._stored(game, "quarantine"))
 
-    def _ladder(self, game: str, matches: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """:meth:`ladder` from the game's stored ladder ``matches`` (:meth:`_stored`)."""
+    def _ladder(self, game: str, matches: list[dict[str, Any]],
+                quarantine: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+        """:meth:`ladder` from the game's stored ladder ``matches`` (:meth:`_stored`) and
+        ``quarantine`` matches (bots still in quarantine are unranked)."""
         try:
             rs = get_ruleset(game)
         except BotwarsError:
@@ -556,6 +606,7 @@ class League:
             initial = self.game_config(game).get("rating_initial", rating_mod.ELO_DEFAULT_INITIAL)
             elo = rating_mod.elo_ratings(matches, everyone, float(initial))
         counted = rating_mod.fixed_order(matches)
+        trials = self._trials(game, quarantine) if quarantine is not None else {}
         rows = []
         for ident, bid, name, kind in members:
             mine = [m for m in counted if ident in m["agents"]]
@@ -565,10 +616,10 @@ class League:
                          "mu": r["mu"], "sigma": r["sigma"], "ordinal": r["ordinal"],
                          "elo": None if elo is None else elo[ident], "games": len(mine),
                          "wins": letters.count("W"), "draws": letters.count("D"), "losses": letters.count("L"),
-                         "form": "".join(reversed(letters[-RECENT_FORM:]))})
-        rows.sort(key=lambda x: (-x["ordinal"], -x["mu"], x["name"]))
+                         "form": "".join(reversed(letters[-RECENT_FORM:])), "trial": trials.get(ident)})
+        rows.sort(key=lambda x: (x["trial"] is not None, -x["ordinal"], -x["mu"], x["name"]))
         for i, x in enumerate(rows):
-            x["rank"] = i + 1
+            x["rank"] = i + 1 if x["trial"] is None else None
         return rows
 
     def ladder_with_chart(self, game: str) -> tuple[list[dict[str, Any]], str | None]:
@@ -580,7 +631,7 @@ class League:
         for an unknown game."""
         from botwars.league.charts import rating_chart_svg
         matches = self._stored(game)
-        rows = self._ladder(game, matches)
+        rows = self._ladder(game, matches, self._stored(game, "quarantine"))
         counted = rating_mod.fixed_order(matches)
         top = rows[:CHART_MEMBERS]
         ids = hashlib.sha256("\n".join(m["match_id"] for m in counted).encode()).hexdigest()
@@ -734,19 +785,27 @@ class League:
 
     def pairings(self, game: str, count: int) -> list[MatchJob]:
         """The next ``count`` ladder matches of ``game`` (deterministic: the same stored results,
-        bots and seed give the same matches). Each pairs the uploaded bot with the fewest ladder
-        games (ties: seeded choice) with one of the 3 members nearest to it by ordinal (seeded
-        choice); the seat order is seeded too. ``seq`` continues the game's schedule."""
+        bots and seed give the same matches). Each pairs the uploaded bot with the fewest games
+        (ladder and quarantine; ties: seeded choice) with one of the 3 members nearest to it by
+        ordinal (seeded choice; ranked members before bots in quarantine); the seat order is
+        seeded too. ``seq`` continues the game's schedule. A match with a bot in quarantine is
+        stored as kind ``quarantine`` (see :meth:`scheduled`)."""
+        return [job for job, _ in self.scheduled(game, count)]
+
+    def scheduled(self, game: str, count: int) -> list[tuple[MatchJob, str]]:
+        """:meth:`pairings` with each match's kind: ``ladder`` (rated) or ``quarantine`` (a bot
+        in it is still in quarantine, issue 28 item 5: unrated)."""
         rows = self._rows()
         matches = self._stored(game)
-        seq0 = max((m["seq"] for m in matches), default=0) + 1
-        lad = {r["agent"]: r for r in self._ladder(game, matches)}
+        quarantine = self._stored(game, "quarantine")
+        seq0 = max((m["seq"] for m in matches + quarantine), default=0) + 1
+        lad = {r["agent"]: r for r in self._ladder(game, matches, quarantine)}
         # a bot uploaded (or retired) between the two reads is left to the next batch
         lad = {a: r for a, r in lad.items()
                if r["bot"] is None or (r["bot"] in rows and rows[r["bot"]].status == "active")}
         uploaded = sorted(a for a in lad if a.startswith("bot:"))
         members = sorted(lad)
-        played = {a: lad[a]["games"] for a in members}
+        played = {a: lad[a]["games"] + (lad[a]["trial"] or {}).get("played", 0) for a in members}
         rs = get_ruleset(game)
         seats = rs.seat_names(max(2, rs.min_seats))
         cfg = self.game_config(game)
@@ -759,7 +818,8 @@ class League:
             least = min(played[a] for a in uploaded)
             first = rng.choice([a for a in uploaded if played[a] == least])
             others = sorted((a for a in members if a != first),
-                            key=lambda a: (abs(lad[a]["ordinal"] - lad[first]["ordinal"]), a))
+                            key=lambda a: (lad[a]["trial"] is not None,
+                                           abs(lad[a]["ordinal"] - lad[first]["ordinal"]), a))
             group = [first] + rng.sample(others[:3], min(len(seats) - 1, len(others[:3])))
             if len(group) < len(seats):
                 break
@@ -768,11 +828,69 @@ class League:
                 played[a] += 1
             pairs = [self._spec(a, rows) for a in group]
             mid = _digest("ladder", self.seed, game, seq, [p[1] for p in pairs])[:12]
-            jobs.append(MatchJob(mid, game, cfg, tuple(p[0] for p in pairs),
-                                 int(_digest(self.seed, game, seq)[:12], 16), seq=seq,
-                                 names=tuple(p[1] for p in pairs), budget_s=self.budget_s,
-                                 max_match_s=self.max_match_s))
+            kind = "quarantine" if any(lad[a]["trial"] is not None for a in group) else "ladder"
+            jobs.append((MatchJob(mid, game, cfg, tuple(p[0] for p in pairs),
+                                  int(_digest(self.seed, game, seq)[:12], 16), seq=seq,
+                                  names=tuple(p[1] for p in pairs), budget_s=self.budget_s,
+                                  max_match_s=self.max_match_s), kind))
         return jobs
+
+    # ---- rest (issue 28 item 6) ----------------------------------------------------------
+    def played_last_hour(self, game: str, now: float | None = None) -> int:
+        """Ladder and quarantine matches of ``game`` stored in the hour before ``now``."""
+        from sqlalchemy import func
+        now = time.time() if now is None else now
+        with self.store.read() as s:
+            return int(s.scalar(select(func.count()).select_from(LeagueMatchRow).where(
+                LeagueMatchRow.game == game, LeagueMatchRow.kind.in_(("ladder", "quarantine")),
+                LeagueMatchRow.created_at > now - 3600)) or 0)
+
+    def rest_state(self, game: str, now: float | None = None) -> dict[str, Any]:
+        """Whether ``game``'s ladder plays now, by the rest rules: ``{"budget_left"`` (matches
+        the hourly budget still allows, ``None``: no budget), ``"settled"`` (every member's σ is
+        under ``rules.settled_sigma`` and no bot is in quarantine), ``"resting"`` (nothing
+        to play now), ``"reason"`` (plain words, or ``None``)``}``. Raises 404 for an unknown
+        game."""
+        r = self.rules
+        left = None
+        reason = None
+        if r.matches_per_hour is not None:
+            left = max(0, r.matches_per_hour - self.played_last_hour(game, now))
+            if left == 0:
+                reason = f"played its budget of {r.matches_per_hour} matches in the last hour"
+        rows = self.ladder(game)
+        settled = (r.settled_sigma is not None and bool(rows)
+                   and all(x["trial"] is None and x["sigma"] < r.settled_sigma for x in rows))
+        if settled:
+            reason = (f"every rating is settled (σ under {r.settled_sigma:g}); an upload or a replacement "
+                      "starts the ladder again")
+        return {"budget_left": left, "settled": settled, "resting": reason is not None, "reason": reason}
+
+    def prune_replays(self, game: str) -> int:
+        """Drop the replays of ``game``'s finished matches beyond the newest
+        ``rules.keep_replays`` of each pair of identities (the unordered set of its agents);
+        the matches' results stay, and so do the ratings. A dropped replay's copy registered
+        with the replay viewer is deleted too. Returns how many replays were dropped."""
+        keep = self.rules.keep_replays
+        if keep is None:
+            return 0
+        from sqlalchemy import delete, update
+        with self.store.read() as s:
+            rows = list(s.execute(select(LeagueMatchRow.match_id, LeagueMatchRow.agents, LeagueMatchRow.finished_at,
+                                         LeagueMatchRow.seq)
+                                  .where(LeagueMatchRow.game == game, LeagueMatchRow.record.is_not(None))))
+        by_pair: dict[tuple[str, ...], list[Any]] = {}
+        for r in rows:
+            by_pair.setdefault(tuple(sorted(json.loads(r.agents))), []).append(r)
+        drop = []
+        for group in by_pair.values():
+            group.sort(key=lambda r: (r.finished_at or 0.0, r.seq, r.match_id), reverse=True)
+            drop += [r.match_id for r in group[keep:]]
+        if drop:
+            with self.store.write() as s:
+                s.execute(update(LeagueMatchRow).where(LeagueMatchRow.match_id.in_(drop)).values(record=None))
+                s.execute(delete(MatchRow).where(MatchRow.id.in_(drop)))
+        return len(drop)
 
     def step(self, max_matches: Optional[int] = None) -> int:
         """Play one batch (at most ``max_matches``, default ``workers``): queued challenges or
@@ -793,15 +911,24 @@ class League:
             kind, game = "challenge", ""
             contested = bool(jobs)
             done = self._batches
+            kinds: dict[str, str] = {}
             if not jobs or done["ladder"] < self.ladder_share * (done["ladder"] + done["challenge"]):
                 games = self.ladder_games()
-                ladder: list[MatchJob] = []
-                if games:
-                    game = games[self._turn % len(games)]
+                ladder: list[tuple[MatchJob, str]] = []
+                for _ in range(len(games)):  # the next game in turn that is not resting
+                    g = games[self._turn % len(games)]
                     self._turn += 1
-                    ladder = self.pairings(game, limit)
+                    state = self.rest_state(g)
+                    if state["resting"]:
+                        continue
+                    left = state["budget_left"]
+                    ladder = self.scheduled(g, limit if left is None else min(limit, left))
+                    if ladder:
+                        game = g
+                        break
                 if ladder:
-                    kind, jobs = "ladder", ladder
+                    kind, jobs = "ladder", [j for j, _ in ladder]
+                    kinds = {j.match_id: k for j, k in ladder}
             if not jobs:
                 return 0
             if contested:
@@ -814,13 +941,17 @@ class League:
 
             def done(rep: MatchReport) -> None:
                 if not self._stop.is_set():  # a match cut short by the shutdown is never stored
-                    self._commit(rep, kind, game)
+                    self._commit(rep, kinds.get(rep.row["match_id"], kind), game)
             self._backend.run(jobs, done)
+            for g in {game} | {j.game for j in jobs}:
+                if g:
+                    self.prune_replays(g)
             return len(jobs)
 
     def _commit(self, report: MatchReport, kind: str, game: str = "") -> bool:
-        """Store a finished match once: a ladder row is inserted (nothing when it exists), a
-        queued challenge is filled in (nothing when it is no longer queued)."""
+        """Store a finished match once: a ladder or quarantine row (``kind``) is inserted
+        (nothing when it exists), a queued challenge is filled in (nothing when it is no longer
+        queued)."""
         row = report.row
         names = self.names()
         record = _relabel(report.record, [names.get(a, a) for a in row["agents"]]) if report.record else None
@@ -839,7 +970,7 @@ class League:
                 return True
             if old is not None:
                 return False
-            s.add(LeagueMatchRow(match_id=row["match_id"], game=game, kind="ladder", seq=row["seq"],
+            s.add(LeagueMatchRow(match_id=row["match_id"], game=game, kind=kind, seq=row["seq"],
                                  seed=row["seed"], created_at=time.time(), **fields))
         return True
 
@@ -1009,6 +1140,34 @@ def _env_seconds(name: str, default: float) -> float | None:
     return value if value > 0 else None
 
 
+REST_ENV = {"quarantine_matches": "BOTWARS_LEAGUE_QUARANTINE", "matches_per_hour": "BOTWARS_LEAGUE_MATCHES_PER_HOUR",
+            "settled_sigma": "BOTWARS_LEAGUE_SETTLED_SIGMA", "keep_replays": "BOTWARS_LEAGUE_KEEP_REPLAYS"}
+"""The environment variables that set the league's :class:`RestRules` (docs/tournaments.md)."""
+
+
+def rest_rules_from_env(env: dict[str, str] | None = None) -> RestRules:
+    """The league's :class:`RestRules` from :data:`REST_ENV` in ``env`` (default
+    ``os.environ``): unset keeps the default; ``off`` (or ``none``) switches the rule off
+    (``BOTWARS_LEAGUE_QUARANTINE=off``: 0 matches); a value the rule cannot take is logged,
+    naming the variable, and the default is kept."""
+    from pydantic import ValidationError
+    env = os.environ if env is None else env
+    values: dict[str, Any] = {}
+    for field, name in REST_ENV.items():
+        text = env.get(name, "").strip()
+        if not text:
+            continue
+        value: Any = (0 if field == "quarantine_matches" else None) if text.lower() in ("off", "none") else text
+        try:
+            RestRules(**{field: value})
+        except ValidationError as exc:
+            log.warning("%s=%r is not usable (%s); using the default %s", name, text,
+                        exc.errors()[0]["msg"], RestRules.model_fields[field].default)
+            continue
+        values[field] = value
+    return RestRules(**values)
+
+
 def _address(request: Request) -> str:
     """The client's address (the owner of what it queues, the key of its rate limits)."""
     return request.client.host if request.client else "unknown"
@@ -1029,14 +1188,16 @@ def install_league(app: FastAPI, manager: MatchManager, store: Store) -> League:
     the app's lifespan calls its ``start``/``stop``. Workers: ``BOTWARS_LEAGUE_WORKERS``
     (default 1); a bot's time budget per match and the longest match, in seconds:
     ``BOTWARS_LEAGUE_BUDGET_S`` (default :data:`BOT_BUDGET_S`) and ``BOTWARS_LEAGUE_MAX_MATCH_S``
-    (default :data:`MAX_MATCH_S`; ``0`` or ``off``: none)."""
+    (default :data:`MAX_MATCH_S`; ``0`` or ``off``: none); the quarantine and rest rules:
+    :func:`rest_rules_from_env`."""
     try:
         workers = int(os.environ.get("BOTWARS_LEAGUE_WORKERS", "1"))
     except ValueError:
         workers = 1
     league = League(store, default_data_dir(store), workers=workers, bot_pool=manager.bot_pool,
                     budget_s=_env_seconds("BOTWARS_LEAGUE_BUDGET_S", BOT_BUDGET_S),
-                    max_match_s=_env_seconds("BOTWARS_LEAGUE_MAX_MATCH_S", MAX_MATCH_S))
+                    max_match_s=_env_seconds("BOTWARS_LEAGUE_MAX_MATCH_S", MAX_MATCH_S),
+                    **rest_rules_from_env().model_dump())
     app.state.league = league
     r = APIRouter(prefix="/api/league", tags=["league"])
 

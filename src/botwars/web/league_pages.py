@@ -4,7 +4,9 @@
 - ``GET /league`` — the games' ladders and the upload form (``static/league.js`` posts to
   ``POST /api/league/bots`` and shows the owner token once);
 - ``GET /league/{game}`` — the ladder: rank, name, μ ± σ, ordinal, Elo (games with
-  ``rating_initial``: arena R29), games, wins/draws/losses, recent form;
+  ``rating_initial``: arena R29), games, wins/draws/losses, recent form; bots in quarantine
+  unranked with their clean matches so far; the quarantine and rest rules, and whether the
+  ladder is resting now (issue 28 items 5 and 6);
 - ``GET /league/bots/{id}`` — a bot: its ladder rank and rating, its matches with links to
   their replays, a form to challenge another bot or a built-in bot (unrated; needs the owner
   token) and one to replace or retire it (owner token: ``PUT``/``DELETE /api/league/bots/{id}``);
@@ -57,7 +59,7 @@ def install_league_pages(app: FastAPI) -> None:
             games.append({"id": gid, "name": get_game(gid).ruleset().name, "bots": len(league.bots(gid)),
                           "kinds": [k for k in KINDS if k not in ("rgkit", "botwars-io")
                                     or get_game(gid).agent_kind(k) is not None]})
-        return page("league.html", games=games, kinds=list(KINDS))
+        return page("league.html", games=games, kinds=list(KINDS), rules=league.rules)
 
     @app.get("/league/bots/{bot_id}", response_class=HTMLResponse, include_in_schema=False)
     def bot_page(request: Request, bot_id: str) -> Response:
@@ -89,4 +91,5 @@ def install_league_pages(app: FastAPI) -> None:
             raise ApiError(404, "unknown_game", f"no game {game[:64]!r}")
         rows, chart = league.ladder_with_chart(game)
         return page("league_ladder.html", game=game, rows=rows, elo=any(r["elo"] is not None for r in rows),
-                    chart=Markup(chart) if chart else None, chart_members=CHART_MEMBERS)
+                    chart=Markup(chart) if chart else None, chart_members=CHART_MEMBERS, rules=league.rules,
+                    rest=league.rest_state(game))

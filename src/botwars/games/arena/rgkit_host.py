@@ -302,30 +302,33 @@ class RgkitHost:
         turn = view["turn"]
         own_ids, foe_ids = tracker.update(turn, own, foe)
         me, them = player - 1, 2 - player
-        # rgkit's AttrDict records, built without AttrDict.__init__ (same keys, same order)
-        new = _new_dict
-        robots = AttrDict()
-        mine = []
-        for sq, hp in own.items():
-            loc = (sq[0] - 1, h - sq[1])  # rgcompat.to_rg
-            rid = own_ids[sq]
-            info = new(AttrDict)
-            info["location"] = loc
-            info["hp"] = hp
-            info["player_id"] = me
-            info["robot_id"] = rid
-            info.__dict__ = info
-            robots[loc] = info
-            mine.append((loc, sq, hp, rid))
-        for sq, hp in foe.items():  # rgkit: player_only_properties (robot_id) removed from enemies
-            loc = (sq[0] - 1, h - sq[1])
-            info = new(AttrDict)
-            info["location"] = loc
-            info["hp"] = hp
-            info["player_id"] = them
-            info.__dict__ = info
-            robots[loc] = info
-        game = AttrDict(robots=robots, turn=turn)
+        mine = [((sq[0] - 1, h - sq[1]), sq, hp, own_ids[sq]) for sq, hp in own.items()]  # rgcompat.to_rg
+
+        def robots() -> AttrDict:
+            """rgkit's AttrDict records, built without AttrDict.__init__ (same keys, same order);
+            called at the first read of ``game.robots`` only (a bot that never looks, such as
+            guardbot, never pays for them)."""
+            new = _new_dict
+            out = AttrDict()
+            for loc, _, hp, rid in mine:
+                info = new(AttrDict)
+                info["location"] = loc
+                info["hp"] = hp
+                info["player_id"] = me
+                info["robot_id"] = rid
+                info.__dict__ = info
+                out[loc] = info
+            for sq, hp in foe.items():  # rgkit: player_only_properties (robot_id) removed from enemies
+                loc = (sq[0] - 1, h - sq[1])
+                info = new(AttrDict)
+                info["location"] = loc
+                info["hp"] = hp
+                info["player_id"] = them
+                info.__dict__ = info
+                out[loc] = info
+            return out
+
+        game = LazyGame(turn, robots)
         # rgkit: one seed per player and turn (0..max_seed), "SEED-ROBOT_ID" per act
         turn_seed = random.Random(f"{self.seed}:{self.seat}:{turn}").randint(0, rgcompat.RGKIT_FIXED["max_seed"])
         prefix = f"{turn_seed}-"
@@ -374,6 +377,66 @@ class RgkitHost:
 
 _new_dict = dict.__new__
 _NONE: frozenset = frozenset()
+
+
+class LazyGame(AttrDict):
+    """rgkit's ``game`` (an ``AttrDict`` of ``robots`` and ``turn``) whose ``robots`` record is
+    built at its first read (issue 28 item 3): ``game.robots``, ``game['robots']``, and any way
+    of looking at the whole dict (``in``, ``len``, iteration, ``keys``/``values``/``items``,
+    ``get``, ``copy``, ``dict(game)``, ``json.dumps``, ``copy``/``pickle``, ``repr``, ``==``)
+    builds it first, so a bot sees exactly the eager ``AttrDict(robots=..., turn=...)``, keys in
+    that order. ``build()`` returns the record; a bot that sets ``game.robots`` itself before
+    reading it keeps its own value."""
+
+    __slots__ = ("_build",)
+
+    def __init__(self, turn: int, build: Any):
+        dict.__init__(self, turn=turn)
+        self.__dict__ = self
+        self._build = build
+
+    def _fill(self) -> None:
+        build = self._build
+        if build is None:
+            return
+        self._build = None
+        if dict.__contains__(self, "robots"):  # the bot set its own
+            return
+        items = list(dict.items(self))
+        dict.clear(self)
+        dict.__setitem__(self, "robots", build())
+        dict.update(self, items)
+
+    def __missing__(self, key: Any) -> Any:
+        if key == "robots" and self._build is not None:
+            self._fill()
+            return dict.__getitem__(self, key)
+        raise KeyError(key)
+
+    def __getattr__(self, name: str) -> Any:  # only for names not in the dict
+        if name == "robots" and self._build is not None:
+            self._fill()
+            return dict.__getitem__(self, name)
+        raise AttributeError(name)
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        self._fill()
+        return (AttrDict, (dict(dict.items(self)),))
+
+
+def _filled(name: str) -> Any:
+    method = getattr(dict, name)
+
+    def call(self: LazyGame, *args: Any, **kwargs: Any) -> Any:
+        self._fill()
+        return method(self, *args, **kwargs)
+    call.__name__ = name
+    return call
+
+
+for _name in ("__contains__", "__iter__", "__len__", "__repr__", "__eq__", "__ne__", "__or__", "__ror__",
+              "__reversed__", "keys", "values", "items", "get", "copy", "pop", "popitem", "setdefault"):
+    setattr(LazyGame, _name, _filled(_name))
 
 
 #: at most this many ``robot_errors`` entries per reply (the P12 line stays under 8192 characters)
