@@ -227,9 +227,34 @@
       svg.setAttribute("aria-label", `${GAME} board${t ? ": " + t.textContent : ""}`);
       svg.setAttribute("aria-describedby", "board-text");
       letterPieces(svg);
+      splitPanel(svg);
     }
     boardText();
     drawPlanned();
+  }
+  // A drawing with a side panel (the squares end before the picture does, by the grid metadata):
+  // on a narrow screen the board alone fills the width, and the panel follows as a second
+  // picture of the same drawing under it (issue 23: squares of ~20 px on a phone otherwise).
+  const NARROW = window.matchMedia("(max-width: 700px)");
+  NARROW.addEventListener("change", () => loadBoard());
+  function splitPanel(svg) {
+    const old = $("board-side");
+    if (old) old.remove();
+    const m = gridMeta(), vb = (svg.getAttribute("viewBox") || "").split(/\s+/).map(Number);
+    if (!NARROW.matches || !m || vb.length !== 4) return;
+    const bw = m.cols * m.cell + 2 * m.margin, bh = m.rows * m.cell + 2 * m.margin;
+    if (vb[2] - bw < 40) return;  // no panel
+    const side = svg.cloneNode(true);
+    svg.setAttribute("viewBox", `0 0 ${bw} ${bh}`);
+    svg.setAttribute("width", bw); svg.setAttribute("height", bh);
+    svg.dataset.cropped = "true";
+    side.setAttribute("viewBox", `${bw} 0 ${vb[2] - bw} ${vb[3]}`);
+    side.setAttribute("width", vb[2] - bw); side.setAttribute("height", vb[3]);
+    side.setAttribute("aria-hidden", "true");  // the board in words says the same
+    side.querySelectorAll("[id]").forEach(e => e.removeAttribute("id"));
+    const box = el("div", {id: "board-side", class: "board board-side"});
+    box.append(side);
+    $("board").after(box);
   }
 
   // letters on pieces whose sides differ by colour alone (the kit's seat letters)

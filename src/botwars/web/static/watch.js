@@ -76,6 +76,10 @@
       pic.innerHTML = fr.svg || "";
       const svg = pic.querySelector("svg");
       if (svg) svg.setAttribute("aria-hidden", "true");
+      const board = boardBox.querySelector("svg");
+      if (svg && board && board.dataset.cropped) {  // a phone: the live board is shown without its side panel
+        for (const a of ["viewBox", "width", "height"]) svg.setAttribute(a, board.getAttribute(a));
+      }
       pic.setAttribute("aria-label", `picture ${j + 1} of ${frames.length} of the last turn`);
       caption.textContent = captionOf(fr);
       pos.textContent = `${j + 1} / ${frames.length}`;

@@ -1,0 +1,45 @@
+"""Issue 23, the last newcomer audit's list (the play pages at 1280x800 and on a 390x844 phone),
+each item checked here against a real server in Chromium:
+
+1. dadoed's and submarine's drawings carry a side panel inside the picture; on a phone the
+   board shrank to make room for it (squares of ~20 px). On a narrow screen the page shows the
+   board alone at the phone's width and the panel as a second picture under it.
+
+Helpers and the browser fixture are those of ``tests/web/test_web_browser.py``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.web.test_web_browser import (BOT, WAIT_MS, browser, open_page, wait_ready)  # noqa: F401
+
+PHONE = {"width": 390, "height": 844}
+
+
+def _square_px(page, selector: str) -> float:
+    """The smallest drawn width, in CSS pixels, of the board's squares (``selector``)."""
+    return page.evaluate(f"""() => Math.min(...[...document.querySelectorAll('#board svg {selector}')]
+                                     .map(r => r.getBoundingClientRect().width))""")
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("game,squares", [("dadoed", "rect.tile"), ("submarine", "rect.space")])
+def test_issue23_phone_board_fills_the_width(browser, live, game, squares):
+    m = live.create(game, ["remote", BOT[game]], seed=3)
+    page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}", **PHONE)
+    wait_ready(page)
+    px = _square_px(page, squares)
+    assert px >= 28, f"{game}: squares of {px:.1f} CSS px on a 390 px phone"
+    # the panel's facts are still on the page, under the board (a second picture of the same drawing)
+    page.wait_for_selector("#board-side svg", timeout=WAIT_MS)
+    side = page.evaluate("() => document.querySelector('#board-side svg').getBoundingClientRect().width")
+    assert side <= 390
+    board_box = page.evaluate("() => document.querySelector('#board svg').getBoundingClientRect().right")
+    assert board_box <= 390, board_box  # no sideways scrolling
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    # on a desktop the drawing keeps its panel in one picture
+    desk = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_ready(desk)
+    assert desk.locator("#board-side svg").count() == 0
+    assert page.errors == [] and desk.errors == [], (page.errors, desk.errors)
