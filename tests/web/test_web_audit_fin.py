@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.test_web_browser import (BOT, WAIT_MS, browser, open_page, wait_ready)  # noqa: F401
+from tests.web.test_web_browser import (BOT, WAIT_MS, browser, click_square, open_page, submit_ok,  # noqa: F401
+                                        view_of, wait_my_move, wait_ready)  # noqa: F401
 
 PHONE = {"width": 390, "height": 844}
 
@@ -43,3 +44,25 @@ def test_issue23_phone_board_fills_the_width(browser, live, game, squares):
     wait_ready(desk)
     assert desk.locator("#board-side svg").count() == 0
     assert page.errors == [] and desk.errors == [], (page.errors, desk.errors)
+
+
+@pytest.mark.browser
+def test_S_3_3_submarine_submit_is_off_until_the_fleet_is_complete(browser, live):
+    m = live.create("submarine", ["remote", BOT["submarine"]], seed=5)
+    page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_ready(page)
+    wait_my_move(page, "[data-setup-sub]")
+    row = view_of(page)["home_row"]
+    assert page.is_disabled("#submit")
+    assert page.inner_text("#submit-why") == f"Place sub a on row {row} and pick its special (5 subs still to set up)."
+    specials = ["torpedo", "depth_charge", "sonar", "mine", "armor"]
+    for i, sub in enumerate("abcde"):
+        page.click(f'[data-setup-sub="{sub}"]')
+        click_square(page, f"{'BCDEF'[i]}{row}")
+        if sub == "e":  # the last sub placed but without its special: still off, and says so
+            assert page.is_disabled("#submit")
+            assert page.inner_text("#submit-why") == "Pick a special for sub e."
+        page.click(f'[data-special="{specials[i]}"]')
+    assert not page.is_disabled("#submit") and page.inner_text("#submit-why") == ""
+    submit_ok(page)
+    assert page.errors == [], page.errors

@@ -332,8 +332,19 @@
       subs.forEach(k => { if (place[k]) ui.board.mark(place[k], k === cur ? "sel" : "plan", `sub ${k}${spec[k] ? ", " + spec[k] : ""}`, k); });
       ui.board.draw();
       const done = subs.every(k => place[k] && spec[k]);
-      status.textContent = done ? "All five subs placed with their specials: press Submit." : `Still to do: ${subs.filter(k => !(place[k] && spec[k])).join(", ")}.`;
+      const need = missing();
+      status.textContent = done ? "All five subs placed with their specials: press Submit." : need;
+      ui.ready(done, need);  // Submit stays off, with this sentence beside it, until the fleet is complete
       if (push && done) ui.setOrders({type: "setup", placement: {...place}, specials: {...spec}});
+    }
+    // what is still missing, as one sentence ("Place sub c on row 1 and pick its special.")
+    function missing() {
+      const k = subs.find(x => !(place[x] && spec[x]));
+      if (!k) return "";
+      const left = subs.filter(x => !(place[x] && spec[x])).length;
+      const what = !place[k] && !spec[k] ? `Place sub ${k} on row ${row} and pick its special` :
+        !place[k] ? `Place sub ${k} on row ${row}` : `Pick a special for sub ${k}`;
+      return `${what}${left > 1 ? ` (${left} subs still to set up)` : ""}.`;
     }
     function advance() {  // once a sub has both, go on to the next unfinished one
       if (place[cur] && spec[cur]) { const next = subs.find(k => !(place[k] && spec[k])); if (next) cur = next; }
