@@ -10,6 +10,8 @@ Helpers and the browser fixture are those of ``tests/web/test_web_browser.py``.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.web.test_web_browser import (BOT, WAIT_MS, browser, click_square, open_page, submit_ok,  # noqa: F401
@@ -66,3 +68,34 @@ def test_S_3_3_submarine_submit_is_off_until_the_fleet_is_complete(browser, live
     assert not page.is_disabled("#submit") and page.inner_text("#submit-why") == ""
     submit_ok(page)
     assert page.errors == [], page.errors
+
+
+CODE = re.compile(r"\b(FWD[123]|RVS[123]|RT90|LF90|UTRN|SLF1|SRT1|IDLE)\b")  # the cards' codes (F-5.1)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("game", ["factory", "geeko"])
+def test_F_5_1_program_cards_read_as_words_not_codes(browser, live, game):
+    m = live.create(game, ["remote", BOT[game]], seed=5)
+    page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_ready(page)
+    wait_my_move(page, ".cards .cardbtn")
+    hand = view_of(page)["hand"]  # the seat's own hand: codes and priorities ("LF90 350")
+    words = page.locator(".cards .cardbtn").all_inner_texts()
+    assert len(words) == len(hand)
+    for card, text in zip(hand, words):
+        move, prio = card.split()
+        assert re.fullmatch(r"[A-Z][a-z-]+( [a-z0-9]+)* · priority " + prio, text), (card, text)
+        assert CARD_WORDS[move] == text.split(" · ")[0], (card, text)
+    if game == "geeko":
+        page.click('[data-robot="A"]')
+    page.click(".cards .cardbtn >> nth=0")  # into a register: the register card reads the same
+    reg = page.locator(".cardbtn.in").first.inner_text()
+    assert reg == words[0], (reg, words[0])
+    assert not CODE.search(page.inner_text("#entry")), page.inner_text("#entry")
+    assert page.errors == [], page.errors
+
+
+CARD_WORDS = {"FWD1": "Move 1 forward", "FWD2": "Move 2 forward", "FWD3": "Move 3 forward", "RVS1": "Back up 1",
+              "RVS2": "Back up 2", "RVS3": "Back up 3", "RT90": "Turn right", "LF90": "Turn left", "UTRN": "U-turn",
+              "SLF1": "Slide 1 left", "SRT1": "Slide 1 right", "IDLE": "Do nothing"}

@@ -24,7 +24,7 @@
 // }. Every member is optional; without a kit the JSON box is the order entry.
 // ui = {el, setOrders, board: {onClick(fn), mark(name, cls, text), arrow(a, b, cls), clear()},
 //       seatName(seat), say(text, bad), plan(body, redraw(steps)), drawPlan(steps, who),
-//       registerCard(program, i, redraw, {id, describe, who}), stageMoves(events, text, colour),
+//       registerCard(program, i, redraw, {id, describe, label, who}), stageMoves(events, text, colour),
 //       ready(ok, why)}: ready(false, "Pick a second command for bot B.") disables Submit and shows
 //       the sentence beside it until the kit calls ready(true) (orders complete).
 "use strict";
@@ -556,23 +556,25 @@
   // takes it back (click, Enter, Delete), Shift+Left / Shift+Right on it or the two small
   // buttons move it one register earlier / later. program: the cards in register order (changed
   // in place, then redraw()); opts.id(card) -> its data id, opts.describe(card) -> what it does,
+  // opts.label(card) -> the button's words ("Turn left · priority 350"; default: the card as given),
   // opts.who: whose registers (spoken first, for a seat with several robots).
   function registerCard(program, i, redraw, opts) {
     const c = program[i], id = opts.id(c), text = opts.describe(c), who = opts.who ? `${opts.who}, ` : "";
+    const label = opts.label ? opts.label(c) : c;  // the card in words (the kit's label), else as given
     const swap = j => { if (j < 0 || j >= program.length) return; [program[i], program[j]] = [program[j], program[i]]; redraw(); };
     return [el("button", {type: "button", class: "cardbtn in", dataset: {reg: id}, title: `${text} — click to take it back`,
-      "aria-label": `${who}register ${i + 1}: ${c}, ${text}. Press to take it back; Shift+arrow keys move it`,
+      "aria-label": `${who}register ${i + 1}: ${text}. Press to take it back; Shift+arrow keys move it`,
       "aria-keyshortcuts": "Delete Shift+ArrowLeft Shift+ArrowRight",
       onclick: () => { program.splice(i, 1); redraw(); },
       onkeydown: ev => {
         if (ev.key === "Delete" || ev.key === "Backspace") { ev.preventDefault(); program.splice(i, 1); redraw(); }
         else if (ev.shiftKey && (ev.key === "ArrowLeft" || ev.key === "ArrowUp")) { ev.preventDefault(); swap(i - 1); }
         else if (ev.shiftKey && (ev.key === "ArrowRight" || ev.key === "ArrowDown")) { ev.preventDefault(); swap(i + 1); }
-      }}, c),
+      }}, label),
       el("button", {type: "button", class: "mini", dataset: {earlier: id}, disabled: i === 0 ? "disabled" : null,
-        "aria-label": `move ${c} earlier`, title: "run it one register earlier", onclick: () => swap(i - 1)}, "◀"),
+        "aria-label": `move ${text} earlier`, title: "run it one register earlier", onclick: () => swap(i - 1)}, "◀"),
       el("button", {type: "button", class: "mini", dataset: {later: id}, disabled: i >= program.length - 1 ? "disabled" : null,
-        "aria-label": `move ${c} later`, title: "run it one register later", onclick: () => swap(i + 1)}, "▶")];
+        "aria-label": `move ${text} later`, title: "run it one register later", onclick: () => swap(i + 1)}, "▶")];
   }
   // Every robot's path over the stages of a turn, from the stage tables' NAME and MOVES rows
   // (events of kind "stage"): [{a, b, owner, text, colour}], one per square entered.
