@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+import httpx
+
 import pytest
 
 from tests.web.test_web_browser import (BOT, WAIT_MS, browser, click_square, open_page, submit_ok,  # noqa: F401
@@ -99,3 +101,35 @@ def test_F_5_1_program_cards_read_as_words_not_codes(browser, live, game):
 CARD_WORDS = {"FWD1": "Move 1 forward", "FWD2": "Move 2 forward", "FWD3": "Move 3 forward", "RVS1": "Back up 1",
               "RVS2": "Back up 2", "RVS3": "Back up 3", "RT90": "Turn right", "LF90": "Turn left", "UTRN": "U-turn",
               "SLF1": "Slide 1 left", "SRT1": "Slide 1 right", "IDLE": "Do nothing"}
+
+
+RULE_ID = re.compile(r"(§\d|\b[RP]\d+\b|\b[A-Z]-\d+(\.\d+)*)")  # R26, P2, D-8.3, F-6.20, §12
+
+
+def test_issue23_lobby_options_are_plain_labels_with_rule_ids_only_in_tooltips(live):
+    from html.parser import HTMLParser
+
+    class Text(HTMLParser):  # what a reader sees: text, not attributes (tooltips)
+        def __init__(self):
+            super().__init__()
+            self.parts, self.titles, self.skip = [], [], 0
+
+        def handle_starttag(self, tag, attrs):
+            self.skip += tag in ("script", "style")
+            self.titles += [v for k, v in attrs if k == "title" and v]
+
+        def handle_endtag(self, tag):
+            self.skip -= tag in ("script", "style")
+
+        def handle_data(self, data):
+            if not self.skip:
+                self.parts.append(data)
+
+    html = httpx.get(f"{live.url}/").text
+    p = Text()
+    p.feed(html)
+    shown = " ".join(p.parts)
+    assert "Last turn" in shown  # the options are there (arena's max_turns, R26) ...
+    assert not RULE_ID.search(shown), RULE_ID.search(shown).group(0) + ": " + shown[max(0, RULE_ID.search(shown).start() - 80):RULE_ID.search(shown).end() + 20]
+    assert "Last turn (R26)" in p.titles  # ... and the rule numbers stay one hover away
+    assert "self_destruct" not in shown and "sacrifice_at" not in shown
