@@ -133,3 +133,37 @@ def test_issue23_lobby_options_are_plain_labels_with_rule_ids_only_in_tooltips(l
     assert not RULE_ID.search(shown), RULE_ID.search(shown).group(0) + ": " + shown[max(0, RULE_ID.search(shown).start() - 80):RULE_ID.search(shown).end() + 20]
     assert "Last turn (R26)" in p.titles  # ... and the rule numbers stay one hover away
     assert "self_destruct" not in shown and "sacrifice_at" not in shown
+
+
+KEY_WORDS = re.compile(r"\b(Tab|Enter|Space|Esc|Shift|[Kk]eyboard|[Aa]rrow keys|[Kk]eys?:)(\b|\+)")  # key names, capitalised
+
+
+def _shown_key_hints(page) -> list[str]:
+    """Text on screen (visible elements' own text, and buttons' titles a touch never shows
+    anyway are left out) that speaks of keys."""
+    texts = page.evaluate("""() => [...document.querySelectorAll('body *')]
+        .filter(e => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden'
+                     && !e.closest('.visually-hidden, [hidden]'))
+        .map(e => [...e.childNodes].filter(n => n.nodeType === 3).map(n => n.textContent).join('').trim())
+        .filter(Boolean)""")
+    return [t for t in texts if KEY_WORDS.search(t)]
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("game", ["arena", "factory", "geeko", "dadoed", "submarine"])
+def test_issue23_touch_devices_get_touch_help_not_keyboard_help(browser, live, game):
+    m = live.create(game, ["remote", BOT[game]], seed=3)
+    ctx = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_ready(page)
+    page.wait_for_function("document.getElementById('page').dataset.yourTurn === 'true'", timeout=WAIT_MS)
+    page.wait_for_selector("#entry button", timeout=WAIT_MS)
+    assert page.evaluate("matchMedia('(pointer: coarse)').matches")  # the premise: a touch screen
+    hints = _shown_key_hints(page)
+    assert hints == [], hints
+    assert page.is_visible("#touch-help") and page.inner_text("#touch-help").startswith("Tap")
+    ctx.close()
+    assert errors == [], errors
