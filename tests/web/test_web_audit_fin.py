@@ -167,3 +167,33 @@ def test_issue23_touch_devices_get_touch_help_not_keyboard_help(browser, live, g
     assert page.is_visible("#touch-help") and page.inner_text("#touch-help").startswith("Tap")
     ctx.close()
     assert errors == [], errors
+
+
+TOFU_JS = """(sel) => {  // the characters of the buttons that the font draws as the missing-glyph box
+    const out = [], c = document.createElement('canvas'); c.width = 40; c.height = 40;
+    const g = c.getContext('2d');
+    const draw = (ch, font) => { g.clearRect(0, 0, 40, 40); g.font = font; g.fillText(ch, 4, 30);
+                                 return Array.from(g.getImageData(0, 0, 40, 40).data).join(','); };
+    for (const b of document.querySelectorAll(sel)) {
+        const font = `24px ${getComputedStyle(b).fontFamily}`, box = draw('\\u0378', font);  // unassigned: a box
+        for (const ch of b.textContent) if (ch.charCodeAt(0) > 127 && draw(ch, font) === box) out.push([b.textContent, ch]);
+    }
+    return out; }"""
+
+
+@pytest.mark.browser
+def test_issue23_watch_and_replay_buttons_draw_no_missing_glyph_boxes(browser, live):
+    m = live.create("arena", ["builtin:hunter", "builtin:hunter"], config={"max_turns": 3}, seed=3)
+    page = open_page(browser, f"{live.url}/watch/{m['match']}")
+    page.wait_for_selector("#watch:not([hidden])", timeout=WAIT_MS)
+    page.wait_for_function("document.getElementById('page').dataset.status === 'ended'", timeout=WAIT_MS)
+    page.click('[data-watch="replay"]')
+    assert page.evaluate(TOFU_JS, "#watch button") == []
+    assert page.locator('#watch [data-watch="play"] svg.icon').count() == 1  # a drawn icon, not a glyph
+    page.click('[data-watch="play"]')  # play <-> pause: both labels drawn
+    assert page.evaluate(TOFU_JS, "#watch button") == []
+    rp = open_page(browser, f"{live.url}/replay/{m['match']}")
+    rp.wait_for_selector("#play", timeout=WAIT_MS)
+    rp.click("#play")
+    assert rp.evaluate(TOFU_JS, "button") == []
+    assert page.errors == [] and rp.errors == [], (page.errors, rp.errors)
