@@ -16,7 +16,8 @@ import httpx
 
 import pytest
 
-from tests.web.test_web_browser import (BOT, WAIT_MS, browser, click_square, open_page, submit_ok,  # noqa: F401
+from tests.web.test_web_browser import (BOT, WAIT_MS, browser, click_square, dadoed_setup, dadoed_turn,  # noqa: F401
+                                        open_page, submit_ok,
                                         view_of, wait_my_move, wait_ready)  # noqa: F401
 
 PHONE = {"width": 390, "height": 844}
@@ -197,3 +198,36 @@ def test_issue23_watch_and_replay_buttons_draw_no_missing_glyph_boxes(browser, l
     rp.click("#play")
     assert rp.evaluate(TOFU_JS, "button") == []
     assert page.errors == [] and rp.errors == [], (page.errors, rp.errors)
+
+
+@pytest.mark.browser
+def test_D_3_4_dadoed_setup_is_called_setup_and_the_first_turn_turn_1(browser, live):
+    m = live.create("dadoed", ["remote", BOT["dadoed"]], seed=3)
+    page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_ready(page)
+    wait_my_move(page, "[data-part]")
+    assert page.inner_text("#turn") == "Setup"
+    dadoed_setup(page)
+    wait_my_move(page, "[data-command]")
+    first = page.inner_text("#turn")
+    assert first.startswith("Turn 1"), first
+    heads = page.locator("#events h3").all_inner_texts()
+    assert heads[-1] == "Setup", heads  # the supers chosen (D-3.4): what happened at the setup
+    assert heads.count("Turn 1") <= 1, heads
+    page.reload()  # a page opened after the setup names it the same
+    wait_ready(page)
+    wait_my_move(page, "[data-command]")
+    heads = page.locator("#events h3").all_inner_texts()
+    assert heads[-1] == "Setup", heads
+    dadoed_turn(page)  # Blue (us, or the bot) has played turn 1 at least
+    page.wait_for_function("[...document.querySelectorAll('#events h3')].some(h => h.textContent === 'Turn 1')",
+                           timeout=WAIT_MS)
+    heads = page.locator("#events h3").all_inner_texts()
+    assert "Setup" in heads and heads.count("Turn 1") == 1, heads
+    wait_my_move(page, "[data-command]")  # Orange (the bot) has played turn 2 (D-5: one command a turn)
+    assert page.inner_text("#turn").startswith("Turn 3"), page.inner_text("#turn")
+    page.reload()  # a page opened now names the point just played by its turn, not the one awaited
+    wait_ready(page)
+    wait_my_move(page, "[data-command]")
+    assert page.locator("#events h3").all_inner_texts()[0] == "Turn 2"
+    assert page.errors == [], page.errors

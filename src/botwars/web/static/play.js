@@ -460,12 +460,15 @@
     return `${String(e.kind || "something").replace(/_/g, " ").replace(/^./, c => c.toUpperCase())}.`;
   }
   // "Turn 8" for the events of decision point d: the turn the events carry, else the one the page
-  // showed while d was open, else (the newest point) the turns played so far
+  // showed while d was open, else (the newest point, on a page opened after it) the turns played
+  // so far: s.turn is the turn being played while the match runs (the last one once it ended), so
+  // the point just played belongs to the turn before it — none yet: the setup (dadoed's supers)
   const turnLabels = {};
   function turnLabel(d, evs, s) {
     const t = evs.map(e => e.turn).find(x => typeof x === "number" && x > 0);
     if (t !== undefined) return `Turn ${t}`;
-    return turnLabels[d] || (s.turn > 0 ? `Turn ${s.turn}` : "Setup");
+    const played = s.status === "ended" ? s.turn : s.turn - 1;
+    return turnLabels[d] || (played > 0 ? `Turn ${played}` : "Setup");
   }
   function renderEvents(s) {
     if (s.status !== "ended" && turnLabels[s.decision] === undefined) turnLabels[s.decision] = turnText(s).replace(/ of \d+$/, "");
