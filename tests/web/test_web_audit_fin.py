@@ -231,3 +231,24 @@ def test_D_3_4_dadoed_setup_is_called_setup_and_the_first_turn_turn_1(browser, l
     wait_my_move(page, "[data-command]")
     assert page.locator("#events h3").all_inner_texts()[0] == "Turn 2"
     assert page.errors == [], page.errors
+
+
+@pytest.mark.parametrize("game,config,words", [
+    ("dadoed", {"max_turns": 3}, "Draw: the turn limit was reached"),       # D-8.4
+    ("submarine", {"max_rounds": 1}, None),                                  # S-7.9 (or a win before it)
+])
+def test_issue23_board_panel_states_the_end_in_words_not_the_engine_reason(live, game, config, words):
+    from tests.web.test_web_pages import wait_ended
+    m = live.create(game, [BOT[game], BOT[game]], config=config, seed=4)
+    wait_ended(live, m["match"])
+    outcome = httpx.get(f"{live.url}/api/matches/{m['match']}").json()["outcome"]
+    svg = httpx.get(f"{live.url}/web/matches/{m['match']}/board.svg").text
+    # the panel's first line: its heading (bold, left-aligned)
+    head = re.search(r'<text [^>]*text-anchor="start"[^>]*font-weight="bold">(.*?)</text>', svg).group(1)
+    assert f"({outcome['reason']})" not in svg and "_" not in head, head  # no "(elimination)", "(round_cap)"
+    for url in ("/", f"/replay/{m['match']}"):  # the lobby's ended list, the replay viewer's heading
+        assert f"({outcome['reason']})" not in httpx.get(f"{live.url}{url}").text, url
+    if words:
+        assert head == words, head
+    else:
+        assert re.fullmatch(r"Draw: .+|(Red|Blue).* wins(: .+| on points)", head), head
