@@ -242,7 +242,7 @@
         if (push) ui.setOrders({type: "program", cards: prog.map(cardId), reboot: reboot.checked});
       }
       reboot.addEventListener("change", () => redraw());
-      box.append(el("p", {class: "hint"}, `Click ${cardsWord(k)} into your registers, in the order they run (click a register to take its card back). Hover a card for what it does.`),
+      box.append(el("p", {class: "hint"}, `Click ${cardsWord(k)} into your registers, in the order they run (click a register to take its card back). In each register the robot whose card has the higher priority moves first.`),
         el("h3", {}, "Hand"), handBox, el("h3", {}, "Registers"), regs,
         el("label", {}, reboot, " Reboot next turn (skip a turn, back to full HP)"));
       redraw();

@@ -320,13 +320,13 @@
           el("div", {class: "seg", role: "group", "aria-label": `space of sub ${cur}`}, ...COLS.split("").map(c => `${c}${row}`).map(sp => el("button", {type: "button",
             class: place[cur] === sp ? "on" : "", dataset: {space: sp}, disabled: taken.includes(sp) && place[cur] !== sp ? "disabled" : null,
             onclick: () => { place[cur] = sp; advance(); }}, sp))),
-          el("p", {class: "cmdhelp"}, `Special of sub ${cur} (each sub a different one; hover for what it does):`),
+          el("p", {class: "cmdhelp"}, `Special of sub ${cur} (each sub a different one; what it does shows below):`),
           el("div", {class: "seg", role: "group", "aria-label": `special of sub ${cur}`}, ...catalog.map(x => el("button", {type: "button",
             class: spec[cur] === x ? "on" : "", dataset: {special: x}, title: SPECIAL_TEXT(x), disabled: usedSp.includes(x) && spec[cur] !== x ? "disabled" : null,
             onclick: () => { spec[cur] = x; advance(); },
             onmouseenter: () => { words.textContent = SPECIAL_TEXT(x); }, onfocus: () => { words.textContent = SPECIAL_TEXT(x); }}, spName(x)))),
           words);
-        words.textContent = spec[cur] ? SPECIAL_TEXT(spec[cur]) : "Point at a special (or focus it) to read what it does.";
+        words.textContent = spec[cur] ? SPECIAL_TEXT(spec[cur]) : "Point at or tap a special to read what it does.";
       }
       ui.board.clear();
       subs.forEach(k => { if (place[k]) ui.board.mark(place[k], k === cur ? "sel" : "plan", `sub ${k}${spec[k] ? ", " + spec[k] : ""}`, k); });
