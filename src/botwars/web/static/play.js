@@ -255,6 +255,16 @@
     const box = el("div", {id: "board-side", class: "board board-side"});
     box.append(side);
     $("board").after(box);
+    // as tall as the panel's own lines (the drawing is at least as tall as the board)
+    let bottom = 0;
+    side.querySelectorAll("text, g.pool-command").forEach(t => {
+      const b = t.getBBox();
+      if (b.x >= bw && b.width) bottom = Math.max(bottom, b.y + b.height);
+    });
+    if (bottom > 0 && bottom + 8 < vb[3]) {
+      side.setAttribute("viewBox", `${bw} 0 ${vb[2] - bw} ${bottom + 8}`);
+      side.setAttribute("height", bottom + 8);
+    }
   }
 
   // letters on pieces whose sides differ by colour alone (the kit's seat letters)
@@ -786,7 +796,7 @@
     if (was !== null && snap) buildEntry(snap);  // back to "your orders are in"
     refusalDetails(null);
     say(j.duplicate ? "Already accepted." : j.replaced ? `Your new orders replace the ones you gave before${notes ? ` (notes: ${notes})` : ""}. You can change them until the turn is played.`
-      : `Accepted: your orders for ${turnText(snap).replace(/ of \d+$/, "").toLowerCase()} are in${notes ? ` (notes: ${notes})` : ""}.`, false);
+      : `Accepted: your orders for ${(turnLabels[sent] || turnText(snap).replace(/ of \d+$/, "")).toLowerCase()} are in${notes ? ` (notes: ${notes})` : ""}.`, false);  // the point sent: "setup", not the turn now shown
   }
   // A refusal's message as a sentence for a person: rule numbers in brackets left out, and a
   // message that quotes JSON said in words (the message itself is kept under Details).
