@@ -8,7 +8,13 @@
   const cardId = c => { const p = String(c).split(" "); return Number(p[p.length - 1]); };
   const cardText = c => { const [t, n] = String(c).split(" "); return `${CARD[t] || t} (priority ${n})`; };
   // a program card as its button reads (issue 23): "Turn left · priority 350", never the code "LF90 350"
-  const cardLabel = c => { const [t, n] = String(c).split(" "); const w = CARD[t] || t; return `${w[0].toUpperCase()}${w.slice(1)} · priority ${n}`; };
+  // (a node: on a phone the priority goes under the words, app.css .card-prio)
+  const cardLabel = c => {
+    const [t, n] = String(c).split(" "), w = CARD[t] || t, span = (cls, text) => { const e = document.createElement("span"); e.className = cls; e.textContent = text; return e; };
+    const out = span("card-words", "");
+    out.append(span("card-move", `${w[0].toUpperCase()}${w.slice(1)}`), span("card-sep", " · "), span("card-prio", `priority ${n}`));
+    return out;
+  };
   const cardsWord = k => `${k} card${k === 1 ? "" : "s"}`;  // "1 card", "5 cards"
   const parseSq = s => { const m = /^r(\d+)c(\d+)$/.exec(s || ""); return m ? [Number(m[1]), Number(m[2])] : null; };
 
@@ -242,7 +248,7 @@
         if (push) ui.setOrders({type: "program", cards: prog.map(cardId), reboot: reboot.checked});
       }
       reboot.addEventListener("change", () => redraw());
-      box.append(el("p", {class: "hint"}, `Click ${cardsWord(k)} into your registers, in the order they run (click a register to take its card back). In each register the robot whose card has the higher priority moves first.`),
+      box.append(el("p", {class: "hint"}, `Click ${cardsWord(k)} into your registers, in the order they run (click a register to take its card back). Higher priority moves first.`),
         el("h3", {}, "Hand"), handBox, el("h3", {}, "Registers"), regs,
         el("label", {}, reboot, " Reboot next turn (skip a turn, back to full HP)"));
       redraw();
