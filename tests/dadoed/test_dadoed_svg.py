@@ -138,9 +138,12 @@ def test_replay_svg_command_for_dadoed(tmp_path):
         assert res.exit_code == 0, res.output
         outcome = json.loads(record.read_text().splitlines()[-1])
         assert outcome["type"] == "outcome"
-        said = (f"{outcome['winner'].capitalize()} wins ({outcome['reason']})" if outcome["winner"]
-                else f"draw ({outcome['reason']})")  # the seat's colour word as a name (render/palette.py)
+        # in words, never the engine's reason (issue 23); the seat's colour word as a name (render/palette.py)
+        said = {(None, "turn_limit"): "Draw: the turn limit was reached",
+                ("orange", "elimination"): "Orange wins: Blue has no bot left",
+                ("orange", "no_legal_order"): "Orange wins: Blue had no legal order"}[(outcome["winner"], outcome["reason"])]
         texts = [t.text or "" for t in ET.parse(out).getroot().iter(f"{NS}text")]
-        assert [t for t in texts if " wins (" in t or "draw (" in t] == [said], texts
+        assert [t for t in texts if " wins" in t or t.startswith("Draw")] == [said], texts
+        assert f"({outcome['reason']})" not in " ".join(texts)
         told.append(said)
-    assert told[0].startswith("draw (") and told[1].startswith("Orange wins (")
+    assert told[0].startswith("Draw: ") and told[1].startswith("Orange wins: ")

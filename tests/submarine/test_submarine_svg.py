@@ -119,7 +119,8 @@ def test_S_12_5_finished_game_reveals_everything():
     for seat in RECIPIENTS:
         doc = parse(render_svg(RS, st, seat, events))
         assert len(groups(doc, "sub")) == 10
-        assert "Blue wins (resign)" in all_text(doc)  # p2 by its colour (render/palette.py)
+        assert "Blue wins: Red resigned" in all_text(doc)  # p2 by its colour (render/palette.py), in words
+        assert "(resign)" not in all_text(doc)
 
 
 def test_destroyed_spaces_are_drawn_after_the_ring_falls():

@@ -4,6 +4,8 @@ uploads need, a line saying league uploads are off and why), mounted by
 
 from __future__ import annotations
 
+import re
+
 from typing import Any
 
 from fastapi import APIRouter
@@ -29,6 +31,21 @@ def _choices(p: Any) -> list[str]:
     return []
 
 
+#: A rule number as the rules write it: R26, P2, D-8.3, F-6.20 (2), S-3.2, G-9.2, §12.
+_RULE_ID = re.compile(r"(?:§\d+(?:\.\d+)*|\b[A-Z]-\d+(?:\.\d+)*(?: \(\d+\))?|\b[RP]\d+\b)")
+
+
+def plain_doc(doc: str) -> str:
+    """A parameter's description for people (issue 23: no rule ids on play pages): ``doc``
+    without its rule numbers — a parenthesis that cites one is left out whole ("Last turn
+    (R26)" → "Last turn"), a leading citation too ("F-6.20 (2): botwars, or none" → "botwars,
+    or none"). The full text stays in the field's tooltip."""
+    out = re.sub(r"\s*\([^()]*\)", lambda m: "" if _RULE_ID.search(m.group(0)) else m.group(0), doc)
+    out = re.sub(rf"^{_RULE_ID.pattern}:?\s*", "", out)
+    out = _RULE_ID.sub("", out)
+    return re.sub(r"\s{2,}", " ", out).strip(" ,;:")
+
+
 def _games() -> list[dict[str, Any]]:
     out = []
     for gid, game in all_games().items():
@@ -36,7 +53,7 @@ def _games() -> list[dict[str, Any]]:
         out.append({"id": gid, "name": rs.name, "min_seats": rs.min_seats, "max_seats": min(rs.max_seats, 6),
                     "seat_names": rs.seat_names(min(rs.max_seats, 6)),
                     "params": [{"name": p.name, "type": p.type.__name__, "default": p.default, "doc": p.doc,
-                                "choices": _choices(p), "file": p.kind == "file"}
+                                "plain": plain_doc(p.doc), "choices": _choices(p), "file": p.kind == "file"}
                                for p in rs.params],
                     "bots": sorted(game.builtin_bots()), "howto": game.how_to_play is not None,
                     "rules": game.rules_page is not None})

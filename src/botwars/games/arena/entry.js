@@ -105,7 +105,6 @@
       ["dashed arrow", "a move (the last turn's in the player's colour; yours, planned, in green)"],
       ["solid arrow", "an attack (damages a robot on that square)"],
       ["D / S in a corner", "defend / self-destruct order"],
-      ["Keys", "select a robot with its button; arrows = move, Shift+arrows = attack, D = defend, X = self-destruct"],
     ],
     entry(box, view, h, ui) {
       const el = ui.el;

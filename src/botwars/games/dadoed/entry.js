@@ -181,7 +181,7 @@
         });
         stepBox.innerHTML = "";
         ui.board.clear();
-        if (!key) { help.textContent = "Choose a command. Hover a command for what it does."; ui.board.draw(); return; }
+        if (!key) { help.textContent = "Choose a command: what it does shows here."; ui.board.draw(); return; }
         const cs0 = candidates(), nf = nextField(cs0), cs = candidates();
         if (key.startsWith("super:")) {
           const b = view.bots[key.slice(6)];

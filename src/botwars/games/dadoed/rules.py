@@ -77,7 +77,7 @@ PARAMS = (
     Param("initial_fire", str, "D4,E5", "Fire tiles at the start (D-3.2)", check=_tiles_check),
     Param("pool", str, "default", "Command pool: default, a YAML/JSON file or its text (D-4.2, D-4.7)",
           check=_pool_check, kind="file", names=pool_names),
-    Param("blast_radius", int, 1, "Chebyshev radius of self_destruct (D-7.4)", minimum=0, maximum=7),
+    Param("blast_radius", int, 1, "Tiles around a Self Destruct that it destroys (Chebyshev radius, D-7.4)", minimum=0, maximum=7),
     Param("clock_enabled", bool, True, "Time banks on (D-8.3)"),
     Param("time_bank_s", int, 1800, "Time bank per player, seconds (D-8.3)", minimum=1, maximum=2_592_000),
     Param("increment_s", int, 30, "Charge granularity, seconds (D-8.3)", minimum=1, maximum=86_400),

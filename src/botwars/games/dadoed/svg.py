@@ -134,6 +134,31 @@ def _highlights(svg: Svg, events: list[Event]) -> None:
             raise ValueError(f"dadoed svg: malformed {e.kind} event {d!r}: {exc}") from None
 
 
+#: Why a game ended, in words (D-8.1 to D-8.5; the kernel's time, resign, refused): ``{w}`` the
+#: winner, ``{l}`` the loser.
+END_WORDS = {
+    "elimination": "{w} wins: {l} has no bot left",
+    "no_legal_order": "{w} wins: {l} had no legal order",
+    "resign": "{w} wins: {l} resigned",
+    "refused": "{w} wins: {l} sent too many refused orders",
+    "time": "{w} wins: {l} ran out of time",
+    "setup_forfeit": "{w} wins: {l} did not choose supers in time",
+}
+
+
+def end_words(res: dict[str, Any], who: Any = str) -> str:
+    """The result of a finished game (``view["result"]``: ``winner`` a side or ``"draw"``,
+    ``reason``) as a sentence for the board's panel, never the engine's reason word (issue 23):
+    "Blue wins: Orange has no bot left", "Draw: the turn limit was reached".
+    ``who(side)`` names a side."""
+    w, reason = res.get("winner"), str(res.get("reason") or "")
+    if w in (None, "draw"):
+        return {"turn_limit": "Draw: the turn limit was reached", "max_turns": "Draw: the turn limit was reached",
+                "setup_forfeit": "Draw: neither side chose supers in time"}.get(reason, "Draw")
+    loser = "orange" if w == "blue" else "blue"
+    return END_WORDS.get(reason, "{w} wins").format(w=who(w), l=who(loser))
+
+
 def _cmd_word(cid: str, commands: dict[str, tuple[str, str]] | None) -> str:
     """A command as a player reads it (D-4.2): its name from ``commands``, else its id in words
     ("spread fire", never ``spread_fire``)."""
@@ -153,7 +178,7 @@ def _panel(svg: Svg, view: dict[str, Any], commands: dict[str, tuple[str, str]],
         lines.append(("# setup: supers being chosen", ""))
     elif view.get("result"):
         res = view["result"]
-        lines.append((f"# {'draw' if res['winner'] == 'draw' else who(res['winner']) + ' wins'} ({res['reason']})", ""))
+        lines.append((f"# {end_words(res, who)}", ""))
     else:
         lines.append((f"# turn {view['turn']}: {who(view['active'])} to move", COLOURS.get(view.get("active"), "")))
         if not view.get("super_allowed", True):

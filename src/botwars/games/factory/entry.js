@@ -7,6 +7,14 @@
                 SLF1: "slide 1 left", SRT1: "slide 1 right", IDLE: "do nothing"};
   const cardId = c => { const p = String(c).split(" "); return Number(p[p.length - 1]); };
   const cardText = c => { const [t, n] = String(c).split(" "); return `${CARD[t] || t} (priority ${n})`; };
+  // a program card as its button reads (issue 23): "Turn left · priority 350", never the code "LF90 350"
+  // (a node: on a phone the priority goes under the words, app.css .card-prio)
+  const cardLabel = c => {
+    const [t, n] = String(c).split(" "), w = CARD[t] || t, span = (cls, text) => { const e = document.createElement("span"); e.className = cls; e.textContent = text; return e; };
+    const out = span("card-words", "");
+    out.append(span("card-move", `${w[0].toUpperCase()}${w.slice(1)}`), span("card-sep", " · "), span("card-prio", `priority ${n}`));
+    return out;
+  };
   const cardsWord = k => `${k} card${k === 1 ? "" : "s"}`;  // "1 card", "5 cards"
   const parseSq = s => { const m = /^r(\d+)c(\d+)$/.exec(s || ""); return m ? [Number(m[1]), Number(m[2])] : null; };
 
@@ -78,7 +86,7 @@
     for (const [re, f] of CHECK_WORDS) { const m = re.exec(x.trim()); if (m) return f(m); }
     return x;
   });
-  const cardWords = c => { const [t, n] = String(c).split(" "); return `${t} (${CARD[t] || t}, priority ${n})`; };
+  const cardWords = c => { const [t, n] = String(c).split(" "); return `“${CARD[t] || t}” (priority ${n})`; };
   const list = xs => xs.length < 2 ? xs.join("") : `${xs.slice(0, -1).join(", ")} and ${xs[xs.length - 1]}`;
   function sectionSentences(sec, who) {  // who(nameCell) -> "Red's robot"
     const rows = sec.rows || [], get = (label, i) => { const r = rows.find(x => x[0] === label); const v = r ? r[i + 1] : undefined; return v && v !== "-" ? v : null; };
@@ -223,9 +231,9 @@
       function redraw(push = true) {
         handBox.innerHTML = ""; regs.innerHTML = "";
         hand.forEach(c => { if (!prog.includes(c)) handBox.append(el("button", {type: "button", class: "cardbtn", dataset: {card: cardId(c)},
-          title: cardText(c), "aria-label": `${c}: ${cardText(c)}`,
-          onclick: () => { if (prog.length < k) { prog.push(c); redraw(); } else ui.say(`All ${k} registers are full: click a register card to take it back.`, true); }}, c)); });
-        for (let i = 0; i < k; i++) regs.append(el("li", {}, ...(prog[i] ? ui.registerCard(prog, i, redraw, {id: cardId, describe: cardText}) : [el("span", {class: "empty"}, "empty")])));
+          title: cardText(c), "aria-label": cardText(c),
+          onclick: () => { if (prog.length < k) { prog.push(c); redraw(); } else ui.say(`All ${k} registers are full: click a register card to take it back.`, true); }}, cardLabel(c))); });
+        for (let i = 0; i < k; i++) regs.append(el("li", {}, ...(prog[i] ? ui.registerCard(prog, i, redraw, {id: cardId, describe: cardText, label: cardLabel}) : [el("span", {class: "empty"}, "empty")])));
         ui.board.clear();
         const r = me.robot || {};
         if (r.square) ui.board.mark(r.square, "sel", "your robot");
@@ -240,7 +248,7 @@
         if (push) ui.setOrders({type: "program", cards: prog.map(cardId), reboot: reboot.checked});
       }
       reboot.addEventListener("change", () => redraw());
-      box.append(el("p", {class: "hint"}, `Click ${cardsWord(k)} into your registers, in the order they run (click a register to take its card back). Hover a card for what it does.`),
+      box.append(el("p", {class: "hint"}, `Click ${cardsWord(k)} into your registers, in the order they run (click a register to take its card back). Higher priority moves first.`),
         el("h3", {}, "Hand"), handBox, el("h3", {}, "Registers"), regs,
         el("label", {}, reboot, " Reboot next turn (skip a turn, back to full HP)"));
       redraw();

@@ -61,7 +61,7 @@ PARAMS = (
     Param("robot_lasers", bool, True, "Robots fire (F-6.27)"),
     Param("laser_damage", int, 1, "Points per robot-beam hit", minimum=0, maximum=100),
     Param("buzzsaw_threshold", float, 0.75, "Buzzsaws spin if u > threshold (F-6.28)", minimum=0, maximum=1),
-    Param("sacrifice_default", int, 6, "Default standing sacrifice_at (F-7.1)", minimum=0, maximum=10),
+    Param("sacrifice_default", int, 6, "Default HP at or below which a robot gives up an option instead of losing 1 HP (standing order sacrifice_at, F-7.1)", minimum=0, maximum=10),
     Param("turn_limit", int, 50, "Last turn (F-8.4)", minimum=1, maximum=10_000),
     Param("turn_time_s", float, 432000.0, "Submission deadline per turn in seconds (F-5.5)", minimum=0.001, maximum=2_592_000),
 )

@@ -9,6 +9,14 @@
                 SLF1: "slide 1 left", SRT1: "slide 1 right", IDLE: "do nothing"};
   const cardId = c => { const p = String(c).split(" "); return Number(p[p.length - 1]); };
   const cardText = c => { const [t, n] = String(c).split(" "); return `${CARD[t] || t} (priority ${n})`; };
+  // a program card as its button reads (issue 23): "Turn left · priority 350", never the code "LF90 350"
+  // (a node: on a phone the priority goes under the words, app.css .card-prio)
+  const cardLabel = c => {
+    const [t, n] = String(c).split(" "), w = CARD[t] || t, span = (cls, text) => { const e = document.createElement("span"); e.className = cls; e.textContent = text; return e; };
+    const out = span("card-words", "");
+    out.append(span("card-move", `${w[0].toUpperCase()}${w.slice(1)}`), span("card-sep", " · "), span("card-prio", `priority ${n}`));
+    return out;
+  };
   const parseSq = s => { const m = /^r(\d+)c(\d+)$/.exec(s || ""); return m ? [Number(m[1]), Number(m[2])] : null; };
   const seatName = n => `p${n}`;
   // ---- the report tables in plain words (issue 23 item 2) ------------------------------------
@@ -64,7 +72,7 @@
     for (const [re, f] of CHECK_WORDS) { const m = re.exec(x.trim()); if (m) return f(m); }
     return x;
   });
-  const cardWords = c => { const [t, n] = String(c).split(" "); return `${t} (${CARD[t] || t}, priority ${n})`; };
+  const cardWords = c => { const [t, n] = String(c).split(" "); return `“${CARD[t] || t}” (priority ${n})`; };
   const list = xs => xs.length < 2 ? xs.join("") : `${xs.slice(0, -1).join(", ")} and ${xs[xs.length - 1]}`;
   function sectionSentences(sec, who) {  // who(nameCell) -> "Red's robot"
     const rows = sec.rows || [], get = (label, i) => { const r = rows.find(x => x[0] === label); const v = r ? r[i + 1] : undefined; return v && v !== "-" ? v : null; };
@@ -204,13 +212,13 @@
       function redraw(push = true) {
         handBox.innerHTML = ""; regs.innerHTML = "";
         hand.forEach(c => { if (!used().includes(c)) handBox.append(el("button", {type: "button", class: "cardbtn", dataset: {card: cardId(c)}, title: cardText(c),
-          "aria-label": `${c}: ${cardText(c)}`,
-          onclick: () => { if (cur && prog[cur].length < all[cur].free) { prog[cur].push(c); redraw(); } else ui.say(`Robot ${cur} has no free register left.`, true); }}, c)); });
+          "aria-label": cardText(c),
+          onclick: () => { if (cur && prog[cur].length < all[cur].free) { prog[cur].push(c); redraw(); } else ui.say(`Robot ${cur} has no free register left.`, true); }}, cardLabel(c))); });
         robots.forEach(r => {
           const row = el("div", {class: "regrow" + (r === cur ? " sel" : ""), role: "group", "aria-label": `robot ${r} registers`},
             el("button", {type: "button", class: "robot" + (r === cur ? " sel" : ""), dataset: {robot: r}, "aria-pressed": String(r === cur),
               onclick: () => { cur = r; redraw(); }}, `Robot ${r} (${all[r].square}, ${all[r].free} free)`));
-          prog[r].forEach((c, i) => row.append(...ui.registerCard(prog[r], i, redraw, {id: cardId, describe: cardText, who: `robot ${r}`})));
+          prog[r].forEach((c, i) => row.append(...ui.registerCard(prog[r], i, redraw, {id: cardId, describe: cardText, label: cardLabel, who: `robot ${r}`})));
           regs.append(row);
         });
         const L = robots.length ? Math.min(...robots.map(r => prog[r].length)) : 0;

@@ -320,20 +320,31 @@
           el("div", {class: "seg", role: "group", "aria-label": `space of sub ${cur}`}, ...COLS.split("").map(c => `${c}${row}`).map(sp => el("button", {type: "button",
             class: place[cur] === sp ? "on" : "", dataset: {space: sp}, disabled: taken.includes(sp) && place[cur] !== sp ? "disabled" : null,
             onclick: () => { place[cur] = sp; advance(); }}, sp))),
-          el("p", {class: "cmdhelp"}, `Special of sub ${cur} (each sub a different one; hover for what it does):`),
+          el("p", {class: "cmdhelp"}, `Special of sub ${cur} (each sub a different one; what it does shows below):`),
           el("div", {class: "seg", role: "group", "aria-label": `special of sub ${cur}`}, ...catalog.map(x => el("button", {type: "button",
             class: spec[cur] === x ? "on" : "", dataset: {special: x}, title: SPECIAL_TEXT(x), disabled: usedSp.includes(x) && spec[cur] !== x ? "disabled" : null,
             onclick: () => { spec[cur] = x; advance(); },
             onmouseenter: () => { words.textContent = SPECIAL_TEXT(x); }, onfocus: () => { words.textContent = SPECIAL_TEXT(x); }}, spName(x)))),
           words);
-        words.textContent = spec[cur] ? SPECIAL_TEXT(spec[cur]) : "Point at a special (or focus it) to read what it does.";
+        words.textContent = spec[cur] ? SPECIAL_TEXT(spec[cur]) : "Point at or tap a special to read what it does.";
       }
       ui.board.clear();
       subs.forEach(k => { if (place[k]) ui.board.mark(place[k], k === cur ? "sel" : "plan", `sub ${k}${spec[k] ? ", " + spec[k] : ""}`, k); });
       ui.board.draw();
       const done = subs.every(k => place[k] && spec[k]);
-      status.textContent = done ? "All five subs placed with their specials: press Submit." : `Still to do: ${subs.filter(k => !(place[k] && spec[k])).join(", ")}.`;
+      const need = missing();
+      status.textContent = done ? "All five subs placed with their specials: press Submit." : need;
+      ui.ready(done, need);  // Submit stays off, with this sentence beside it, until the fleet is complete
       if (push && done) ui.setOrders({type: "setup", placement: {...place}, specials: {...spec}});
+    }
+    // what is still missing, as one sentence ("Place sub c on row 1 and pick its special.")
+    function missing() {
+      const k = subs.find(x => !(place[x] && spec[x]));
+      if (!k) return "";
+      const left = subs.filter(x => !(place[x] && spec[x])).length;
+      const what = !place[k] && !spec[k] ? `Place sub ${k} on row ${row} and pick its special` :
+        !place[k] ? `Place sub ${k} on row ${row}` : `Pick a special for sub ${k}`;
+      return `${what}${left > 1 ? ` (${left} subs still to set up)` : ""}.`;
     }
     function advance() {  // once a sub has both, go on to the next unfinished one
       if (place[cur] && spec[cur]) { const next = subs.find(k => !(place[k] && spec[k])); if (next) cur = next; }

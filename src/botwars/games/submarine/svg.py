@@ -310,6 +310,32 @@ def _event_line(e: Event) -> str | None:
     return None
 
 
+#: Why a game ended, in words (S-7.3 to S-7.11; the kernel's time, resign, refused): ``{w}`` the
+#: winner, ``{l}`` the loser.
+END_WORDS = {
+    "elimination": "{w} wins: {l} has no sub left",
+    "points": "{w} wins on points",
+    "resign": "{w} wins: {l} resigned",
+    "refused": "{w} wins: {l} sent too many refused orders",
+    "time": "{w} wins: {l} ran out of time",
+    "setup_forfeit": "{w} wins: {l} did not place the fleet in time",
+}
+DRAW_WORDS = {"mutual_destruction": "Draw: both fleets were destroyed at once",
+              "round_cap": "Draw: the round limit was reached",
+              "setup_forfeit": "Draw: neither side placed its fleet in time"}
+
+
+def end_words(res: dict[str, Any], who: Any = str) -> str:
+    """The result of a finished game (``winner`` a seat or ``"draw"``, ``reason``) as a
+    sentence for the board's panel, never the engine's reason word (issue 23): "Red wins: Blue
+    has no sub left", "Draw: the round limit was reached". ``who(seat)`` names a seat."""
+    w, reason = res.get("winner"), str(res.get("reason") or "")
+    if w in (None, "draw"):
+        return DRAW_WORDS.get(reason, "Draw")
+    loser = "p2" if w == "p1" else "p1"
+    return END_WORDS.get(reason, "{w} wins").format(w=who(w), l=who(loser))
+
+
 def _name(p: Any) -> str:
     """A seat as its colour's name ("Red"), the seat id itself when it has none."""
     return _PALETTE[p].name if p in _PALETTE else str(p)
@@ -328,7 +354,7 @@ def _panel(svg: Svg, view: dict[str, Any], evs: list[Event], setup: bool, final:
         res = view["result"]
         w = res["winner"]
         sc = res.get("scores", {})
-        lines.append((f"# {'draw' if w == 'draw' else who(w) + ' wins'} ({res['reason']})", COLOURS.get(w, "")))
+        lines.append((f"# {end_words(res, who)}", COLOURS.get(w, "")))
         if sc:
             lines.append((f"scores: {who('p1')} {sc.get('p1')}, {who('p2')} {sc.get('p2')}", ""))
     elif setup:

@@ -148,7 +148,7 @@
       };
       fill("running", run, m => el("li", {dataset: {match: m.match}}, `${m.game} · turn ${m.turn} · ${m.seats.map(s => `${s.seat}: ${seatWho(s)}`).join(", ")} · `,
         el("a", {href: `/watch/${m.match}`}, "watch")));
-      fill("ended", end, m => el("li", {dataset: {match: m.match}}, `${m.game} · ${m.turn} turns · ${m.outcome ? (m.outcome.winner ? `${m.outcome.winner} won` : "draw") + ` (${String(m.outcome.reason).replace(/_/g, " ")})` : ""} · `,
+      fill("ended", end, m => el("li", {dataset: {match: m.match}}, `${m.game} · ${m.turn} turns · ${m.outcome ? (m.outcome.winner ? `${m.outcome.winner} won` : "draw") : ""} · `,
         el("a", {href: `/replay/${m.match}`}, "replay")));
       $("live-note").textContent = `(updated ${new Date().toLocaleTimeString()})`;
     } catch (e) { $("live-note").textContent = "(could not update: server unreachable)"; }

@@ -24,7 +24,7 @@
 // }. Every member is optional; without a kit the JSON box is the order entry.
 // ui = {el, setOrders, board: {onClick(fn), mark(name, cls, text), arrow(a, b, cls), clear()},
 //       seatName(seat), say(text, bad), plan(body, redraw(steps)), drawPlan(steps, who),
-//       registerCard(program, i, redraw, {id, describe, who}), stageMoves(events, text, colour),
+//       registerCard(program, i, redraw, {id, describe, label, who}), stageMoves(events, text, colour),
 //       ready(ok, why)}: ready(false, "Pick a second command for bot B.") disables Submit and shows
 //       the sentence beside it until the kit calls ready(true) (orders complete).
 "use strict";
@@ -231,9 +231,44 @@
       svg.setAttribute("aria-label", `${GAME} board${t ? ": " + t.textContent : ""}`);
       svg.setAttribute("aria-describedby", "board-text");
       letterPieces(svg);
+      splitPanel(svg);
     }
     boardText();
     drawPlanned();
+  }
+  // A drawing with a side panel (the squares end before the picture does, by the grid metadata):
+  // on a narrow screen the board alone fills the width, and the panel follows as a second
+  // picture of the same drawing under it (issue 23: squares of ~20 px on a phone otherwise).
+  const NARROW = window.matchMedia("(max-width: 700px)");
+  NARROW.addEventListener("change", () => loadBoard());
+  function splitPanel(svg) {
+    const old = $("board-side");
+    if (old) old.remove();
+    const m = gridMeta(), vb = (svg.getAttribute("viewBox") || "").split(/\s+/).map(Number);
+    if (!NARROW.matches || !m || vb.length !== 4) return;
+    const bw = m.cols * m.cell + 2 * m.margin, bh = m.rows * m.cell + 2 * m.margin;
+    if (vb[2] - bw < 40) return;  // no panel
+    const side = svg.cloneNode(true);
+    svg.setAttribute("viewBox", `0 0 ${bw} ${bh}`);
+    svg.setAttribute("width", bw); svg.setAttribute("height", bh);
+    svg.dataset.cropped = "true";
+    side.setAttribute("viewBox", `${bw} 0 ${vb[2] - bw} ${vb[3]}`);
+    side.setAttribute("width", vb[2] - bw); side.setAttribute("height", vb[3]);
+    side.setAttribute("aria-hidden", "true");  // the board in words says the same
+    side.querySelectorAll("[id]").forEach(e => e.removeAttribute("id"));
+    const box = el("div", {id: "board-side", class: "board board-side"});
+    box.append(side);
+    $("board").after(box);
+    // as tall as the panel's own lines (the drawing is at least as tall as the board)
+    let bottom = 0;
+    side.querySelectorAll("text, g.pool-command").forEach(t => {
+      const b = t.getBBox();
+      if (b.x >= bw && b.width) bottom = Math.max(bottom, b.y + b.height);
+    });
+    if (bottom > 0 && bottom + 8 < vb[3]) {
+      side.setAttribute("viewBox", `${bw} 0 ${vb[2] - bw} ${bottom + 8}`);
+      side.setAttribute("height", bottom + 8);
+    }
   }
 
   // letters on pieces whose sides differ by colour alone (the kit's seat letters)
@@ -455,12 +490,15 @@
     return `${String(e.kind || "something").replace(/_/g, " ").replace(/^./, c => c.toUpperCase())}.`;
   }
   // "Turn 8" for the events of decision point d: the turn the events carry, else the one the page
-  // showed while d was open, else (the newest point) the turns played so far
+  // showed while d was open, else (the newest point, on a page opened after it) the turns played
+  // so far: s.turn is the turn being played while the match runs (the last one once it ended), so
+  // the point just played belongs to the turn before it — none yet: the setup (dadoed's supers)
   const turnLabels = {};
   function turnLabel(d, evs, s) {
     const t = evs.map(e => e.turn).find(x => typeof x === "number" && x > 0);
     if (t !== undefined) return `Turn ${t}`;
-    return turnLabels[d] || (s.turn > 0 ? `Turn ${s.turn}` : "Setup");
+    const played = s.status === "ended" ? s.turn : s.turn - 1;
+    return turnLabels[d] || (played > 0 ? `Turn ${played}` : "Setup");
   }
   function renderEvents(s) {
     if (s.status !== "ended" && turnLabels[s.decision] === undefined) turnLabels[s.decision] = turnText(s).replace(/ of \d+$/, "");
@@ -551,23 +589,25 @@
   // takes it back (click, Enter, Delete), Shift+Left / Shift+Right on it or the two small
   // buttons move it one register earlier / later. program: the cards in register order (changed
   // in place, then redraw()); opts.id(card) -> its data id, opts.describe(card) -> what it does,
+  // opts.label(card) -> the button's words ("Turn left · priority 350"; default: the card as given),
   // opts.who: whose registers (spoken first, for a seat with several robots).
   function registerCard(program, i, redraw, opts) {
     const c = program[i], id = opts.id(c), text = opts.describe(c), who = opts.who ? `${opts.who}, ` : "";
+    const label = opts.label ? opts.label(c) : c;  // the card in words (the kit's label), else as given
     const swap = j => { if (j < 0 || j >= program.length) return; [program[i], program[j]] = [program[j], program[i]]; redraw(); };
     return [el("button", {type: "button", class: "cardbtn in", dataset: {reg: id}, title: `${text} — click to take it back`,
-      "aria-label": `${who}register ${i + 1}: ${c}, ${text}. Press to take it back; Shift+arrow keys move it`,
+      "aria-label": `${who}register ${i + 1}: ${text}. Press to take it back; Shift+arrow keys move it`,
       "aria-keyshortcuts": "Delete Shift+ArrowLeft Shift+ArrowRight",
       onclick: () => { program.splice(i, 1); redraw(); },
       onkeydown: ev => {
         if (ev.key === "Delete" || ev.key === "Backspace") { ev.preventDefault(); program.splice(i, 1); redraw(); }
         else if (ev.shiftKey && (ev.key === "ArrowLeft" || ev.key === "ArrowUp")) { ev.preventDefault(); swap(i - 1); }
         else if (ev.shiftKey && (ev.key === "ArrowRight" || ev.key === "ArrowDown")) { ev.preventDefault(); swap(i + 1); }
-      }}, c),
+      }}, label),
       el("button", {type: "button", class: "mini", dataset: {earlier: id}, disabled: i === 0 ? "disabled" : null,
-        "aria-label": `move ${c} earlier`, title: "run it one register earlier", onclick: () => swap(i - 1)}, "◀"),
+        "aria-label": `move ${text} earlier`, title: "run it one register earlier", onclick: () => swap(i - 1)}, "◀"),
       el("button", {type: "button", class: "mini", dataset: {later: id}, disabled: i >= program.length - 1 ? "disabled" : null,
-        "aria-label": `move ${c} later`, title: "run it one register later", onclick: () => swap(i + 1)}, "▶")];
+        "aria-label": `move ${text} later`, title: "run it one register later", onclick: () => swap(i + 1)}, "▶")];
   }
   // Every robot's path over the stages of a turn, from the stage tables' NAME and MOVES rows
   // (events of kind "stage"): [{a, b, owner, text, colour}], one per square entered.
@@ -793,7 +833,7 @@
     if (was !== null && snap) buildEntry(snap);  // back to "your orders are in"
     refusalDetails(null);
     say(j.duplicate ? "Already accepted." : j.replaced ? `Your new orders replace the ones you gave before${notes ? ` (notes: ${notes})` : ""}. You can change them until the turn is played.`
-      : `Accepted: your orders for ${turnText(snap).replace(/ of \d+$/, "").toLowerCase()} are in${notes ? ` (notes: ${notes})` : ""}.`, false);
+      : `Accepted: your orders for ${(turnLabels[sent] || turnText(snap).replace(/ of \d+$/, "")).toLowerCase()} are in${notes ? ` (notes: ${notes})` : ""}.`, false);  // the point sent: "setup", not the turn now shown
   }
   // A refusal's message as a sentence for a person: rule numbers in brackets left out, and a
   // message that quotes JSON said in words (the message itself is kept under Details).

@@ -172,7 +172,7 @@
   }
   function stop() { if (timer) { clearTimeout(timer); timer = null; } $("play").textContent = "▶ Play"; root.dataset.playing = ""; }
   function tick() { timer = setTimeout(async () => { if (!timer) return; await forward(); if (timer) tick(); }, 1000 / speed()); }
-  function play() { if (timer) return stop(); $("play").textContent = "⏸ Pause"; root.dataset.playing = "1"; tick(); }
+  function play() { if (timer) return stop(); $("play").textContent = "Pause"; root.dataset.playing = "1"; tick(); }
 
   $("first").onclick = () => { stop(); go(0, 0); };
   $("prevd").onclick = () => { stop(); go(k - 1, 0); };

@@ -35,12 +35,27 @@
   const bar = mk("div", {id: "watch", class: "watch card", hidden: "", "data-frame": "live", "data-count": "0", "data-playing": "false"});
   const title = mk("span", {class: "watch-title"}, "Last turn");
   const tools = mk("div", {class: "watch-tools", role: "toolbar", "aria-label": "watch the last turn"});
-  const btn = (key, text, label) => { const b = mk("button", {type: "button", "data-watch": key, "aria-label": label}, text); tools.append(b); return b; };
-  const bReplay = btn("replay", "⟲ Replay", "replay the last turn from its start");
-  const bPrev = btn("prev", "◀ Back", "previous picture");
-  const bPlay = btn("play", "⏸ Pause", "pause");
-  const bNext = btn("next", "Step ▶", "next picture");
-  const bLive = btn("live", "Live board", "back to the live board");
+  // the buttons' icons are drawn (SVG), not characters: ⏸ and ⟲ are boxes in Chromium's default fonts
+  const ICON = {play: "M4 2.5v11l9.5-5.5z", pause: "M3.5 2.5h3.2v11H3.5zM9.3 2.5h3.2v11H9.3z",
+                back: "M12 2.5v11L2.5 8z", next: "M4 2.5v11L13.5 8z",
+                replay: "M8 2.2a5.8 5.8 0 1 1-5.6 4.3l1.9.5A3.8 3.8 0 1 0 8 4.2v2.3L4.3 3.2 8 0z"};
+  const label = (b, icon, text) => {  // an icon then words; the icon first unless it points forward
+    const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+    svg.setAttribute("viewBox", "0 0 16 16"); svg.setAttribute("width", "13"); svg.setAttribute("height", "13");
+    svg.setAttribute("aria-hidden", "true"); svg.setAttribute("class", "icon"); svg.dataset.icon = icon;
+    const path = document.createElementNS("http://www.w3.org/2000/svg", "path");
+    path.setAttribute("d", ICON[icon]); path.setAttribute("fill", "currentColor");
+    svg.append(path);
+    b.textContent = "";
+    if (icon === "next") b.append(text + " ", svg); else b.append(svg, " " + text);
+  };
+  const btn = (key, icon, text, aria) => { const b = mk("button", {type: "button", "data-watch": key, "aria-label": aria}); label(b, icon, text); tools.append(b); return b; };
+  const bReplay = btn("replay", "replay", "Replay", "replay the last turn from its start");
+  const bPrev = btn("prev", "back", "Back", "previous picture");
+  const bPlay = btn("play", "pause", "Pause", "pause");
+  const bNext = btn("next", "next", "Step", "next picture");
+  const bLive = mk("button", {type: "button", "data-watch": "live", "aria-label": "back to the live board"}, "Live board");
+  tools.append(bLive);
   const pos = mk("span", {class: "watch-pos", "aria-live": "off"});
   const caption = mk("p", {class: "watch-caption", "aria-live": "polite"});
   bar.append(mk("div", {class: "watch-head"}), caption);
@@ -76,6 +91,10 @@
       pic.innerHTML = fr.svg || "";
       const svg = pic.querySelector("svg");
       if (svg) svg.setAttribute("aria-hidden", "true");
+      const board = boardBox.querySelector("svg");
+      if (svg && board && board.dataset.cropped) {  // a phone: the live board is shown without its side panel
+        for (const a of ["viewBox", "width", "height"]) svg.setAttribute(a, board.getAttribute(a));
+      }
       pic.setAttribute("aria-label", `picture ${j + 1} of ${frames.length} of the last turn`);
       caption.textContent = captionOf(fr);
       pos.textContent = `${j + 1} / ${frames.length}`;
@@ -87,7 +106,7 @@
   function setPlaying(on) {
     playing = on && !reduced();
     bar.dataset.playing = String(playing);
-    bPlay.textContent = playing ? "⏸ Pause" : "▶ Play";
+    label(bPlay, playing ? "pause" : "play", playing ? "Pause" : "Play");
     bPlay.setAttribute("aria-label", playing ? "pause" : "play the last turn");
     clearTimeout(timer);
     if (playing) tick();
@@ -115,7 +134,7 @@
   boardBox.addEventListener("pointerdown", toLive, true);
   boardBox.addEventListener("keydown", toLive, true);
   window.addEventListener("resize", () => { if (at >= 0) show(at); });
-  if (reduced()) { bPlay.hidden = true; bReplay.textContent = "⟲ First picture"; bReplay.setAttribute("aria-label", "the first picture of the last turn"); }
+  if (reduced()) { bPlay.hidden = true; label(bReplay, "replay", "First picture"); bReplay.setAttribute("aria-label", "the first picture of the last turn"); }
 
   async function fetchPoint(n) {
     const q = TOKEN ? `?token=${encodeURIComponent(TOKEN)}` : "";
