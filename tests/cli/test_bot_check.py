@@ -62,7 +62,7 @@ def test_starter_bot_builds_and_passes_bot_check(tmp_path, lang):
 @pytest.mark.slow
 def test_faulty_bot_gets_every_fault_reported_and_exit_1():
     r = botwars("bot", "check", f"cmd:python3 {FAULTY}", "--game", "arena", "--decisions", "5",
-                "--set", "turn_time_limit_s=0.5")
+                "--set", "turn_time_limit_s=1.0")  # the bot sleeps 2 s at turn 1; 1 s leaves a loaded machine room to start it
     assert r.returncode == 1, r.stdout + r.stderr
     out = r.stdout
     assert "late reply" in out                                  # P2/P3 timeout at turn 1
