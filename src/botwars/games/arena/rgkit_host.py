@@ -87,7 +87,8 @@ def install_rg_modules() -> None:
 class IdTracker:
     """Stable robot ids across turns from square-only observations (see the module docstring)."""
 
-    def __init__(self, amap, spawn_interval: int, player: int):
+    def __init__(self, amap, spawn_interval: int, player: int, shared_spawns: bool = False):
+        """``shared_spawns``: every spawn square may get either player's robots (``rules=robotgame``)."""
         self.amap = amap
         self.spawn_interval = spawn_interval
         self.player = player
@@ -96,8 +97,11 @@ class IdTracker:
         self.own: dict[tuple[int, int], tuple[int, int]] = {}    # square → (id, hp)
         self.enemy: dict[tuple[int, int], tuple[int, int]] = {}
         self.orders: dict[tuple[int, int], tuple[str, str | None]] = {}
-        self.own_spawns = frozenset(amap.spawns.get(player, ()))
-        self.enemy_spawns = frozenset(amap.spawns.get(3 - player, ()))
+        if shared_spawns:
+            self.own_spawns = self.enemy_spawns = frozenset(sq for sqs in amap.spawns.values() for sq in sqs)
+        else:
+            self.own_spawns = frozenset(amap.spawns.get(player, ()))
+            self.enemy_spawns = frozenset(amap.spawns.get(3 - player, ()))
 
     def _new(self) -> int:
         i = self.next_id
@@ -290,7 +294,8 @@ class RgkitHost:
         player = view["player"]
         tracker = self.tracker
         if tracker is None:
-            tracker = self.tracker = IdTracker(self.amap, self.config.get("spawn_interval", 10), player)
+            tracker = self.tracker = IdTracker(self.amap, self.config.get("spawn_interval", 10), player,
+                                               self.config.get("rules") == "robotgame")
         own: dict = {}
         foe: dict = {}
         for rv in view["robots"]:
