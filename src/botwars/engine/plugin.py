@@ -140,11 +140,18 @@ class AgentKind:
     The spec ``PREFIX:ARGUMENT`` makes the agent ``make(argument, spec, tools)`` where
     ``tools`` is the platform's :class:`~botwars.engine.agent.AgentTools` (sandboxed
     processes). ``make`` raises ``ConfigError`` naming the spec for an unusable argument.
+
+    ``implies``: parameter overrides, as ``(name, value)`` pairs, that a match or tournament
+    gets when every seat is an agent of this kind and the user set none of those parameters
+    (e.g. the arena's ``rgkit:`` bots play ``rules=robotgame``); ``implies_note`` says so in one
+    line for the command line.
     """
 
     prefix: str
     make: Ref
     doc: str = ""
+    implies: tuple[tuple[str, Any], ...] = ()
+    implies_note: str = ""
 
     def build(self, argument: str, spec: str, tools: AgentTools) -> Agent:
         """The agent for ``spec`` (whose text after ``PREFIX:`` is ``argument``)."""
