@@ -25,14 +25,21 @@ RULES_DIR = os.path.join(os.path.dirname(__file__), "rules")
 
 def rules_markdown(game_id: str) -> Optional[str]:
     """The binding rules of ``game_id`` as Markdown (``web/rules/<id>.md``, copied from
-    ``shared/rules``), or ``None`` when the package has no rules file for it."""
+    ``shared/rules``) followed by its variants' sections (``web/rules/<id>+<variant>.md``, in
+    name order; a variant's binding text is named in its section), or ``None`` when the package
+    has no rules file for it."""
     if game_id not in all_games():
         return None
     path = os.path.join(RULES_DIR, f"{game_id}.md")
     if not os.path.isfile(path):
         return None
     with open(path, encoding="utf-8") as f:
-        return f.read()
+        text = f.read()
+    for name in sorted(os.listdir(RULES_DIR)):  # the game's variants, after its binding rules
+        if name.startswith(f"{game_id}+") and name.endswith(".md"):
+            with open(os.path.join(RULES_DIR, name), encoding="utf-8") as f:
+                text += "\n" + f.read()
+    return text
 
 
 def rules_html(text: str) -> tuple[str, list[tuple[int, str, str]]]:

@@ -40,6 +40,7 @@ from typing import Any
 from botwars.engine.errors import ConfigError
 from botwars.engine.events import Event, Outcome
 from botwars.games.arena.board import ArenaMap, Square, load_map, sq_str
+from botwars.games.arena.protocol import DIRS
 
 #: rgkit's ``rgkit/settings.py`` numbers that are not match parameters here
 ATTACK_RANGE = (8, 10)
@@ -139,7 +140,6 @@ def actions_of(robots: dict[Square, tuple[int, int, int]], orders: dict[int, dic
     (action, direction)``): ``M d`` → move, ``A d`` → attack, ``D`` → guard, ``S`` → suicide; a
     move or attack onto an obstacle or off the board (rgkit's ``_validate_action`` refuses it)
     and a robot without an order → guard."""
-    from botwars.games.arena.protocol import DIRS
     out: dict[Square, Action] = {}
     for sq, (_, p, _) in robots.items():
         o = orders.get(p, {}).get(sq)
@@ -284,22 +284,12 @@ def outcome_of(robots: dict[Square, tuple[int, int, int]], seats: tuple[str, ...
                    {"robots": {s1: count[1], s2: count[2]}, "hp": {s1: hp[1], s2: hp[2]}})
 
 
-def setup(config: dict[str, Any], seats: list[str], seed: int) -> Any:
-    """The :class:`~botwars.games.arena.rules.ArenaState` after rgkit's turn 0 (its first spawn,
-    from ``Random(str(seed) + 's')``): ``turn`` 0, the next turn is rgkit's turn 1."""
-    from botwars.games.arena.rules import ArenaState
-    robots, nid, rng = setup_robots(config, seed)
-    amap = load_map(config["map"])
-    return ArenaState(tuple(seats), config, amap, 0, robots, nid, ("", ""), config["max_turns"] <= 1, rng)
-
-
 def resolve(state: Any, orders: dict[str, Any]) -> tuple[Any, list[Event]]:
-    """One turn of rgkit's rules on an ``ArenaState`` with ``rules=robotgame``: the players'
+    """One turn of rgkit's rules on an ``ArenaState`` (:mod:`botwars.games.arena.rules`) with ``rules=robotgame``: the players'
     accepted orders (seat → ``ArenaOrders``; user data is kept as P7 says) become rgkit actions
     (:func:`actions_of`), then :func:`resolve_turn`. Turn ``t`` is rgkit's turn ``t`` (a spawn
     turn when ``t % spawn_interval == 0``); the game is over when rgkit's state turn ``t + 1``
     reaches ``max_turns``. Returns the new state and the events, ``orders`` per seat first."""
-    from botwars.games.arena.rules import ArenaState
     cfg = state.config
     t = state.turn + 1
     events: list[Event] = []
@@ -317,4 +307,4 @@ def resolve(state: Any, orders: dict[str, Any]) -> tuple[Any, list[Event]]:
     new, nid, rng = resolve_turn(state.robots, actions, state.rng, t % cfg["spawn_interval"] == 0, state.amap,
                                  cfg, state.next_id, events)
     over = t + 1 >= cfg["max_turns"]
-    return ArenaState(state.seats, cfg, state.amap, t, new, nid, (user[0], user[1]), over, rng), events
+    return state._replace(turn=t, robots=new, next_id=nid, user_data=(user[0], user[1]), over=over, rng=rng), events

@@ -185,13 +185,15 @@ class ArenaRuleset(Ruleset):
     # ---- setup (R7) ---------------------------------------------------------------------
     def setup(self, config: dict[str, Any], seats: list[str], seed: int) -> ArenaState:
         """Turn 0 (R7): one ``initial_hp`` robot on every spawn point; empty user data.
-        ``rules=robotgame``: rgkit's turn 0 (:func:`botwars.games.arena.robotgame.setup`)."""
+        ``rules=robotgame``: rgkit's turn 0 (:func:`botwars.games.arena.robotgame.setup_robots`),
+        its robots in rgkit's order and ``rng`` the seed of rgkit's turn 1."""
         if len(seats) != 2:
             raise ConfigError(f"arena needs exactly 2 seats, got {len(seats)}")
         if config.get("rules") == "robotgame":
             from botwars.games.arena import robotgame
-            rg_state: ArenaState = robotgame.setup(config, seats, seed)
-            return rg_state
+            robots, nid, rng = robotgame.setup_robots(config, seed)
+            return ArenaState(tuple(seats), config, load_map(config["map"]), 0, robots, nid, ("", ""),
+                              config["max_turns"] <= 1, rng)
         amap = load_map(config["map"])
         robots: dict[Square, Robot] = {}
         nid = 1
