@@ -180,3 +180,23 @@ def test_differential_many_seeds(rgk):
     for i in range(1500):
         seed = (i * 2654435761) % (2 ** 40) if i % 3 else i + 150
         play_both(rgk, seed, 7 * i + 3)
+
+
+def test_rg_settings_for_robotgame_bots_are_rgkits_own(rgk):
+    """What an ``rgkit:`` bot reads from ``rg.settings`` under rules=robotgame equals rgkit's
+    ``settings`` after ``init_map`` of its default map (rgkit/settings.py, maps/default.py)."""
+    from botwars.games.arena import rgcompat
+    from botwars.games.arena.board import load_map
+    theirs = rgk["settings"].settings
+    rgcompat.configure(load_map(CONFIG["map"]), CONFIG)
+    try:
+        ours = rgcompat.settings
+        for key in ("spawn_every", "spawn_per_player", "board_size", "robot_hp", "collision_damage",
+                    "suicide_damage", "max_turns", "player_count", "start"):
+            assert ours[key] == theirs[key], key
+        assert tuple(ours["attack_range"]) == tuple(theirs["attack_range"])
+        assert [tuple(x) for x in ours["spawn_coords"]] == [tuple(x) for x in theirs["spawn_coords"]]
+        assert [tuple(x) for x in ours["obstacles"]] == [tuple(x) for x in theirs["obstacles"]]
+        assert rgcompat.CENTER_POINT == (9, 9)
+    finally:
+        rgcompat.configure(load_map("default"), RS.validate_config({}))

@@ -189,3 +189,19 @@ def test_rgkit_seats_get_robotgame_unless_the_user_picks_rules():
     assert implied_overrides("arena", specs, {"rules": "arena"}) == ({"rules": "arena"}, "")
     assert implied_overrides("arena", ["rgkit:a.py", "builtin:hunter"], {}) == ({}, "")
     assert implied_overrides("arena", ["builtin:hunter", "builtin:random"], {"seed": 1}) == ({"seed": 1}, "")
+
+
+def test_the_rules_page_ends_with_the_variants_section():
+    """/rules/arena: the binding rules (a copy of shared/rules/arena.md), then the variant's
+    differences, each arena rule it changes named (web/rules/arena+robotgame.md)."""
+    from botwars.web.game_pages import RULES_DIR, rules_html, rules_markdown
+    text = rules_markdown("arena")
+    with open(f"{RULES_DIR}/arena.md", encoding="utf-8") as f:
+        binding = f.read()
+    assert text.startswith(binding)
+    extra = text[len(binding):]
+    assert "Variant: RobotGame's own rules" in extra and "rgkit/gamestate.py" in extra
+    for rule in ("R7", "R16", "R19", "R20", "R21", "R24", "R28"):
+        assert rule in extra, rule
+    _, toc = rules_html(text)
+    assert toc[-1][2] == "11. Variant: RobotGame's own rules (rules=robotgame)"
