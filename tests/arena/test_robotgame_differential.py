@@ -200,3 +200,36 @@ def test_rg_settings_for_robotgame_bots_are_rgkits_own(rgk):
         assert rgcompat.CENTER_POINT == (9, 9)
     finally:
         rgcompat.configure(load_map("default"), RS.validate_config({}))
+
+
+def test_rgkit_host_sees_robots_and_acts_in_rgkits_robot_order(rgk):
+    """rgkit's ``Player.get_responses`` calls ``act`` for the player's robots in the order of its
+    state's robots dict, and ``game.robots`` (``GameState.get_game_info``) has that order: so does
+    the ``rgkit:`` host under rules=robotgame (the view's ``robot_order``)."""
+    from botwars.games.arena import rgcompat
+    from botwars.games.arena.board import load_map
+    from botwars.games.arena.rgkit_host import RgkitHost
+
+    class Recorder:
+        def act(self, game):
+            calls.append((self.location, list(game.robots)))
+            return ["guard"]
+
+    rgcompat.configure(load_map(CONFIG["map"]), CONFIG)
+    try:
+        for seed in (3, 4):
+            rgs = rgk["gamestate"].GameState(use_start=True, seed=str(seed)).apply_actions({})
+            ours = RS.setup(CONFIG, ["p1", "p2"], seed)
+            host = RgkitHost(Recorder(), ours.amap, CONFIG, "p1", seed)
+            rng = random.Random(seed)
+            for _ in range(25):
+                calls = []
+                host.act(RS.view(ours, "p1"))
+                mine = [loc for loc, r in rgs.robots.items() if r.player_id == 0]
+                assert [c[0] for c in calls] == mine
+                assert all(c[1] == list(rgs.robots) for c in calls)
+                actions, orders = _random_turn(rng, rgs, rgk["rg"])
+                rgs = rgs.apply_actions(actions)
+                ours, _ = RS.resolve(ours, {"p1": orders[1], "p2": orders[2]})
+    finally:
+        rgcompat.configure(load_map("default"), RS.validate_config({}))

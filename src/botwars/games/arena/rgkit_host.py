@@ -9,7 +9,8 @@ P12 object:
 - Before loading the bot it installs :mod:`botwars.games.arena.rgcompat` as the modules ``rg``
   and ``rgkit.rg`` (and ``rgkit.settings``), configured for the match's map and parameters.
 - One instance of the file's ``Robot`` class is made per match. For every robot of the player,
-  in ascending rgkit location order, the instance's ``location``, ``hp``, ``player_id`` and
+  in ascending rgkit location order (with ``rules=robotgame``: in rgkit's robot order, the
+  view's ``robot_order``, which also orders ``game.robots``, as rgkit's state does), the instance's ``location``, ``hp``, ``player_id`` and
   ``robot_id`` are set (from the view, as rgkit sets them from its own state: a bot that
   changes ``game.robots`` changes nothing for its next robot) and ``act(game)`` is called,
   exactly as rgkit does.
@@ -338,7 +339,15 @@ class RgkitHost:
         failures: list[dict[str, Any]] = []
         chosen: dict = {}
         r = self.robot
-        mine.sort()  # rgkit location order (locations are distinct)
+        order = view.get("robot_order")
+        if order is None:
+            mine.sort()  # rgkit location order (locations are distinct)
+        else:  # rules=robotgame: rgkit's own robot order, for game.robots and for the act calls
+            rank = {(x - 1, h - y): i for i, (x, y) in enumerate(order)}
+            last = len(rank)
+            robots = AttrDict(sorted(robots.items(), key=lambda kv: rank.get(kv[0], last)))
+            game.robots = game["robots"] = robots
+            mine.sort(key=lambda m: rank.get(m[0], last))
         for loc, sq, hp, rid in mine:
             # as rgkit, from the engine's own record of the robot (not from game.robots, which
             # the bot's earlier acts may have changed)

@@ -435,7 +435,9 @@ class ArenaRuleset(Ruleset):
 
     # ---- observation (R30, P11) -----------------------------------------------------------
     def view(self, state: ArenaState, seat: str | None) -> dict[str, Any]:
-        """The P11 object for ``seat``, or the R30/H26 spectator object for ``None``.
+        """The P11 object for ``seat``, or the R30/H26 spectator object for ``None``. With
+        ``rules=robotgame`` a seat's object also has ``robot_order``: every robot's ``[x, y]`` in
+        rgkit's robot order (the order of rgkit's ``game.robots``; the ``rgkit:`` host uses it).
 
         A fresh dict every call (a bot may keep or change it without affecting anyone).
         """
@@ -448,8 +450,11 @@ class ArenaRuleset(Ruleset):
         p = 1 if seat == state.seats[0] else state.player_of(seat)
         robots = [{"side": "F", "x": x, "y": y, "hp": hp} for (x, y), (_, q, hp) in items if q == p]
         robots += [{"side": "E", "x": x, "y": y, "hp": hp} for (x, y), (_, q, hp) in items if q != p]
-        return {"turn": turn, "max_turns": state.config["max_turns"], "player": p, "robots": robots,
-                "user_data": state.user_data[p - 1]}
+        out = {"turn": turn, "max_turns": state.config["max_turns"], "player": p, "robots": robots,
+               "user_data": state.user_data[p - 1]}
+        if state.rng is not None:  # rules=robotgame: rgkit's robot order (its game.robots order)
+            out["robot_order"] = [[x, y] for x, y in state.robots]
+        return out
 
     def native_view(self, state: ArenaState, seat: str) -> ArenaObservation:
         """:meth:`view` of ``seat`` as an :class:`ArenaObservation` (R30, P11): for built-in
