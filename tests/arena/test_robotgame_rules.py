@@ -205,3 +205,13 @@ def test_the_rules_page_ends_with_the_variants_section():
         assert rule in extra, rule
     _, toc = rules_html(text)
     assert toc[-1][2] == "11. Variant: RobotGame's own rules (rules=robotgame)"
+
+
+def test_twin_state_redraws_rgkits_seed_and_keeps_every_seats_view():
+    """The seed decides future spawns and damage, which rgkit shows no bot (get_game_info)."""
+    import random
+    st = RS.setup(CONFIG, ["p1", "p2"], 21)
+    twin = RS.twin_state(st, "p1", random.Random(1))
+    assert twin.rng != st.rng and twin.robots == st.robots
+    assert RS.view(twin, "p1") == RS.view(st, "p1")
+    assert RS.view(st, "p1")["robot_order"] == [[x, y] for x, y in st.robots]

@@ -255,7 +255,8 @@ class ArenaRuleset(Ruleset):
 
     def twin_state(self, state: ArenaState, seat: str | None, rng: random.Random) -> ArenaState:
         """The state with the stored user data (P7) of every player but ``seat``'s redrawn:
-        user data is private (R32, H25); everything else is public (R30)."""
+        user data is private (R32, H25); everything else is public (R30). With
+        ``rules=robotgame`` rgkit's seed (``rng``: the coming spawns and damage) is redrawn too."""
         user = list(state.user_data)
         for p in (1, 2):
             if (seat is None or state.player_of(seat) != p) and state.config["user_data_max_len"] > 0:
@@ -263,6 +264,8 @@ class ArenaRuleset(Ruleset):
                 user[p - 1] = "".join(rng.choice(_PRINTABLE) for _ in range(n))
                 if user[p - 1] == state.user_data[p - 1]:
                     user[p - 1] = user[p - 1][1:] or "x"
+        if state.rng is not None:  # rules=robotgame: rgkit's seed (future spawns, damage) is no one's to see
+            return state._replace(user_data=(user[0], user[1]), rng=str(rng.randint(0, 2147483647)))
         return state._replace(user_data=(user[0], user[1]))
 
     # ---- resolution (R12-R25) -------------------------------------------------------------
