@@ -64,11 +64,11 @@ NOT_USED: dict[str, str] = {
 Action = tuple[Any, ...]  # ("move", square) | ("attack", square) | ("guard",) | ("suicide",)
 
 
-def spawn_squares(amap: ArenaMap, height: int | None = None) -> list[Square]:
+def spawn_squares(amap: ArenaMap) -> list[Square]:
     """Every spawn square of ``amap`` (both players'), in rgkit's order: its location list is
     sorted by row from the top, then column (``rgkit/maps/default.py``), which is what
     ``random.choice`` draws from."""
-    h = amap.height if height is None else height
+    h = amap.height
     squares = {sq for sqs in amap.spawns.values() for sq in sqs}
     return sorted(squares, key=lambda sq: (h - sq[1], sq[0]))
 
@@ -122,15 +122,14 @@ def _spawn(robots: dict[Square, tuple[int, int, int]], nid: int, hp: int, chosen
 
 
 def setup_robots(config: dict[str, Any], seed: int) -> tuple[dict[Square, tuple[int, int, int]], int, str]:
-    """rgkit's turn 0 (``Game.run_all_turns`` with no robots yet): the first spawn. Returns
+    """rgkit's turn 0 (``Game.run_all_turns`` with no robots yet; 0 is a spawn turn whatever
+    ``spawn_interval``): the first spawn. Returns
     ``(robots square → (id, player, hp) in rgkit's order, next id, the next turn's rgkit seed)``."""
     amap = load_map(config["map"])
     srng = random.Random(str(seed) + "s")
     robots: dict[Square, tuple[int, int, int]] = {}
     events: list[Event] = []
-    nid = 1
-    if 0 % config["spawn_interval"] == 0:
-        nid = _spawn(robots, nid, config["initial_hp"], _spawn_draw(srng, amap, spawn_squares(amap)), events)
+    nid = _spawn(robots, 1, config["initial_hp"], _spawn_draw(srng, amap, spawn_squares(amap)), events)
     return robots, nid, str(srng.randint(0, MAX_SEED))
 
 
@@ -214,7 +213,7 @@ def resolve_turn(robots: dict[Square, tuple[int, int, int]], actions: dict[Squar
         if a[0] == "move":
             if end == loc:
                 events.append(Event("move_failed", {"robot": rid, "at": sq_str(loc), "to": sq_str(a[1]),
-                                                    "why": "blocked"}))
+                                                    "why": "collision"}))
             else:
                 events.append(Event("move", {"robot": rid, "from": sq_str(loc), "to": sq_str(end)}))
         hp_end = hp
