@@ -52,7 +52,8 @@ def load_rgkit() -> dict:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)
-            mods = {n: importlib.import_module(f"rgkit.{n}") for n in ("settings", "rg", "gamestate")}
+            mods = {n: importlib.import_module(f"rgkit.{n}") for n in ("settings", "rg", "gamestate", "game")}
+            mods["pkg"] = sys.modules["rgkit"]
     finally:
         sys.path.remove(RGKIT)
         for k in [k for k in sys.modules if k == "rg" or k == "rgkit" or k.startswith("rgkit.")]:
@@ -233,3 +234,39 @@ def test_rgkit_host_sees_robots_and_acts_in_rgkits_robot_order(rgk):
                 ours, _ = RS.resolve(ours, {"p1": orders[1], "p2": orders[2]})
     finally:
         rgcompat.configure(load_map("default"), RS.validate_config({}))
+
+
+@pytest.mark.slow
+def test_rgkit_bots_play_rgkits_own_game_turn_for_turn(rgk, tmp_path):
+    """End to end: two deterministic RobotGame bots (examples/robot.py and rgkit's team_2, which
+    takes the first enemy it finds in ``game.robots``) in sandboxed ``rgkit:`` hosts under
+    rules=robotgame play, from the same seed, the very game rgkit's own ``Game`` plays: every
+    board equal, turn by turn (rgkit/game.py ``Game.run_all_turns``, ``get_state``)."""
+    from botwars.agents.spec import make_agent
+    from botwars.engine.match import Match
+    from botwars.engine.record import read_record, resimulate
+    inject = {"rgkit": rgk["pkg"], "rgkit.rg": rgk["rg"], "rgkit.settings": rgk["settings"],
+              "rgkit.gamestate": rgk["gamestate"], "rgkit.game": rgk["game"], "rg": rgk["rg"]}
+    saved = {k: v for k, v in sys.modules.items() if k == "rg" or k == "rgkit" or k.startswith("rgkit.")}
+    sys.modules.update(inject)  # the bots' own "import rg" / "from rgkit import rg" get rgkit's modules
+    try:
+        robot = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "robot.py")
+        team_2 = os.path.join(RGKIT, "rgkit", "bots", "team_2.py")
+        seed = 2
+        game_mod = rgk["game"]
+        g = game_mod.Game([game_mod.Player(file_name=robot), game_mod.Player(file_name=team_2)], seed=seed)
+        g.run_all_turns()
+    finally:
+        for k in [k for k in sys.modules if k == "rg" or k == "rgkit" or k.startswith("rgkit.")]:
+            del sys.modules[k]
+        sys.modules.update(saved)
+    agents = {"p1": make_agent(f"rgkit:{robot}", "arena"), "p2": make_agent(f"rgkit:{team_2}", "arena")}
+    m = Match(RS, CONFIG, agents, seed, record=str(tmp_path / "m.jsonl"))
+    res = m.run()
+    assert res.errors == []
+    steps = list(resimulate(read_record(res.replay)))
+    boards = [_board_ours(steps[0].before)] + [_board_ours(step.after) for step in steps]
+    assert len(boards) == 100  # turn 0 (setup) and turns 1..99
+    for t, ours in enumerate(boards):
+        assert ours == _board_rg(g.get_state(t + 1)), f"boards differ after turn {t}"
+    assert res.outcome.scores == {"p1": g.get_scores()[0], "p2": g.get_scores()[1]}
