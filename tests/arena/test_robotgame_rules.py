@@ -215,3 +215,12 @@ def test_twin_state_redraws_rgkits_seed_and_keeps_every_seats_view():
     assert twin.rng != st.rng and twin.robots == st.robots
     assert RS.view(twin, "p1") == RS.view(st, "p1")
     assert RS.view(st, "p1")["robot_order"] == [[x, y] for x, y in st.robots]
+
+
+def test_the_batched_arena_refuses_robotgame_rules_in_a_sentence():
+    """The NumPy/JAX batch engines implement arena.md only: they refuse rules=robotgame rather
+    than play the arena's rules under its name."""
+    from botwars.games.arena.batch import BatchArena
+    with pytest.raises(ConfigError, match="arena's own rules only, not rules=robotgame"):
+        BatchArena(CONFIG, 2)
+    BatchArena(RS.validate_config({}), 2)  # the arena's own rules: fine
