@@ -177,7 +177,7 @@ def match(
         if not rs.min_seats <= len(agents) <= rs.max_seats:
             want = str(rs.min_seats) if rs.min_seats == rs.max_seats else f"{rs.min_seats} to {rs.max_seats}"
             raise ConfigError(f"{game} needs {want} agents, got {len(agents)}")
-        config = rs.validate_config(parse_set_options(set_))
+        config = rs.validate_config(_implied(game, agents, parse_set_options(set_)))
         seats = rs.seat_names(len(agents))
         path = replay or os.path.join("replays", f"{game}-{seed}-{time.strftime('%Y%m%d-%H%M%S')}.jsonl")
         _check_writable(path, "--replay")  # before any agent starts or turn is played
@@ -198,6 +198,17 @@ def match(
         print(json.dumps(result.to_json()))
         return
     _print_result(rs, m, result, agents)
+
+
+def _implied(game: str, agents: list[str], overrides: dict) -> dict:
+    """``overrides`` plus what the agents' kind implies (e.g. the arena's ``rgkit:`` bots:
+    ``rules=robotgame``), saying so in one line on stderr (see
+    :func:`botwars.agents.spec.implied_overrides`)."""
+    from botwars.agents.spec import implied_overrides
+    overrides, note = implied_overrides(game, agents, overrides)
+    if note:
+        err_console.print(note, highlight=False, soft_wrap=True)
+    return overrides
 
 
 def _check_writable(path: str, what: str) -> None:
@@ -745,7 +756,7 @@ def tournament(
 
     def setup():
         s = TournamentSettings(game, list(agents), fmt, games_per_pair, seed, players, rounds,
-                               parse_set_options(set_), not no_clock)
+                               _implied(game, agents, parse_set_options(set_)), not no_clock)
         be = make_backend(backend, 1 if workers is None else workers, ray_address)
         return Tournament(s, out_dir, db), be
 

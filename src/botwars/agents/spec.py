@@ -14,6 +14,7 @@ A game may add kinds of its own (:class:`~botwars.engine.plugin.AgentKind`, list
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from botwars.agents.base import Agent, CallableAgent
 from botwars.agents.tools import TOOLS
@@ -75,3 +76,20 @@ def make_agent(spec: str, game: str) -> Agent:
     added = "".join(f", {k.prefix}:..." for k in g.agent_kinds)
     raise ConfigError(f"unknown agent spec (use builtin:NAME, path/to/bot.py, cmd:PROGRAM{added})", source=spec)
 
+
+
+def implied_overrides(game: str, specs: list[str], overrides: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """The parameter overrides for a match or tournament of ``game`` between the agents
+    ``specs``: ``overrides`` plus what the agents' kind implies
+    (:attr:`~botwars.engine.plugin.AgentKind.implies`) when every spec is of one such kind and
+    ``overrides`` sets none of the implied parameters. Returns ``(overrides, note)``: ``note``
+    is the kind's one-line ``implies_note`` when something was added, else ``""``. Raises
+    :class:`RulesetError` for an unknown game."""
+    g = get_game(game)
+    prefixes = {s.strip().partition(":")[0] if ":" in s else "" for s in specs}
+    if len(prefixes) != 1:
+        return overrides, ""
+    kind = g.agent_kind(prefixes.pop())
+    if kind is None or not kind.implies or any(k in overrides for k, _ in kind.implies):
+        return overrides, ""
+    return {**dict(kind.implies), **overrides}, kind.implies_note

@@ -140,11 +140,18 @@ class AgentKind:
     The spec ``PREFIX:ARGUMENT`` makes the agent ``make(argument, spec, tools)`` where
     ``tools`` is the platform's :class:`~botwars.engine.agent.AgentTools` (sandboxed
     processes). ``make`` raises ``ConfigError`` naming the spec for an unusable argument.
+
+    ``implies``: parameter overrides, as ``(name, value)`` pairs, that a match or tournament
+    gets when every seat is an agent of this kind and the user set none of those parameters
+    (e.g. the arena's ``rgkit:`` bots play ``rules=robotgame``); ``implies_note`` says so in one
+    line for the command line.
     """
 
     prefix: str
     make: Ref
     doc: str = ""
+    implies: tuple[tuple[str, Any], ...] = ()
+    implies_note: str = ""
 
     def build(self, argument: str, spec: str, tools: AgentTools) -> Agent:
         """The agent for ``spec`` (whose text after ``PREFIX:`` is ``argument``)."""
@@ -287,6 +294,9 @@ class Game:
       (the platform then links no How-to-play).
     - ``rules_page``: ``"package:file.md"``, the game's binding rules as Markdown (numbered
       rules; served at ``/rules/ID``; :meth:`rules_text`), ``None``: no rules page (404).
+    - ``rules_variants``: ``"package:file.md"`` sections appended to the rules page, one per
+      declared rules variant (a match parameter that swaps rules, e.g. the arena's
+      ``rules=robotgame``), each naming its own binding text and the rules it changes.
     - ``variant_of``: the id of the game whose modules this one may import (a declared variant:
       geeko of factory); the generated ``games-independent`` import contract allows exactly that.
     - ``docs``, ``tests``: the game's documentation pages and its test folders (scenario files
@@ -322,6 +332,7 @@ class Game:
     legend: Ref | None = None
     how_to_play: str | None = None
     rules_page: str | None = None
+    rules_variants: tuple[str, ...] = ()
     variant_of: str | None = None
     docs: tuple[str, ...] = ()
     tests: tuple[str, ...] = ()
@@ -612,6 +623,16 @@ class Game:
     def rules_text(self) -> str | None:
         """The Markdown of the game's binding rules (``rules_page``), ``None`` when the game
         declares none. Raises :class:`RulesetError` when the declared file cannot be read."""
+        if self.rules_page is None:
+            return None
+        text = self._package_text("rules_page", self.rules_page)
+        for i, ref in enumerate(self.rules_variants):  # the variants' sections, after the binding rules
+            text += "\n" + self._package_text(f"rules_variants[{i}]", ref)
+        return text
+
+    def binding_rules_text(self) -> str | None:
+        """The binding rules alone (``rules_page``, without the variants' sections), ``None``
+        when the game declares none. Raises :class:`RulesetError` when it cannot be read."""
         return None if self.rules_page is None else self._package_text("rules_page", self.rules_page)
 
     def page_facts(self, state: Any, seat: str) -> dict[str, Any]:

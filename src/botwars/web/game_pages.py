@@ -23,7 +23,8 @@ log = logging.getLogger("botwars.web.game_pages")
 
 
 def rules_markdown(game_id: str) -> Optional[str]:
-    """The binding rules of ``game_id`` as Markdown (the game's declared ``rules_page``), or
+    """The binding rules of ``game_id`` as Markdown (the game's declared ``rules_page``, then its
+    ``rules_variants`` sections), or
     ``None`` when the game is unknown, declares none, or its file cannot be read (logged)."""
     game = all_games().get(game_id)
     if game is None:

@@ -21,7 +21,11 @@ GAME = Game(
         AgentKind("botwars-io", "botwars.games.arena.agents:botwars_io_agent",
                   "botwars-io:PROGRAM ARGS — the BotWars.io V2 text protocol, a fresh process every turn (P1a-P3)"),
         AgentKind("rgkit", "botwars.games.arena.agents:rgkit_agent",
-                  "rgkit:path/to/robot.py — an unmodified RobotGame (rgkit) bot"),
+                  "rgkit:path/to/robot.py — an unmodified RobotGame (rgkit) bot; when every seat is one, the "
+                  "match plays RobotGame's own rules (rules=robotgame) unless --set rules=... says otherwise",
+                  implies=(("rules", "robotgame"),),
+                  implies_note="every seat is an rgkit: bot, so this plays RobotGame's own rules (rules=robotgame; "
+                               "--set rules=arena for the arena's)"),
     ),
     board=BoardFormat(check=_RULES + ".check_board", suffixes=(".map",), doc="arena map (R5)"),
     scenario="botwars.games.arena.scenario:SCENARIO",
@@ -30,6 +34,7 @@ GAME = Game(
     web_entry="botwars.games.arena:entry.js",
     how_to_play="botwars.games.arena:howto.md",
     rules_page="botwars.games.arena:rules.md",
+    rules_variants=("botwars.games.arena:rules+robotgame.md",),
     docs=("docs/scenarios-arena.md",),
     tests=("tests/arena", "tests/scenarios/arena"),
     notation="botwars.games.arena.notation:notation",

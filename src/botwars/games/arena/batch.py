@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from botwars.engine.errors import ConfigError
 from botwars.games.arena.board import load_map
 
 IDLE, DEFEND, SELF_DESTRUCT, MOVE, ATTACK = 0, 1, 2, 3, 7
@@ -34,10 +35,12 @@ class BatchArena:
     Attributes: ``owner`` (``int8``: 0 empty, 1 or 2), ``hp`` (``int32``, HP), ``turns`` (last
     turn resolved, per game: games restarted with :meth:`reset_games` run behind the others),
     ``turn`` (the largest of them), ``over`` (``bool`` per game). Raises ``ConfigError`` (from
-    the map loader) for a bad ``config["map"]``.
+    the map loader) for a bad ``config["map"]``, and for ``rules`` other than ``arena``.
     """
 
     def __init__(self, config: dict[str, Any], n: int):
+        if config.get("rules", "arena") != "arena":
+            raise ConfigError(f"the batched arena plays the arena's own rules only, not rules={config['rules']}")
         self.config = config
         self.n = n
         amap = load_map(config["map"])

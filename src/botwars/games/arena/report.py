@@ -58,6 +58,8 @@ def _describe(kind: str, d: dict[str, Any]) -> str:
         why = MOVE_FAILURE.get(str(d.get("why")))
         return (f"robot {d['robot']} fails to move" + (f" to {d['to']}" if "to" in d else "")
                 + f", stays on {d['at']}" + (f" ({why})" if why else ""))
+    if kind == "collision":  # rules=robotgame (rgkit's collision damage)
+        return f"robot {d['robot']} on {d['at']} collides with robot {d['with']}: -{d['damage']}"
     if kind == "spawn_kill":
         return f"robot {d['robot']} (player {d['player']}) dies on spawn point {d['at']}"
     if kind == "spawn":
@@ -74,7 +76,7 @@ def _describe(kind: str, d: dict[str, Any]) -> str:
     return f"{kind} {d}"
 
 
-STEP = {"orders": "orders", "move": "3 move", "move_failed": "3 move", "spawn_kill": "4 spawn",
+STEP = {"orders": "orders", "move": "3 move", "move_failed": "3 move", "collision": "3 move", "spawn_kill": "4 spawn",
         "spawn": "4 spawn", "attack": "5 attack", "blast": "6 blast", "removed": "removal"}
 
 

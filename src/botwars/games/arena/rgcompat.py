@@ -16,6 +16,10 @@ and rgkit's fixed entries ``str_limit``, ``max_seed``, ``default_rating``, ``max
 (also as ``max_time_initial``), ``max_time_first_act``, ``max_time_per_act``, ``exposed_properties``,
 ``player_only_properties``, ``user_obj_types``, ``valid_commands`` with rgkit's values).
 ``toward`` reproduces rgkit's own ``_sign(0) == -1`` quirk exactly.
+
+With ``rules=robotgame`` (:mod:`botwars.games.arena.robotgame`) the settings are rgkit's own:
+``spawn_per_player`` 5, ``attack_range`` (8, 10), ``collision_damage`` 5, ``start`` None, and
+``spawn_coords``/``obstacles`` in the order of rgkit's map file (by row, then column).
 """
 
 from __future__ import annotations
@@ -82,6 +86,16 @@ def configure(amap, config: dict[str, Any]) -> None:
         # rgkit's map ``start``: each player's turn-0 robots (R7: one on every spawn point)
         "start": [sorted(to_rg(sq, amap.height) for sq in amap.spawns.get(p, ())) for p in (1, 2)],
     })
+    if config.get("rules") == "robotgame":  # RobotGame's own rules: rgkit's settings and list order
+        from botwars.games.arena import robotgame
+        settings.update({
+            "spawn_per_player": robotgame.SPAWN_PER_PLAYER,
+            "attack_range": robotgame.ATTACK_RANGE,
+            "collision_damage": robotgame.COLLISION_DAMAGE,
+            "spawn_coords": [to_rg(sq, amap.height) for sq in robotgame.spawn_squares(amap)],
+            "obstacles": sorted((to_rg(sq, amap.height) for sq in amap.walls), key=lambda loc: (loc[1], loc[0])),
+            "start": None,
+        })
     _spawn_set = frozenset(settings["spawn_coords"])
     _obstacle_set = frozenset(settings["obstacles"])
     CENTER_POINT = (amap.width // 2, amap.height // 2)  # as rgkit: int(board_size / 2)

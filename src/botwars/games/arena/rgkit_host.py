@@ -9,7 +9,8 @@ P12 object:
 - Before loading the bot it installs :mod:`botwars.games.arena.rgcompat` as the modules ``rg``
   and ``rgkit.rg`` (and ``rgkit.settings``), configured for the match's map and parameters.
 - One instance of the file's ``Robot`` class is made per match. For every robot of the player,
-  in ascending rgkit location order, the instance's ``location``, ``hp``, ``player_id`` and
+  in ascending rgkit location order (with ``rules=robotgame``: in rgkit's robot order, the
+  view's ``robot_order``, which also orders ``game.robots``, as rgkit's state does), the instance's ``location``, ``hp``, ``player_id`` and
   ``robot_id`` are set (from the view, as rgkit sets them from its own state: a bot that
   changes ``game.robots`` changes nothing for its next robot) and ``act(game)`` is called,
   exactly as rgkit does.
@@ -87,7 +88,8 @@ def install_rg_modules() -> None:
 class IdTracker:
     """Stable robot ids across turns from square-only observations (see the module docstring)."""
 
-    def __init__(self, amap, spawn_interval: int, player: int):
+    def __init__(self, amap, spawn_interval: int, player: int, shared_spawns: bool = False):
+        """``shared_spawns``: every spawn square may get either player's robots (``rules=robotgame``)."""
         self.amap = amap
         self.spawn_interval = spawn_interval
         self.player = player
@@ -96,8 +98,11 @@ class IdTracker:
         self.own: dict[tuple[int, int], tuple[int, int]] = {}    # square → (id, hp)
         self.enemy: dict[tuple[int, int], tuple[int, int]] = {}
         self.orders: dict[tuple[int, int], tuple[str, str | None]] = {}
-        self.own_spawns = frozenset(amap.spawns.get(player, ()))
-        self.enemy_spawns = frozenset(amap.spawns.get(3 - player, ()))
+        if shared_spawns:
+            self.own_spawns = self.enemy_spawns = frozenset(sq for sqs in amap.spawns.values() for sq in sqs)
+        else:
+            self.own_spawns = frozenset(amap.spawns.get(player, ()))
+            self.enemy_spawns = frozenset(amap.spawns.get(3 - player, ()))
 
     def _new(self) -> int:
         i = self.next_id
@@ -290,7 +295,8 @@ class RgkitHost:
         player = view["player"]
         tracker = self.tracker
         if tracker is None:
-            tracker = self.tracker = IdTracker(self.amap, self.config.get("spawn_interval", 10), player)
+            tracker = self.tracker = IdTracker(self.amap, self.config.get("spawn_interval", 10), player,
+                                               self.config.get("rules") == "robotgame")
         own: dict = {}
         foe: dict = {}
         for rv in view["robots"]:
@@ -336,7 +342,15 @@ class RgkitHost:
         failures: list[dict[str, Any]] = []
         chosen: dict = {}
         r = self.robot
-        mine.sort()  # rgkit location order (locations are distinct)
+        order = view.get("robot_order")
+        if order is None:
+            mine.sort()  # rgkit location order (locations are distinct)
+        else:  # rules=robotgame: rgkit's own robot order, for game.robots and for the act calls
+            rank = {(x - 1, h - y): i for i, (x, y) in enumerate(order)}
+            last = len(rank)
+            robots = AttrDict(sorted(robots.items(), key=lambda kv: rank.get(kv[0], last)))
+            game.robots = game["robots"] = robots
+            mine.sort(key=lambda m: rank.get(m[0], last))
         for loc, sq, hp, rid in mine:
             # as rgkit, from the engine's own record of the robot (not from game.robots, which
             # the bot's earlier acts may have changed)

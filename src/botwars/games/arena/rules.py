@@ -42,7 +42,8 @@ class ArenaState(NamedTuple):
     ``turn``: the last turn resolved (0 after setup, R7); ``robots``: square → ``(id, player,
     hp)`` (never mutated once the state exists; states may share it); ``next_id``: the id of
     the next robot created; ``user_data``: stored user data of players 1 and 2 (P7); ``over``:
-    the end check (R26, R27) has ended the game. A NamedTuple rather than a frozen dataclass:
+    the end check (R26, R27) has ended the game; ``rng``: with ``rules=robotgame`` only, rgkit's
+    state seed for the next turn (:mod:`botwars.games.arena.robotgame`), else ``None``. A NamedTuple rather than a frozen dataclass:
     it is built once per turn on the hot path and costs a quarter as much.
     """
 
@@ -54,6 +55,7 @@ class ArenaState(NamedTuple):
     next_id: int
     user_data: tuple[str, str]
     over: bool = False
+    rng: str | None = None
 
     def player_of(self, seat: str) -> int:
         """Player number (1, 2) of ``seat`` (H3)."""
@@ -70,6 +72,9 @@ def _map_check(value: str) -> None:
 _PRINTABLE = string.ascii_letters + string.digits + string.punctuation + " "
 
 PARAMS = (
+    Param("rules", str, "arena", "arena: these rules; robotgame: RobotGame's own rules, taken from rgkit's source "
+          "(19x19 board, random spawns, 50 HP, attack 8-10; docs/arena-robotgame.md)",
+          choices=("arena", "robotgame")),
     Param("map", str, "default", "Walls and spawn points (R5): a shipped map name, a file path or map text",
           check=_map_check, kind="file", names=shipped_maps),
     Param("max_turns", int, 100, "Last turn (R26)", minimum=1, maximum=100_000),
@@ -150,11 +155,45 @@ class ArenaRuleset(Ruleset):
         """P2: ``turn_time_limit_s`` per turn plus ``time_bank_s``; on expiry all robots defend (P10)."""
         return TimeControl(config["turn_time_limit_s"], config["time_bank_s"], None, OnExpiry.DEFAULT)
 
+    # ---- configuration: the rules=robotgame variant -----------------------------------------
+    def validate_config(self, overrides: dict[str, Any] | None, source: str = "--set",
+                        allow_paths: bool = True) -> dict[str, Any]:
+        """As :meth:`Ruleset.validate_config`; with ``rules=robotgame`` the parameters the user
+        did not set take rgkit's values (:data:`botwars.games.arena.robotgame.DEFAULTS`), and
+        setting one the variant does not use to other than its default raises
+        :class:`ConfigError` naming rgkit's rule."""
+        rules = self.param_table()["rules"].coerce((overrides or {}).get("rules", "arena"), source=source)
+        if rules == "robotgame":
+            from botwars.games.arena import robotgame
+            defaults = self.param_table()
+            given = {k: v for k, v in (overrides or {}).items()
+                     if k not in robotgame.NOT_USED or defaults[k].coerce(v, source=source) != defaults[k].default}
+            overrides = {**robotgame.DEFAULTS, **given}
+            for k in robotgame.NOT_USED:
+                if k in given:
+                    raise ConfigError(f"parameter {k} does not apply with rules=robotgame: "
+                                      f"{robotgame.NOT_USED[k]}; leave it out", source=source)
+        return super().validate_config(overrides, source, allow_paths)
+
+    def check_config(self, config: dict[str, Any]) -> None:
+        """``rules=robotgame`` needs a map whose spawn squares rgkit's symmetric draw can use
+        (:func:`botwars.games.arena.robotgame.check_map`); raises :class:`ConfigError`."""
+        if config.get("rules") == "robotgame":
+            from botwars.games.arena import robotgame
+            robotgame.check_map(load_map(config["map"]))
+
     # ---- setup (R7) ---------------------------------------------------------------------
     def setup(self, config: dict[str, Any], seats: list[str], seed: int) -> ArenaState:
-        """Turn 0 (R7): one ``initial_hp`` robot on every spawn point; empty user data."""
+        """Turn 0 (R7): one ``initial_hp`` robot on every spawn point; empty user data.
+        ``rules=robotgame``: rgkit's turn 0 (:func:`botwars.games.arena.robotgame.setup_robots`),
+        its robots in rgkit's order and ``rng`` the seed of rgkit's turn 1."""
         if len(seats) != 2:
             raise ConfigError(f"arena needs exactly 2 seats, got {len(seats)}")
+        if config.get("rules") == "robotgame":
+            from botwars.games.arena import robotgame
+            robots, nid, rng = robotgame.setup_robots(config, seed)
+            return ArenaState(tuple(seats), config, load_map(config["map"]), 0, robots, nid, ("", ""),
+                              config["max_turns"] <= 1, rng)
         amap = load_map(config["map"])
         robots: dict[Square, Robot] = {}
         nid = 1
@@ -216,7 +255,8 @@ class ArenaRuleset(Ruleset):
 
     def twin_state(self, state: ArenaState, seat: str | None, rng: random.Random) -> ArenaState:
         """The state with the stored user data (P7) of every player but ``seat``'s redrawn:
-        user data is private (R32, H25); everything else is public (R30)."""
+        user data is private (R32, H25); everything else is public (R30). With
+        ``rules=robotgame`` rgkit's seed (``rng``: the coming spawns and damage) is redrawn too."""
         user = list(state.user_data)
         for p in (1, 2):
             if (seat is None or state.player_of(seat) != p) and state.config["user_data_max_len"] > 0:
@@ -224,6 +264,8 @@ class ArenaRuleset(Ruleset):
                 user[p - 1] = "".join(rng.choice(_PRINTABLE) for _ in range(n))
                 if user[p - 1] == state.user_data[p - 1]:
                     user[p - 1] = user[p - 1][1:] or "x"
+        if state.rng is not None:  # rules=robotgame: rgkit's seed (future spawns, damage) is no one's to see
+            return state._replace(user_data=(user[0], user[1]), rng=str(rng.randint(0, 2147483647)))
         return state._replace(user_data=(user[0], user[1]))
 
     # ---- resolution (R12-R25) -------------------------------------------------------------
@@ -237,6 +279,10 @@ class ArenaRuleset(Ruleset):
         target ``to`` and the rule it failed by, ``why``: see :func:`_move_failure`),
         ``spawn_kill``/``spawn``, ``attack``, ``blast``, ``removed``.
         """
+        if state.rng is not None:  # rules=robotgame
+            from botwars.games.arena import robotgame
+            rg_result: tuple[ArenaState, list[Event]] = robotgame.resolve(state, orders)
+            return rg_result
         cfg = state.config
         amap = state.amap
         t = state.turn + 1
@@ -392,7 +438,9 @@ class ArenaRuleset(Ruleset):
 
     # ---- observation (R30, P11) -----------------------------------------------------------
     def view(self, state: ArenaState, seat: str | None) -> dict[str, Any]:
-        """The P11 object for ``seat``, or the R30/H26 spectator object for ``None``.
+        """The P11 object for ``seat``, or the R30/H26 spectator object for ``None``. With
+        ``rules=robotgame`` a seat's object also has ``robot_order``: every robot's ``[x, y]`` in
+        rgkit's robot order (the order of rgkit's ``game.robots``; the ``rgkit:`` host uses it).
 
         A fresh dict every call (a bot may keep or change it without affecting anyone).
         """
@@ -405,8 +453,11 @@ class ArenaRuleset(Ruleset):
         p = 1 if seat == state.seats[0] else state.player_of(seat)
         robots = [{"side": "F", "x": x, "y": y, "hp": hp} for (x, y), (_, q, hp) in items if q == p]
         robots += [{"side": "E", "x": x, "y": y, "hp": hp} for (x, y), (_, q, hp) in items if q != p]
-        return {"turn": turn, "max_turns": state.config["max_turns"], "player": p, "robots": robots,
-                "user_data": state.user_data[p - 1]}
+        out = {"turn": turn, "max_turns": state.config["max_turns"], "player": p, "robots": robots,
+               "user_data": state.user_data[p - 1]}
+        if state.rng is not None:  # rules=robotgame: rgkit's robot order (its game.robots order)
+            out["robot_order"] = [[x, y] for x, y in state.robots]
+        return out
 
     def native_view(self, state: ArenaState, seat: str) -> ArenaObservation:
         """:meth:`view` of ``seat`` as an :class:`ArenaObservation` (R30, P11): for built-in
@@ -444,6 +495,9 @@ class ArenaRuleset(Ruleset):
         """R28: more robots wins, then more total HP, else a draw."""
         if not state.over:
             return None
+        if state.rng is not None:  # rules=robotgame: rgkit's score, robots only
+            from botwars.games.arena import robotgame
+            return robotgame.outcome_of(state.robots, state.seats, ArenaReason.TURN_LIMIT)
         count = {1: 0, 2: 0}
         hp = {1: 0, 2: 0}
         for _, p, h in state.robots.values():
@@ -463,9 +517,12 @@ class ArenaRuleset(Ruleset):
 
     # ---- tools ----------------------------------------------------------------------------
     def state_json(self, state: ArenaState) -> dict[str, Any]:
-        return {"turn": state.turn, "over": state.over, "next_id": state.next_id,
-                "robots": [[sq_str(sq), r[0], r[1], r[2]] for sq, r in sorted(state.robots.items())],
-                "user_data": list(state.user_data)}
+        out = {"turn": state.turn, "over": state.over, "next_id": state.next_id,
+               "robots": [[sq_str(sq), r[0], r[1], r[2]] for sq, r in sorted(state.robots.items())],
+               "user_data": list(state.user_data)}
+        if state.rng is not None:  # rules=robotgame: rgkit's seed for the next turn
+            out["seed"] = state.rng
+        return out
 
     def render_text(self, state: ArenaState, seat: str | None = None) -> str:
         """The board as text: ``#`` wall, ``1``/``2`` spawn, ``a``/``b`` robots of player 1/2 (HP listed)."""
