@@ -195,7 +195,7 @@ def test_the_rules_page_ends_with_the_variants_section():
     """/rules/arena: the binding rules (a copy of shared/rules/arena.md), then the variant's
     differences, each arena rule it changes named (games/arena/rules+robotgame.md, declared in
     the arena's ``rules_variants``)."""
-    from botwars.engine.plugin import all_games
+    from botwars.engine.plugin import games as all_games
     from botwars.web.game_pages import rules_html, rules_markdown
     text = rules_markdown("arena")
     binding = all_games()["arena"].binding_rules_text()

@@ -334,7 +334,19 @@ class RgkitHost:
                 out[loc] = info
             return out
 
-        game = LazyGame(turn, robots)
+        order = view.get("robot_order")
+        if order is None:
+            mine.sort()  # rgkit location order (locations are distinct)
+            game = LazyGame(turn, robots)
+        else:  # rules=robotgame: rgkit's own robot order, for game.robots and for the act calls
+            rank = {(x - 1, h - y): i for i, (x, y) in enumerate(order)}
+            last = len(rank)
+            mine.sort(key=lambda m: rank.get(m[0], last))
+
+            def ranked() -> AttrDict:
+                """``robots()`` in rgkit's robot order (built at the first read, as above)."""
+                return AttrDict(sorted(robots().items(), key=lambda kv: rank.get(kv[0], last)))
+            game = LazyGame(turn, ranked)
         # rgkit: one seed per player and turn (0..max_seed), "SEED-ROBOT_ID" per act
         turn_seed = random.Random(f"{self.seed}:{self.seat}:{turn}").randint(0, rgcompat.RGKIT_FIXED["max_seed"])
         prefix = f"{turn_seed}-"
@@ -342,15 +354,6 @@ class RgkitHost:
         failures: list[dict[str, Any]] = []
         chosen: dict = {}
         r = self.robot
-        order = view.get("robot_order")
-        if order is None:
-            mine.sort()  # rgkit location order (locations are distinct)
-        else:  # rules=robotgame: rgkit's own robot order, for game.robots and for the act calls
-            rank = {(x - 1, h - y): i for i, (x, y) in enumerate(order)}
-            last = len(rank)
-            robots = AttrDict(sorted(robots.items(), key=lambda kv: rank.get(kv[0], last)))
-            game.robots = game["robots"] = robots
-            mine.sort(key=lambda m: rank.get(m[0], last))
         for loc, sq, hp, rid in mine:
             # as rgkit, from the engine's own record of the robot (not from game.robots, which
             # the bot's earlier acts may have changed)

@@ -492,7 +492,7 @@
   // "Turn 8" for the events of decision point d: the turn the events carry, else the one the page
   // showed while d was open, else (the newest point, on a page opened after it) the turns played
   // so far: s.turn is the turn being played while the match runs (the last one once it ended), so
-  // the point just played belongs to the turn before it — none yet: the setup (dadoed's supers)
+  // the point just played belongs to the turn before it — none yet: a setup point (a game's set-up step)
   const turnLabels = {};
   function turnLabel(d, evs, s) {
     const t = evs.map(e => e.turn).find(x => typeof x === "number" && x > 0);
