@@ -1,7 +1,8 @@
 """The seat-driving core shared by every learning environment: one :class:`Referee` per match.
 
-Every decision goes through :class:`botwars.engine.referee.Referee` (``submit``, ``default``,
-``resolve_point``, ``view``): this module never calls ``Ruleset.resolve``. What a game's arrays
+Every decision goes through :class:`botwars.engine.referee.Referee` by way of the seat driver
+(:mod:`botwars.engine.driver`: ``settle`` with its one refusal policy, ``fail``, ``resolve``) and
+:meth:`Referee.view`: this module never calls ``Ruleset.resolve``. What a game's arrays
 and actions mean comes from the game's own encoding, reached through the ``rl`` hook of its
 plug-in declaration (:meth:`botwars.engine.plugin.Game.rl_spec`, docs/rl.md).
 """
@@ -12,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from botwars.engine import driver
 from botwars.engine.plugin import Game, get_game
 from botwars.engine.referee import Referee
 
@@ -135,8 +137,8 @@ class Core:
         mask = self.mask(seat)
         if not self.is_legal(mask, action):
             self.illegal += 1
-            ref.default(seat, {"code": ILLEGAL_ACTION, "detail": f"masked-out action {np.asarray(action).tolist()}"},
-                        0.0)
+            driver.fail(ref, seat, {"code": ILLEGAL_ACTION,
+                                    "detail": f"masked-out action {np.asarray(action).tolist()}"}, 0.0)
             self.partial[seat] = ()
             info["illegal"] = np.asarray(action).tolist()
         else:
@@ -145,17 +147,21 @@ class Core:
                 self.partial[seat] = partial
                 return info
             self.partial[seat] = ()
-            tk = ref.submit(seat, payload, 0.0)
+            tk, _ = driver.settle(ref, seat, payload, 0.0)  # refused: default, unless counted (S-7.10)
             if tk.error is not None:
                 info["refused"] = tk.error.message
-                if self.deciding(seat):
-                    ref.default(seat, {"code": tk.error.code, "detail": tk.error.message}, 0.0)
+        self.point_changed()
+        return info
+
+    def point_changed(self) -> None:
+        """Forget cached views and legal orders after a settlement, and resolve the decision
+        point once every pending seat is settled (:func:`botwars.engine.driver.resolve`)."""
         self._views.clear()
         self._legal.clear()
+        ref = self.referee
         if ref.ready():
-            ref.resolve_point()
+            driver.close_point(ref)
             self.partial = {s: () for s in self.seats}
-        return info
 
     def rewards(self) -> dict[str, float]:
         """Terminal rewards once over (:func:`outcome_rewards`), else 0 for every seat."""
