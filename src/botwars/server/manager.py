@@ -46,6 +46,7 @@ from typing import Any, Callable
 
 from sqlalchemy import bindparam, select, update
 
+from botwars.engine import driver
 from botwars.engine.codes import ClockStatus, FailureCode, NotAwaitedCode, OnExpiry, Receipt
 from botwars.engine.errors import BotwarsError, ConfigError, InvalidOrders, RecordError
 from botwars.engine.events import Event, Outcome
@@ -215,7 +216,8 @@ class MatchSession:
     def state(self) -> Any:
         """The rule set's state (a heavy match's is fetched from its rules-pool worker)."""
         s = self.ref.state
-        return self.ref.ruleset.local(s) if isinstance(s, rulespool.StateRef) else s
+        rules = self.ref.ruleset
+        return rules.local(s) if isinstance(rules, rulespool.RemoteRules) else s
 
     @property
     def n(self) -> int:
@@ -462,14 +464,12 @@ class MatchManager:
         try:
             cfg = rs.validate_config(config or {}, source="config")
             names = rs.seat_names(len(specs))
-            state = rs.setup(cfg, names, seed)
+            ref = Referee(rs, cfg, names, seed, clock=clock, agents=dict(zip(names, specs)), keep_free_refusals=False)
         except ConfigError as exc:
             raise ApiError(422, "bad_config", exc.one_line()) from None
         tokens = {s: new_token() for s in names}
         gm_token = new_token()
         now = self.now()
-        ref = Referee(rs, cfg, names, seed, clock=clock, state=state, agents=dict(zip(names, specs)),
-                      keep_free_refusals=False)
         sess = MatchSession(id=secrets.token_hex(6), rs=rs, ref=ref,
                             token_hashes={s: token_hash(t) for s, t in tokens.items()}, created_at=now, opened_at=now,
                             heavy=rulespool.big_config(cfg), gm_hash=token_hash(gm_token),
@@ -478,7 +478,7 @@ class MatchManager:
         with self.store.write() as s:
             s.add(MatchRow(id=sess.id, ruleset=rs.id, rules_version=rs.rules_version, config=canonical_json(cfg),
                            seed=seed, clock_enabled=sess.clock_enabled, status=sess.status, created_at=now,
-                           decisions=0, turns=rs.turn_number(state), opened_at=now,
+                           decisions=0, turns=ref.turn(), opened_at=now,
                            bank_left=canonical_json(sess.bank_left),
                            outcome=canonical_json(sess.outcome.to_json()) if sess.outcome else None,
                            gm_token_hash=sess.gm_hash))
@@ -597,12 +597,10 @@ class MatchManager:
             if sess.heavy:  # a big configuration: re-simulated where it will live (in its worker)
                 with sess.lock:
                     self._adopt(sess)
+        def feed_bots(ref: Referee, _line: dict[str, Any]) -> None:
+            self._replay_bots(sess, set(ref.pending()) - restored)
         try:
-            for line in lines:
-                before = ref.state
-                pend = set(ref.pending())
-                ref.replay(line)
-                self._replay_bots(sess, before, pend - restored)
+            driver.replay_all(ref, lines, feed_bots)  # the one re-simulation path (digests checked)
             if row.outcome:
                 return sess
             for r in refusal_rows:
@@ -620,7 +618,7 @@ class MatchManager:
                 sess.keys[o.seat] = o.request_key
         except (RecordError, NotAwaited, InvalidOrders) as exc:
             raise ApiError(409, "match_unreadable", f"match {match_id} cannot be re-simulated: {exc}") from None
-        self._replay_bots(sess, ref.state, {s for s in ref.pending() if ref.settled(s) is not None} - restored)
+        self._replay_bots(sess, {s for s in ref.pending() if ref.settled(s) is not None} - restored)
         if ref.ready() or (ref.over and not row.outcome):
             with sess.lock:
                 cp = ref.checkpoint()
@@ -678,13 +676,15 @@ class MatchManager:
             restored.add(row.seat)
         return restored
 
-    def _replay_bots(self, sess: MatchSession, state: Any, seats: set[str]) -> None:
-        """Feed bots the views they already answered so their memory matches (answers discarded)."""
+    def _replay_bots(self, sess: MatchSession, seats: set[str]) -> None:
+        """Feed the bots of ``seats`` the views they already answered at the referee's open
+        point, so their memory matches (answers discarded): :meth:`Referee.view`, the clock
+        included, exactly as the live bots were shown it."""
         from botwars.agents.base import AgentFailure
         for seat, agent in sess.bots.items():
             if seat in seats:
                 try:
-                    agent.act(sess.ref.ruleset.view(state, seat), None)
+                    agent.act(sess.ref.view(seat), None)
                 except AgentFailure:
                     pass
 
@@ -704,7 +704,7 @@ class MatchManager:
             k = sess.resolved_here
             probe = not sess.heavy and (k < rulespool.PROBE_FIRST or k % rulespool.PROBE_EVERY == 0)
             c0 = time.thread_time() if probe else 0.0
-            ref.resolve_point()
+            driver.close_point(ref)
             sess.resolved_here = k + 1
             if probe and time.thread_time() - c0 > rulespool.HEAVY_S:
                 sess.heavy = True
@@ -765,14 +765,18 @@ class MatchManager:
             sess.extra = {}
 
     def _settle(self, sess: MatchSession, seat: str, key: str, now: float, elapsed: float, payload: Any,
-                failure: dict[str, str] | None) -> Ticket:
+                failure: dict[str, str] | None, agent: bool = False) -> Ticket:
         """Hand one submission (or an agent failure) to the referee, resolve when the point is
-        complete, and commit it all; returns the referee's ticket. Whatever fails on the way
-        leaves the referee as it was; a heavy match whose state is lost with its worker and
-        cannot be rebuilt is a 503 ``rules_unavailable`` (nothing was accepted)."""
+        complete, and commit it all; returns the referee's ticket. ``agent``: the answer of a
+        built-in bot, settled by the seat driver with its refusal policy
+        (:func:`botwars.engine.driver.settle`: refused gives the default orders unless the rules
+        count refusals); a player's refused submission is only answered (it may submit again).
+        Whatever fails on the way leaves the referee as it was; a heavy match whose state is
+        lost with its worker and cannot be rebuilt is a 503 ``rules_unavailable`` (nothing was
+        accepted)."""
         cp = sess.ref.checkpoint()
         try:
-            return self._settle_from(sess, cp, seat, key, now, elapsed, payload, failure)
+            return self._settle_from(sess, cp, seat, key, now, elapsed, payload, failure, agent)
         except rulespool.RulesUnavailable as exc:
             sess.ref.rollback(cp)
             raise ApiError(503, "rules_unavailable", str(exc)) from None
@@ -781,14 +785,16 @@ class MatchManager:
             raise
 
     def _settle_from(self, sess: MatchSession, cp: Any, seat: str, key: str, now: float, elapsed: float,
-                     payload: Any, failure: dict[str, str] | None) -> Ticket:
+                     payload: Any, failure: dict[str, str] | None, agent: bool = False) -> Ticket:
         ref = sess.ref
         n = ref.n + 1
         had = ref.settled(seat) is not None
         before = ref.refusals(seat)
         try:
             if failure is not None:
-                tk = ref.default(seat, failure, elapsed)
+                tk = driver.fail(ref, seat, failure, elapsed)
+            elif agent:
+                tk, _ = driver.settle(ref, seat, payload, elapsed)
             else:
                 tk = ref.submit(seat, payload, elapsed)
         except NotAwaited as exc:
@@ -1091,10 +1097,10 @@ class MatchManager:
 
     def _apply_bot(self, sess: MatchSession, seat: str, payload: Any, failure: dict[str, str] | None,
                    spent: float) -> None:
-        """Hand a built-in bot's answer (or failure) to the referee (under ``sess.lock``). Its
-        refused orders get its default orders with the refusal recorded, except where the rules
-        count refusals: then it stays awaited and is asked again (submarine S-7.10)."""
-        ref = sess.ref
+        """Hand a built-in bot's answer (or failure) to the referee through the seat driver
+        (under ``sess.lock``). Its refused orders get its default orders with the refusal
+        recorded, except where the rules count refusals: then it stays awaited and is asked
+        again (submarine S-7.10)."""
         now = self.now()
         if failure is not None:
             try:
@@ -1102,13 +1108,7 @@ class MatchManager:
                            "detail": str(failure.get("detail", ""))[:500]}
             except ValueError:
                 failure = {"code": FailureCode.CRASH.value, "detail": str(failure.get("detail", ""))[:500]}
-        tk = self._settle(sess, seat, canonical_json([payload, failure]), now, spent, payload, failure)
-        if (tk.receipt == Receipt.REFUSED and not ref.over and seat in ref.awaited()
-                and ref.ruleset.refusal_limit(ref.state, seat) is None):
-            err = tk.error
-            assert err is not None
-            self._settle(sess, seat, canonical_json([payload, {"code": err.code}]), now, spent, None,
-                         {"code": err.code, "detail": err.message})
+        self._settle(sess, seat, canonical_json([payload, failure]), now, spent, payload, failure, agent=True)
 
     # ---- what a seat may see --------------------------------------------------------------------
     def snapshot(self, sess: MatchSession, seat: str | None, since: int | None = None) -> dict[str, Any]:
@@ -1140,9 +1140,10 @@ class MatchManager:
         bot; a heavy match's is built in its rules-pool worker and comes packed
         (:class:`~botwars.server.botpool.PackedView`), unpacked only in the bot's worker."""
         ref = sess.ref
-        if isinstance(ref.state, rulespool.StateRef):
+        rules = ref.ruleset
+        if isinstance(ref.state, rulespool.StateRef) and isinstance(rules, rulespool.RemoteRules):
             from botwars.server.botpool import PackedView
-            return PackedView(ref.ruleset.packed_view(ref.state, seat, dict(ref.bank) if ref.clock_enabled else None))
+            return PackedView(rules.packed_view(ref.state, seat, dict(ref.bank) if ref.clock_enabled else None))
         return ref.view(seat)
 
     def summary(self, sess: MatchSession) -> dict[str, Any]:
