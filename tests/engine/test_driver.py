@@ -71,6 +71,7 @@ def test_P10_arena_refusal_gives_the_default_orders_at_once():
     garbage = Garbage()
     drv = SeatDriver(ref, {"p1": CallableAgent(garbage), "p2": CallableAgent(_bot("arena", "random"))})
     assert not refusal_counted(ref, "p1")
+    assert drv.seats_at_once == frozenset()  # trusted in-process bots are asked in turn
     drv.play_point()
     assert ref.n == 1 and garbage.asks == 1  # asked once, not again
     line = ref.lines[0]
@@ -189,6 +190,7 @@ def test_two_slow_seats_think_at_once():
               "p2": Remote(_bot("arena", "random"), 0.3, log, "p2")}
     ref = Referee(ARENA, ARENA.validate_config({"max_turns": 3}), ["p1", "p2"], 3, clock=False)
     drv = SeatDriver(ref, agents)
+    assert drv.seats_at_once == {"p1", "p2"}
     try:
         drv.play_point()
     finally:

@@ -205,6 +205,16 @@ class SeatDriver:
                                    if parallel and s not in self._native and not getattr(a, "in_process", False))
         self._pool: ThreadPoolExecutor | None = None
 
+    @property
+    def native_seats(self) -> frozenset[str]:
+        """Seats whose trusted in-process bot answers on the native path (``act_native``)."""
+        return frozenset(self._native)
+
+    @property
+    def seats_at_once(self) -> frozenset[str]:
+        """Seats whose agents are asked at the same time as the other due seats (in threads)."""
+        return self._threaded
+
     # ---- the seats' agents ------------------------------------------------------------------
     def start_agents(self, game: str, config: dict[str, Any]) -> None:
         """Start every agent with a copy of ``config`` and its seat's one-way seed
@@ -260,10 +270,12 @@ class SeatDriver:
         return tk
 
     def _left(self, seat: str, spent: float) -> float | None:
+        """Seconds ``seat`` has left after ``spent`` seconds at the open point (``None``: no limit)."""
         deadline = self.referee.deadline(seat)
         return None if deadline is None else max(0.0, deadline - spent)
 
     def _due(self, seat: str) -> bool:
+        """True when ``seat`` still has to give orders at the open point."""
         ref = self.referee
         return not ref.over and seat in ref.pending() and ref.settled(seat) is None
 
@@ -275,32 +287,16 @@ class SeatDriver:
         now = self.time_source
         t0 = now()
         spent = 0.0
-        while self._due(seat):
+        while not ref.over and seat in ref.pending() and ref.settled(seat) is None:
+            deadline = ref.deadline(seat)
             try:
-                payload = agent.act(ref.view(seat), self._left(seat, spent))
+                payload = agent.act(ref.view(seat), None if deadline is None else max(0.0, deadline - spent))
             except AgentFailure as exc:
                 self.fail(seat, exc, now() - t0)
                 return
             spent = now() - t0
             if self.settle(seat, payload, spent).receipt is _TOO_LATE:
                 return
-
-    def _ask_native(self, seat: str, fn: Callable[[Any, float | None], Any]) -> None:
-        """A trusted in-process bot on the rule set's own observation objects
-        (:meth:`Ruleset.native_view` → parsed orders → :meth:`Referee.submit_parsed`): the same
-        decision point without the JSON view and the payload parsing. Timed here only: a late
-        reply is the referee's expiry (``too_late``), as a timeout would give."""
-        now = self.time_source
-        ref = self.referee
-        t0 = now()
-        try:
-            orders = fn(ref.native_view(seat), None)
-        except AgentFailure as exc:
-            self.fail(seat, exc, now() - t0)
-            return
-        spent = now() - t0
-        if ref.submit_parsed(seat, orders, spent).receipt is _TOO_LATE:
-            self.note(seat, FailureCode.TIMEOUT, f"no reply in time ({spent:.3f} s)")
 
     def _ask_at_once(self, seats: list[str]) -> None:
         """Ask ``seats`` (agents outside this process) at the same time, each in a thread, and
@@ -351,36 +347,49 @@ class SeatDriver:
         agent is still awaited)."""
         ref = self.referee
         native = self._native
+        agents = self.agents
         pending = ref.pending()  # empty once over
-        threaded = self._threaded
-        if threaded:
-            at_once = [s for s in pending if s in threaded and ref.settled(s) is None]
+        if self._threaded:
+            at_once = [s for s in pending if s in self._threaded and ref.settled(s) is None]
             if len(at_once) > 1:
                 self._ask_at_once(at_once)
+        others = False  # a pending seat that someone else settles (an RL learner)
         for seat in pending:
-            if ref.over:  # a seat's expiry or refusals may end the match (S-7.8, D-8.3)
-                break
             fn = native.get(seat)
             if fn is not None:
+                # a trusted in-process bot on the rule set's own observation objects
+                # (Ruleset.native_view -> parsed orders -> Referee.submit_parsed): the same decision
+                # point without the JSON view and the payload parsing; the hot path of a local
+                # match (benchmarks/arena_throughput.py). Timed here only: a late reply is the
+                # referee's expiry (too_late), as a timeout would give
+                now = self.time_source
+                t0 = now()
+                try:
+                    orders = fn(ref.native_view(seat), None)
+                except AgentFailure as exc:
+                    self.fail(seat, exc, now() - t0)
+                else:
+                    spent = now() - t0
+                    if ref.submit_parsed(seat, orders, spent).receipt is _TOO_LATE:
+                        self.note(seat, FailureCode.TIMEOUT, f"no reply in time ({spent:.3f} s)")
+            elif seat in agents:
                 if ref.settled(seat) is None:
-                    self._ask_native(seat, fn)
-            elif seat in self.agents and ref.settled(seat) is None:
-                self.ask(seat)
-        return self.finish_point()
-
-    def finish_point(self) -> list[Event]:
-        """Resolve the open point if every pending seat is settled (there may be none: a point
-        of the rules alone) and write its line; when the match ended without a resolution (a
-        loss on time, a resignation) write that line. Returns the point's events (a list)."""
-        ref = self.referee
-        if not ref.over:
-            if not ref.ready():
-                return []
-            events = close_point(ref, self.record)
-            # a list of the point's events (the referee keeps a copy of its own where it keeps history)
-            return events if events.__class__ is list else list(events)
-        self.write_last()
-        return []
+                    self.ask(seat)
+            else:
+                others = True
+            if ref.over:  # a seat's expiry or refusals may end the match (S-7.8, D-8.3)
+                break
+        if ref.over:  # the match ended before a resolution (it was over, or a seat's expiry ended it)
+            self.write_last()
+            return []
+        if others and not ref.ready():
+            return []
+        # every pending seat settled (there may be none: a point of the rules alone)
+        events = ref.resolve_point()
+        if self.record is not None:
+            self.record.line(ref.last_line)
+        # a list of the point's events (the referee keeps a copy of its own where it keeps history)
+        return events if events.__class__ is list else list(events)
 
     def write_last(self) -> None:
         """Write the referee's last line (one that ended the match without a resolution)."""

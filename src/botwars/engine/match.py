@@ -124,11 +124,13 @@ class Match:
         """Play to the end; ``progress`` is called after every decision point.
         Raises :class:`RuntimeError` if the match outlasts ``max_decisions``."""
         self.start_agents()
+        play = self.driver.play_point  # what step() does, without the extra call per point
+        ref = self.referee
         try:
-            while self.referee.outcome is None:
-                if self.referee.n >= self.max_decisions:
+            while ref.outcome is None:
+                if ref.n >= self.max_decisions:
                     raise RuntimeError(f"match did not end within {self.max_decisions} decisions")
-                self.step()
+                play()
                 if progress:
                     progress(self)
         finally:
