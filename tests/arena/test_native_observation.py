@@ -29,7 +29,7 @@ def _play(a: str, b: str, seed: int, native: bool, path=None):
 def test_native_and_json_paths_play_the_same_game(tmp_path, a, b):
     m1, r1 = _play(a, b, 5, True, tmp_path / "native.jsonl")
     m2, r2 = _play(a, b, 5, False, tmp_path / "json.jsonl")
-    assert m1._native and not m2._native  # the two paths really were taken
+    assert m1.driver.native_seats and not m2.driver.native_seats  # the two paths really were taken
     assert [ln["digest"] for ln in m1.referee.lines] == [ln["digest"] for ln in m2.referee.lines]
     assert (r1.outcome.winner, r1.outcome.scores) == (r2.outcome.winner, r2.outcome.scores)
     # the native record stores P5 text orders; it re-simulates through submit like any other

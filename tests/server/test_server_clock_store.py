@@ -294,7 +294,7 @@ def test_the_bot_pool_stores_each_answers_memory_and_a_restart_replays_nothing(s
     replayed = []
     real = MatchManager._replay_bots
     monkeypatch.setattr(MatchManager, "_replay_bots",
-                        lambda self, sess, state, seats: (replayed.append(set(seats)), real(self, sess, state, seats)))
+                        lambda self, sess, seats: (replayed.append(set(seats)), real(self, sess, seats)))
     with TestClient(create_app(sqlite_url)) as api:
         after = view(api, mid)
         assert {k: v for k, v in after.items() if k != "clock"} == {k: v for k, v in before.items() if k != "clock"}
@@ -347,3 +347,29 @@ def test_a_bot_memory_ahead_of_or_behind_its_stored_answers_is_not_restored(sqli
             assert OneBot.calls == calls + 3
             order(api, mid, toks[0], 7, {"add": 1})
             assert s.bots["p2"].bot.asked == 4 and s.n == 8
+
+
+def test_restored_bots_are_shown_the_views_they_answered_clock_included(sqlite_url, clock, toy, monkeypatch):
+    """Issue 26 item 1: a bot whose memory is not restored is fed again the views it answered,
+    through :meth:`Referee.view` like the live bot, the clock included (it was missing: a replayed
+    bot saw a view without its bank, so its memory could differ from the live one's)."""
+    from botwars.store.models import BotMemoryRow
+    from server_toygame import OneBot
+    seen: list = []
+    monkeypatch.setattr(toy, "clock_view", lambda self, v, bank: {**v, "clock": dict(bank)})
+    real = OneBot.act
+    monkeypatch.setattr(OneBot, "act", lambda self, view: (seen.append(copy.deepcopy(view)), real(self, view))[1])
+    with make_client(sqlite_url, clock) as api:
+        mid, toks, _ = create(api, game="servertoy", seats=["remote", "builtin:one"], config={"target": 20})
+        for n in (1, 3, 5):
+            clock.advance(11.0)  # past the 10 s move limit: 1 s of p1's 5 s bank each time
+            order(api, mid, toks[0], n, {"add": 1})
+        with api.app.state.manager.store.write() as db:
+            db.query(BotMemoryRow).filter(BotMemoryRow.match_id == mid).delete()
+    live = list(seen)
+    assert [v["clock"]["p1"] for v in live] == [4.0, 3.0, 2.0]
+    seen.clear()
+    with make_client(sqlite_url, clock) as api:
+        s = api.app.state.manager.get(mid)
+        assert s.bots["p2"].bot.asked == 3
+    assert seen == live  # the same three views again, each with the clock as it stood then

@@ -33,6 +33,10 @@ class Agent:
     """
 
     spec: str = ""
+    in_process: bool = False
+    """True for trusted code that runs in this process (a built-in bot): the seat driver asks it
+    in its own thread; any other agent may be asked at the same time as other seats
+    (:class:`~botwars.engine.driver.SeatDriver`)."""
 
     def start(self, game: str, seat: str, config: dict[str, Any], seed: int = 0) -> None:
         """Called once before the first decision."""
@@ -55,6 +59,8 @@ class CallableAgent(Agent):
     its result is discarded; the bot is trusted code and is not interrupted). The bot's
     optional ``start(game, seat, config, seed)`` is called by :meth:`start`.
     """
+
+    in_process = True
 
     def __init__(self, bot: Any, spec: str = ""):
         self.bot = bot

@@ -3,32 +3,21 @@ with time control, a record and an outcome."""
 
 from __future__ import annotations
 
-import copy
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, Callable
 
-from botwars.engine.codes import FailureCode, Receipt
-from botwars.engine.errors import AgentFailure
+from botwars.engine.codes import FailureCode
+from botwars.engine.driver import SeatAgent, SeatDriver, copy_config
 from botwars.engine.events import Event, Outcome
 from botwars.engine.record import RecordWriter
 from botwars.engine.referee import Referee
 from botwars.engine.ruleset import Ruleset
 from botwars.engine.timecontrol import Clock
 
+__all__ = ["Match", "MatchResult", "SeatAgent"]
 
-class SeatAgent(Protocol):
-    """What :class:`Match` needs of an agent (:class:`botwars.agents.Agent` is one): ``start``
-    once with the game id, seat name, a copy of the config and the seat's one-way seed; ``act``
-    per decision with the seat's view and the seconds it may take (``None``: unlimited),
-    returning the orders payload or raising :class:`~botwars.engine.errors.AgentFailure`;
-    ``close`` at the end."""
-
-    def start(self, game: str, seat: str, config: dict[str, Any], seed: int = 0) -> None: ...
-
-    def act(self, view: dict[str, Any], deadline_s: float | None) -> Any: ...
-
-    def close(self) -> None: ...
+_copy_config = copy_config  # the name older callers import
 
 
 @dataclass
@@ -48,19 +37,6 @@ class MatchResult:
                 "reason": self.outcome.reason, "replay": self.replay, "errors": self.errors}
 
 
-_FAILURES = frozenset(c.value for c in FailureCode)
-_TOO_LATE = Receipt.TOO_LATE
-_ATOMS = frozenset({str, int, float, bool, type(None)})
-
-
-def _copy_config(config: dict[str, Any]) -> dict[str, Any]:
-    """A deep copy of ``config`` for an agent (``copy.deepcopy``; a flat dict of immutable
-    values, the usual case, is copied as a plain dict, which is the same thing)."""
-    if config.__class__ is dict and all(v.__class__ in _ATOMS for v in config.values()):
-        return dict(config)
-    return copy.deepcopy(config)
-
-
 class Match:
     """One game between local agents, driven through one :class:`Referee`.
 
@@ -69,7 +45,9 @@ class Match:
     replays). ``native=False`` makes built-in bots answer the JSON view like any other agent
     instead of the rule set's own observation objects (:meth:`Ruleset.native_view`; same game,
     record lines in text notation). ``record`` is a path for the JSON Lines record, or ``None``. ``time_source`` is
-    injectable for tests (a function returning seconds).
+    injectable for tests (a function returning seconds). ``parallel=False`` asks every seat in
+    turn; by default the due seats whose agents run outside this process are asked at once
+    (:class:`~botwars.engine.driver.SeatDriver`, issue 28 item 2), with the same record.
 
     A refused submission is told to its seat only. Where the rules count refusals (submarine
     S-7.10) the agent is asked again, with the clock still running (S-7.8), until it is accepted,
@@ -79,7 +57,7 @@ class Match:
     def __init__(self, ruleset: Ruleset, config: dict[str, Any], agents: dict[str, SeatAgent], seed: int = 0,
                  *, record: str | None = None, clock: bool = True, agent_specs: dict[str, str] | None = None,
                  time_source: Callable[[], float] = time.perf_counter, max_decisions: int = 1_000_000,
-                 native: bool = True):
+                 native: bool = True, parallel: bool = True):
         self.ruleset = ruleset
         self.config = config
         self.seats = list(agents)
@@ -89,19 +67,14 @@ class Match:
         self.referee = Referee(ruleset, config, self.seats, seed, clock=clock, history=record is not None,
                                agents={s: specs.get(s, "") for s in self.seats})
         self.time_source = time_source
-        # trusted in-process bots that answer the rule set's own observation objects (act_native)
-        self._native: dict[str, Callable[[Any, float | None], Any]] = {}
-        if ruleset.native_observations and native:
-            for seat, agent in agents.items():
-                fn = getattr(agent, "act_native", None)
-                if callable(fn):
-                    self._native[seat] = fn
-        self.errors: list[dict[str, Any]] = []
         self.max_decisions = max_decisions
         self.record_path = record
         self.writer: RecordWriter | None = None
         if record:
             self.writer = RecordWriter(record, self.referee.header())
+        self.driver = SeatDriver(self.referee, agents, time_source=time_source, record=self.writer,
+                                 parallel=parallel, native=native)
+        self.errors = self.driver.errors
 
     @property
     def state(self) -> Any:
@@ -125,94 +98,13 @@ class Match:
 
     def start_agents(self) -> None:
         """Start every agent with its seat's one-way seed (:meth:`Ruleset.agent_seed`)."""
-        for seat, agent in self.agents.items():
-            try:
-                agent.start(self.ruleset.id, seat, _copy_config(self.config), self.ruleset.agent_seed(self.seed, seat))
-            except AgentFailure as exc:
-                self.errors.append({"decision": 0, "seat": seat, "code": exc.code, "detail": exc.detail})
-
-    def _note(self, seat: str, code: str, detail: str) -> None:
-        """Keep an error of ``seat``'s agent (``code``: a failure or refusal code) for :class:`MatchResult`."""
-        self.errors.append({"decision": self.referee.n + 1, "seat": seat, "code": code, "detail": detail})
-
-    def _failed(self, seat: str, exc: AgentFailure, spent: float) -> None:
-        """``seat``'s agent failed after ``spent`` seconds: its default orders (or its expiry)."""
-        tk = self.referee.default(seat, {"code": exc.code, "detail": exc.detail}, spent)
-        if tk.receipt == Receipt.TOO_LATE and exc.code != FailureCode.TIMEOUT:
-            self._note(seat, FailureCode.TIMEOUT, f"no reply in time ({spent:.3f} s)")
-        else:
-            self._note(seat, exc.code, exc.detail)
-
-    def _play_seat(self, seat: str) -> None:
-        """``seat``'s turn through the JSON view and its payload (every agent but the trusted
-        in-process bots, which :meth:`step` plays on the native path)."""
-        ref = self.referee
-        counted = self.ruleset.refusal_limit(ref.state, seat) is not None
-        t0 = self.time_source()
-        spent = 0.0  # the clock runs on across refused submissions (S-7.8)
-        while not ref.over and seat in ref.pending() and ref.settled(seat) is None:
-            deadline = ref.deadline(seat)
-            left = None if deadline is None else max(0.0, deadline - spent)
-            try:
-                payload = self.agents[seat].act(ref.view(seat), left)
-            except AgentFailure as exc:
-                self._failed(seat, exc, self.time_source() - t0)
-                return
-            spent = self.time_source() - t0
-            tk = ref.submit(seat, payload, spent)
-            if tk.receipt == Receipt.TOO_LATE:
-                self._note(seat, FailureCode.TIMEOUT, f"no reply in time ({spent:.3f} s)")
-                return
-            if tk.warnings:
-                # failures that did not void the response (e.g. one rgkit robot's crash): listed too
-                for w in tk.warnings:
-                    if w.get("code") in _FAILURES:
-                        self._note(seat, w["code"], w.get("detail", ""))
-            if tk.receipt == Receipt.REFUSED:
-                assert tk.error is not None
-                self._note(seat, tk.error.code, tk.error.message)
-                if not counted and seat in ref.awaited():
-                    ref.default(seat, {"code": tk.error.code, "detail": tk.error.message}, spent)
-            # accepted / replaced: done; counted refusal: ask again while awaited
+        self.driver.start_agents(self.ruleset.id, self.config)
 
     def step(self) -> list[Event]:
-        """Settle every pending seat (asking its agent) and resolve one decision point.
-        Returns the point's events (empty when the match ended without a resolution)."""
-        ref = self.referee
-        native = self._native
-        now = self.time_source
-        pending = ref.pending()  # empty once over
-        for seat in pending:
-            fn = native.get(seat)
-            if fn is None:
-                self._play_seat(seat)
-            else:
-                # a trusted in-process bot on the rule set's own observation objects
-                # (Ruleset.native_view -> parsed orders -> Referee.submit_parsed): the same
-                # decision point without the JSON view and the payload parsing. Timed here only:
-                # a late reply is the referee's expiry (too_late), as a timeout would give
-                t0 = now()
-                try:
-                    orders = fn(ref.native_view(seat), None)
-                except AgentFailure as exc:
-                    self._failed(seat, exc, now() - t0)
-                else:
-                    spent = now() - t0
-                    if ref.submit_parsed(seat, orders, spent).receipt is not _TOO_LATE:
-                        continue  # accepted: the match goes on
-                    self._note(seat, FailureCode.TIMEOUT, f"no reply in time ({spent:.3f} s)")
-            if ref.over:  # a seat's expiry or refusals may end the match (S-7.8, D-8.3)
-                break
-        if not ref.over:  # every pending seat settled (there may be none: a point of the rules alone)
-            events = ref.resolve_point()
-            if self.writer:
-                self.writer.line(ref.last_line)
-            # a list of the point's events (the referee keeps a copy of its own where it keeps history)
-            return events if events.__class__ is list else list(events)
-        # the match ended before a resolution (it was over, or a seat's expiry ended it)
-        if self.writer and ref.last_line:
-            self.writer.line(ref.last_line)
-        return []
+        """Settle every pending seat (asking its agent, :meth:`SeatDriver.play_point`) and
+        resolve one decision point. Returns the point's events (empty when the match ended
+        without a resolution)."""
+        return self.driver.play_point()
 
     def resign(self, seat: str, detail: str = "") -> Outcome:
         """End the match now with ``seat`` resigning (:meth:`Referee.resign`: the rule set's
@@ -222,8 +114,7 @@ class Match:
         ``progress`` callback of :meth:`run`). Raises
         :class:`~botwars.engine.referee.NotAwaited` once the match is over."""
         out = self.referee.resign(seat)
-        if self.writer and self.referee.last_line:
-            self.writer.line(self.referee.last_line)
+        self.driver.write_last()
         if detail:
             self.errors.append({"decision": self.referee.n, "seat": seat, "code": FailureCode.TIMEOUT.value,
                                 "detail": detail})
@@ -233,19 +124,17 @@ class Match:
         """Play to the end; ``progress`` is called after every decision point.
         Raises :class:`RuntimeError` if the match outlasts ``max_decisions``."""
         self.start_agents()
+        play = self.driver.play_point  # what step() does, without the extra call per point
+        ref = self.referee
         try:
-            while self.referee.outcome is None:
-                if self.referee.n >= self.max_decisions:
+            while ref.outcome is None:
+                if ref.n >= self.max_decisions:
                     raise RuntimeError(f"match did not end within {self.max_decisions} decisions")
-                self.step()
+                play()
                 if progress:
                     progress(self)
         finally:
-            for agent in self.agents.values():
-                try:
-                    agent.close()
-                except Exception:
-                    pass
+            self.driver.close()
         out = self.referee.outcome
         assert out is not None
         if self.writer:

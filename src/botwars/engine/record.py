@@ -25,6 +25,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
+from botwars.engine import driver
 from botwars.engine.errors import BotwarsError, ConfigError, RecordError
 from botwars.engine.events import Event
 from botwars.engine.referee import RECORD_FORMAT, Referee, decision_digest
@@ -224,12 +225,11 @@ class Replayed:
 def resimulate(rec: Record, referee: Referee | None = None) -> Iterator[Replayed]:
     """Re-simulate a record decision by decision through :meth:`Referee.replay` (digests are
     checked as it goes). Raises :class:`RecordError` naming the first decision point that does
-    not replay."""
+    not replay. The loop is :func:`botwars.engine.driver.resimulate`, the one re-simulation path."""
     ref = referee or referee_for(rec)
-    for line in rec.decisions:
-        before = ref.state
-        events = list(ref.replay(line))
-        yield Replayed(line.get("n", ref.n), int(line.get("turn", 0) or 0), before, ref.state, events, line)
+    for p in driver.resimulate(ref, rec.decisions):
+        line = p.line
+        yield Replayed(line.get("n", ref.n), int(line.get("turn", 0) or 0), p.before, p.after, list(p.events), line)
 
 
 def verify_record(rec: Record) -> tuple[bool, str]:

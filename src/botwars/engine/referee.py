@@ -40,6 +40,7 @@ from botwars.engine.codes import (NO_FAILURE_STATED, ClockStatus, FailureCode, K
 from botwars.engine.errors import BotwarsError, InvalidOrders, RecordError
 from botwars.engine.events import Event, Outcome, filter_events
 from botwars.engine.ruleset import Ruleset, canonical_json, digest
+from botwars.engine.rulesport import RulesPort
 from botwars.engine.timecontrol import Clock, TimeControl
 
 RECORD_FORMAT = 2
@@ -61,6 +62,17 @@ def decision_digest(ruleset: Ruleset, state: Any, events: list[Event]) -> str:
     return digest({"state": ruleset.state_json(state), "events": [e.to_json() for e in events]})
 
 
+def seat_view(rules: RulesPort, state: Any, seat: str | None, bank: dict[str, float] | None = None
+              ) -> dict[str, Any]:
+    """The observation of ``seat`` (``None``: a spectator) in ``state``: :meth:`Ruleset.view`,
+    with the clocks (``bank``: seconds left per seat) put in by :meth:`Ruleset.clock_view` when
+    given. The one way a view is built: :meth:`Referee.view` is this with the live clock; a
+    rules-pool worker builds a heavy match's views with it, and pages that show a past position
+    of a replay (no clock then) call it with ``bank=None``."""
+    v = rules.view(state, seat)
+    return v if bank is None else rules.clock_view(v, bank)
+
+
 def resolve_local(ruleset: Ruleset, state: Any, orders: dict[str, Any], history: bool
                   ) -> tuple[Any, Sequence[Event], str | None]:
     """What :meth:`Referee.resolve_point` computes from the rules: :meth:`Ruleset.resolve` of
@@ -72,9 +84,10 @@ def resolve_local(ruleset: Ruleset, state: Any, orders: dict[str, Any], history:
     return new_state, events, decision_digest(ruleset, new_state, events) if history else None
 
 
-Resolver = Callable[[Ruleset, Any, dict[str, Any], bool], tuple[Any, Sequence[Event], str | None]]
-"""Signature of :attr:`Referee.resolver`: ``(ruleset, state, orders, history) -> (new state,
-events, digest or None)``, as :func:`resolve_local`."""
+Resolver = Callable[[Any, Any, dict[str, Any], bool], tuple[Any, Sequence[Event], str | None]]
+"""Signature of :attr:`Referee.resolver`: ``(rules, state, orders, history) -> (new state,
+events, digest or None)``, as :func:`resolve_local` (whose ``rules`` is the
+:class:`Ruleset`; a driver's resolver gets whatever :class:`RulesPort` the referee holds)."""
 
 
 class PackedEvents(Sequence[Event]):
@@ -192,7 +205,9 @@ class Referee:
     def __init__(self, ruleset: Ruleset, config: dict[str, Any], seats: list[str], seed: int, *,
                  clock: bool = True, state: Any = None, history: bool = True,
                  agents: dict[str, str] | None = None, keep_free_refusals: bool = True):
-        self.ruleset = ruleset
+        self.ruleset: RulesPort = ruleset
+        """The rules as the referee calls them during the match (:class:`RulesPort`): the rule
+        set itself, or a port that answers for it elsewhere (the server's rules pool)."""
         self.config = config
         self.seats = list(seats)
         self.seed = seed
@@ -328,10 +343,7 @@ class Referee:
     def view(self, seat: str | None) -> dict[str, Any]:
         """The observation of ``seat`` (``None`` = spectator): :meth:`Ruleset.view`, with the live
         clock where the rule set shows it (:meth:`Ruleset.clock_view`)."""
-        v = self.ruleset.view(self.state, seat)
-        if self.clock_enabled:
-            v = self.ruleset.clock_view(v, dict(self.bank))
-        return v
+        return seat_view(self.ruleset, self.state, seat, dict(self.bank) if self.clock_enabled else None)
 
     def seat_events(self, seat: str | None, since: int = 0) -> list[dict[str, Any]]:
         """Events of decision points ``since + 1 .. n`` that ``seat`` may see, each as JSON with

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from botwars.engine import driver
 from botwars.engine.codes import Receipt
 from botwars.engine.errors import BotwarsError, ConfigError, InvalidOrders
 from botwars.engine.plugin import get_game, resolve
@@ -289,7 +290,7 @@ def _play(fmt: ScenarioFormat, rules: Any, ref: Referee, step: Step, where: str)
     stop = False
     for sub in step.submissions:
         if sub.failure is not None:
-            ref.default(sub.seat, {"code": sub.failure, "detail": "scenario"}, 0.0)
+            driver.fail(ref, sub.seat, {"code": sub.failure, "detail": "scenario"}, 0.0)
             played.failed[sub.seat] = sub.failure
             continue
         if sub.parsed is not None:
@@ -304,7 +305,7 @@ def _play(fmt: ScenarioFormat, rules: Any, ref: Referee, step: Step, where: str)
             if check_state and rules.state_json(ref.state) != before:
                 out.append(f"{where}: a refused order changed the state")
             if sub.on_refusal == "default" and ref.settled(sub.seat) is None and sub.seat in ref.awaited():
-                ref.default(sub.seat, {"code": exc.code, "detail": exc.message}, 0.0)
+                driver.fail(ref, sub.seat, {"code": exc.code, "detail": exc.message}, 0.0)
         else:
             played.refused.pop(sub.seat, None)
             played.warnings[sub.seat] = list(tk.warnings)
@@ -317,15 +318,15 @@ def _play(fmt: ScenarioFormat, rules: Any, ref: Referee, step: Step, where: str)
     if step.resolve and not ref.over:
         if step.fill_defaults:
             for seat in ref.awaited():
-                ref.default(seat, {"code": "default", "detail": "no orders given"}, 0.0)
+                driver.fail(ref, seat, {"code": "default", "detail": "no orders given"}, 0.0)
         if ref.ready():
             played.settled = {s: ref.settled(s) for s in ref.pending()}
-            played.events = list(ref.resolve_point())
+            played.events = list(driver.close_point(ref))
             played.resolved = True
             while not ref.over and fmt.follow(rules, ref):
                 for seat in ref.awaited():
-                    ref.default(seat, {"code": "default", "detail": "no orders given"}, 0.0)
-                played.events += list(ref.resolve_point())
+                    driver.fail(ref, seat, {"code": "default", "detail": "no orders given"}, 0.0)
+                played.events += list(driver.close_point(ref))
     return played, out, False
 
 

@@ -1,7 +1,8 @@
 """The seat-driving core shared by every learning environment: one :class:`Referee` per match.
 
-Every decision goes through :class:`botwars.engine.referee.Referee` (``submit``, ``default``,
-``resolve_point``, ``view``): this module never calls ``Ruleset.resolve``. What a game's arrays
+Every decision goes through :class:`botwars.engine.referee.Referee` by way of the seat driver
+(:mod:`botwars.engine.driver`: ``settle`` with its one refusal policy, ``fail``, ``resolve``) and
+:meth:`Referee.view`: this module never calls ``Ruleset.resolve``. What a game's arrays
 and actions mean comes from the game's own encoding, reached through the ``rl`` hook of its
 plug-in declaration (:meth:`botwars.engine.plugin.Game.rl_spec`, docs/rl.md), or for a game
 that declares none but enumerates its legal orders, from :mod:`botwars.rl.default`.
@@ -13,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from botwars.engine import driver
 from botwars.engine.errors import ConfigError
 from botwars.engine.plugin import Game, get_game
 from botwars.engine.referee import Referee
@@ -226,11 +228,9 @@ class Core:
             self.partial[seat] = partial
             return info
         self.partial[seat] = ()
-        tk = ref.submit(seat, payload, 0.0)
+        tk, _ = driver.settle(ref, seat, payload, 0.0)  # refused: default, unless counted (S-7.10)
         if tk.error is not None:
             info["refused"] = tk.error.message
-            if self.deciding(seat):
-                ref.default(seat, {"code": tk.error.code, "detail": tk.error.message}, 0.0)
         self.settled()
         return info
 
@@ -242,7 +242,7 @@ class Core:
         self._views.clear()
         self._legal.clear()
         while ref.ready():   # several points may resolve: a point of the rules alone has no
-            ref.resolve_point()  # pending seat (DADOED after max_turns, D-8.4)
+            driver.close_point(ref)  # pending seat (DADOED after max_turns, D-8.4)
             self.points += 1
             self.partial = {s: () for s in self.seats}
 

@@ -7,9 +7,16 @@ from typing import Any
 import gymnasium
 import numpy as np
 
+from botwars.engine.agent import CallableAgent
+from botwars.engine.driver import SeatDriver
 from botwars.engine.errors import ConfigError
 from botwars.rl.core import Core
 from botwars.rl.spaces import action_space, observation_space
+
+
+def _no_time() -> float:
+    """The bots' time source: an environment's match has no clock."""
+    return 0.0
 
 
 class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
@@ -52,17 +59,16 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
         return {"action_mask": self.action_masks(), **self.core.score_info(self.seat), **extra}
 
     def _play_others(self) -> None:
-        """Let the bots play until the learner has to decide or the match is over."""
+        """Let the bots play until the learner has to decide or the match is over (the seat
+        driver: a refused bot gets its default orders unless the rules count refusals)."""
         core = self.core
+        drv = SeatDriver(core.referee, {s: CallableAgent(b) for s, b in self._bots.items()},
+                         time_source=_no_time, parallel=False)
         while not core.over and not core.deciding(self.seat):
-            ref = core.referee
-            for s in ref.awaited():
-                if s == self.seat:
-                    continue
-                tk = ref.submit(s, self._bots[s].act(ref.view(s)), 0.0)
-                if tk.error is not None and s in ref.awaited():
-                    ref.default(s, {"code": tk.error.code, "detail": tk.error.message}, 0.0)
-            core.settled()
+            drv.play_point()  # the bots' point, resolved by the driver
+            core.points += 1
+            core.partial = {s: () for s in core.seats}
+            core.settled()  # caches forgotten; points of the rules alone after it resolved too
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:

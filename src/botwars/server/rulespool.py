@@ -50,9 +50,11 @@ from collections import OrderedDict
 from multiprocessing.managers import BaseManager, RemoteError
 from typing import Any, Sequence
 
-from botwars.engine.errors import BotwarsError
+from botwars.engine.codes import KernelReason
+from botwars.engine.driver import replay_all
+from botwars.engine.errors import BotwarsError, InvalidOrders
 from botwars.engine.events import Event, Outcome
-from botwars.engine.referee import PackedEvents, Referee, resolve_local
+from botwars.engine.referee import PackedEvents, Referee, resolve_local, seat_view
 from botwars.engine.ruleset import Ruleset
 from botwars.server.botpool import WATCH_S, watch_server as _watch  # one watcher for both pools
 
@@ -213,10 +215,7 @@ class MatchHost:
         """``seat``'s view (with the clock when ``bank`` is given), pickled: ``("ok", bytes)``."""
         rs, state = self._get(key, v)
         try:
-            view = rs.view(state, seat)
-            if bank is not None:
-                view = rs.clock_view(view, bank)
-            return ("ok", pickle.dumps(view, protocol=pickle.HIGHEST_PROTOCOL))
+            return ("ok", pickle.dumps(seat_view(rs, state, seat, bank), protocol=pickle.HIGHEST_PROTOCOL))
         except Exception as exc:
             return _error(exc)
 
@@ -284,8 +283,10 @@ class RemoteRules:
     """A heavy match's rule set as its referee sees it: the real ``rules`` where no state is
     involved, the worker ``host`` (slot ``slot`` of ``pool``) for everything on a
     :class:`StateRef`. ``ref`` is the referee (for its record lines when the worker is lost).
-    Not a :class:`Ruleset` subclass: anything not named here is the real rule set's, called
-    with the state fetched from the worker (:meth:`local`)."""
+    Not a :class:`Ruleset` subclass: it implements the referee's port
+    (:class:`~botwars.engine.rulesport.RulesPort`), every call written out; what needs the
+    state and is not answered from the reference or in the worker is the real rule set's,
+    called with the state fetched from the worker (:meth:`local`)."""
 
     def __init__(self, pool: "RulesPool", slot: int, key: str, rules: Ruleset, ref: Referee,
                  lock: Any = None):
@@ -329,10 +330,7 @@ class RemoteRules:
             done, state = self._ask(state, lambda host, v: host.view(self.key, v, seat, bank))
             if done:
                 return state
-        view = self.rules.view(state, seat)
-        if bank is not None:
-            view = self.rules.clock_view(view, bank)
-        return pickle.dumps(view, protocol=pickle.HIGHEST_PROTOCOL)
+        return pickle.dumps(seat_view(self.rules, state, seat, bank), protocol=pickle.HIGHEST_PROTOCOL)
 
     def resolve_remote(self, state: Any, orders: dict[str, Any], history: bool
                        ) -> tuple[Any, Sequence[Event], str | None]:
@@ -363,16 +361,44 @@ class RemoteRules:
                 return self._lost(state, exc)
         return state._local
 
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("__") or name == "rules":  # copy/pickle probes, a half-built object
-            raise AttributeError(name)
-        attr = getattr(self.rules, name)
-        if not callable(attr):
-            return attr
+    # what needs no state, or the state itself (fetched once per reference): the real rule set
+    @property
+    def id(self) -> str:
+        return self.rules.id
 
-        def call(*args: Any, **kw: Any) -> Any:
-            return attr(*(self.local(a) if isinstance(a, StateRef) else a for a in args), **kw)
-        return call
+    @property
+    def rules_version(self) -> int:
+        return self.rules.rules_version
+
+    @property
+    def replaces_submissions(self) -> bool:
+        return self.rules.replaces_submissions
+
+    @property
+    def native_observations(self) -> bool:
+        """``False``: a heavy match's bots get JSON views, built where the state is."""
+        return False
+
+    def order_warnings(self, orders: Any) -> list[dict[str, Any]]:
+        return self.rules.order_warnings(orders)
+
+    def orders_json(self, orders: Any) -> Any:
+        return self.rules.orders_json(orders)
+
+    def clock_view(self, view: dict[str, Any], bank_left: dict[str, float]) -> dict[str, Any]:
+        return self.rules.clock_view(view, bank_left)
+
+    def agent_seed(self, seed: int, seat: str) -> int:
+        return self.rules.agent_seed(seed, seat)
+
+    def rejected_orders(self, state: Any, seat: str, error: InvalidOrders) -> Any:
+        return self.rules.rejected_orders(self.local(state), seat, error)
+
+    def native_view(self, state: Any, seat: str) -> Any:
+        return self.rules.native_view(self.local(state), seat)
+
+    def timeout_outcome(self, state: Any, seat: str, reason: KernelReason = KernelReason.TIME) -> Outcome:
+        return self.rules.timeout_outcome(self.local(state), seat, reason)
 
     # ---- plumbing --------------------------------------------------------------------------
     def _host(self) -> Any:
@@ -415,8 +441,7 @@ class RemoteRules:
             rebuilt = Referee(self.rules, ref.config, ref.seats, ref.seed, clock=ref.clock_enabled,
                               agents=ref.agents, keep_free_refusals=ref.keep_free_refusals)
             try:
-                for line in ref.lines[:state.lines]:
-                    rebuilt.replay(line)
+                replay_all(rebuilt, ref.lines[:state.lines])
             except BotwarsError as err:
                 raise RulesUnavailable(f"match {self.key}: its worker is lost and its record does not "
                                        f"re-simulate ({err})") from None
@@ -516,11 +541,13 @@ class RulesPool:
         :func:`remote_resolver`. Returns ``False`` (and changes nothing) when no worker can take
         it (the pool is stopped, the game is not loaded there, a state that cannot be pickled).
         ``lock``: the match's re-entrant lock (see :attr:`RemoteRules.lock`)."""
-        rules = ref.ruleset
+        port = ref.ruleset
         if isinstance(ref.state, StateRef) or not self._hosts:
             return False
-        if isinstance(rules, RemoteRules):  # back from a lost worker
-            rules = rules.rules
+        # the real rule set (a referee back from a lost worker still holds its RemoteRules)
+        rules = port.rules if isinstance(port, RemoteRules) else port
+        if not isinstance(rules, Ruleset):
+            return False
         with self._lock:
             if not self._hosts:
                 return False
@@ -544,7 +571,7 @@ class RulesPool:
                 self._load[slot] += 1
         sref = StateRef(v, len(ref.lines), facts)
         sref._local = ref.state
-        ref.ruleset = RemoteRules(self, slot, key, rules, ref, lock)  # type: ignore[assignment]
+        ref.ruleset = RemoteRules(self, slot, key, rules, ref, lock)
         ref.state = sref
         ref.resolver = remote_resolver
         return True

@@ -14,6 +14,7 @@ from fastapi.responses import Response
 
 from botwars.engine.plugin import Game, get_game
 from botwars.engine.record import Record, resimulate
+from botwars.engine.referee import seat_view
 from botwars.server.manager import ApiError
 from botwars.server.names import seat_label, with_names
 
@@ -227,7 +228,7 @@ def step_label(rs: Any, before: Any, k: int) -> str:
     if k == 0:
         return "start"
     try:
-        view = rs.view(before, None)
+        view = seat_view(rs, before, None)
     except Exception:  # noqa: BLE001 - a label is never worth a failed replay
         view = {}
     if view.get("phase") == "setup" or view.get("setup") is True:

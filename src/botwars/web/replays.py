@@ -23,6 +23,7 @@ from fastapi.responses import JSONResponse, Response
 
 from botwars.engine.events import filter_events
 from botwars.engine.plugin import get_game
+from botwars.engine.referee import seat_view
 from botwars.server.deps import ManagerDep
 from botwars.server.manager import ApiError, MatchManager
 from botwars.render.publication import recorded_moves
@@ -114,7 +115,7 @@ def _hands(rs: Any, before: Any, seats: list[str]) -> dict[str, Any]:
     hands = {}
     for seat in seats:
         try:
-            hand = rs.view(before, seat).get("hand")
+            hand = seat_view(rs, before, seat).get("hand")
         except Exception:  # a view that needs more than a state (never for the shipped games)
             hand = None
         if hand:

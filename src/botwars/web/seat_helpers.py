@@ -54,7 +54,7 @@ def suggest(match_id: str, manager: ManagerDep, token: str = Query(..., max_leng
     if bot not in bots:
         raise ApiError(422, "unknown_bot", f"no built-in bot {bot!r} (known: {', '.join(sorted(bots))})")
     with sess.lock:
-        view = sess.rs.view(sess.state, seat)
+        view = sess.ref.view(seat)  # the seat's view as its bots get it (Referee.view)
     agent = CallableAgent(bots[bot](), f"builtin:{bot}")
     pool = manager.bot_pool
     try:
@@ -78,7 +78,7 @@ def plan(match_id: str, manager: ManagerDep, payload: dict[str, Any] = Body(...)
     if game.plan is None:
         raise ApiError(404, "not_found", f"{sess.rs.id} draws no planned path")
     with sess.lock:
-        view = sess.rs.view(sess.state, seat)
+        view = sess.ref.view(seat)  # the seat's view as its bots get it (Referee.view)
     try:
         steps = game.plan_path(view, payload)
     except InvalidOrders as exc:

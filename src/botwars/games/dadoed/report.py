@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from botwars.engine.referee import seat_view
 
 
 def render_state(rs: Any, state: Any, seat: str | None = None) -> str:
@@ -11,7 +12,7 @@ def render_state(rs: Any, state: Any, seat: str | None = None) -> str:
 
     Everything is public (D-12.1), except the other player's supers during setup.
     """
-    view = rs.view(state, seat)
+    view = seat_view(rs, state, seat)
     lines = list(view["board"])
     if view["phase"] == "setup":
         lines.append("setup: supers being submitted")

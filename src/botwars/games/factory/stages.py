@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from botwars.engine import driver
 from botwars.engine.codes import NO_FAILURE_STATED, Receipt
 from botwars.engine.events import Event
 from botwars.engine.referee import NotAwaited, Referee
@@ -86,14 +87,14 @@ def turn_stages(rs: Any, before: Any, orders: dict[str, Any], events: list[Event
     label first. Returns ``None`` when the turn cannot be re-simulated to the recorded
     ``events`` (then nothing would be drawn truthfully)."""
     from botwars.games.factory.rules import FRAMES
-    # the turn is played again through the one referee (submit / default / resolve_point), from
+    # the turn is played again through the one referee and its driver (submit / fail / resolve), from
     # the position before it, with the frame collector on; nothing here resolves by itself
     ref = Referee(rs, before.config, list(before.seats), 0, clock=False, state=before, history=False)
     try:
         for seat in list(ref.pending()):
             payload = (orders or {}).get(seat)
             if payload is None:
-                ref.default(seat, {"code": NO_FAILURE_STATED, "detail": ""}, 0.0)
+                driver.fail(ref, seat, {"code": NO_FAILURE_STATED, "detail": ""}, 0.0)
             elif ref.submit(seat, payload, 0.0).receipt not in (Receipt.ACCEPTED, Receipt.REPLACED):
                 return None
     except NotAwaited:
@@ -103,7 +104,7 @@ def turn_stages(rs: Any, before: Any, orders: dict[str, Any], events: list[Event
     coll = _Collector(_draw)
     token = FRAMES.set(coll)
     try:
-        again = ref.resolve_point()
+        again = driver.close_point(ref)
     finally:
         FRAMES.reset(token)
     if [e.to_json() for e in again] != [e.to_json() for e in events]:
