@@ -120,31 +120,55 @@ def compare(eng: BatchSubmarine, g: int, st, where: str) -> None:
         assert int(eng.ap[g]) == st.ap, f"{where}: AP"
 
 
-def play_both(overrides: dict, n: int, seed: int) -> dict:
-    """``n`` matches with ``overrides`` (match seeds ``seed + g``) through referees and through
-    the declared batched engine on the same seeded random legal play; compares every match after
-    the set-up and after every turn. Returns counts showing what the run went through."""
-    game = get_game("submarine")
-    rules = game.ruleset()
-    cfg = rules.validate_config({"clock_enabled": False, **overrides})
-    eng = game.make_batch(cfg, n)
-    assert isinstance(eng, BatchSubmarine)
-    refs = [Referee(rules, cfg, ["p1", "p2"], seed + g, clock=False, history=False) for g in range(n)]
-    rng = random.Random(f"submarine-batch{overrides}{seed}")
-    cols, sps = np.zeros((n, 10), np.int64), np.zeros((n, 10), np.int64)
-    for g, ref in enumerate(refs):
+def setup_all(rng: random.Random, refs: list, which: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Random set-ups for the referees ``which`` (submitted and resolved); returns the engine's
+    ``(cols, specials)`` arrays for every match (rows outside ``which`` unused)."""
+    n = len(refs)
+    cols, sps = np.ones((n, 10), np.int64), np.zeros((n, 10), np.int64)
+    sps[:] = [0, 1, 2, 3, 4] * 2
+    cols[:] = [1, 2, 3, 4, 5] * 2
+    for g in which:
+        ref = refs[g]
         for seat in ("p1", "p2"):
             payload, c, s = random_setup(rng, ref, seat)
             off = 0 if seat == "p1" else 5
             cols[g, off:off + 5], sps[g, off:off + 5] = c, s
             assert ref.submit(seat, payload, 0.0).error is None
         ref.resolve_point()
-    eng.reset(np.arange(seed, seed + n), cols, sps)
-    seen = {"turns": 0, "collisions": 0, "destroyed": 0, "events": {}, "reasons": set()}
+    return cols, sps
+
+
+def play_both(overrides: dict, n: int, seed: int, restarts: int = 0) -> dict:
+    """``n`` matches with ``overrides`` (match seeds ``seed + g``) through referees and through
+    the declared batched engine on the same seeded random legal play; compares every match after
+    the set-up and after every turn. With ``restarts``, finished matches are started again
+    (new seeds and set-ups, :meth:`BatchSubmarine.reset` with ``which``) while the others play
+    on, until ``restarts`` matches have been restarted. Returns counts showing what the run went
+    through."""
+    game = get_game("submarine")
+    rules = game.ruleset()
+    cfg = rules.validate_config({"clock_enabled": False, **overrides})
+    eng = game.make_batch(cfg, n)
+    assert isinstance(eng, BatchSubmarine)
+    seeds = np.arange(seed, seed + n)
+    refs = [Referee(rules, cfg, ["p1", "p2"], int(seeds[g]), clock=False, history=False) for g in range(n)]
+    rng = random.Random(f"submarine-batch{overrides}{seed}")
+    eng.reset(seeds, *setup_all(rng, refs, list(range(n))))
+    seen = {"turns": 0, "collisions": 0, "destroyed": 0, "events": {}, "reasons": set(), "restarted": 0}
     for g, ref in enumerate(refs):
         compare(eng, g, ref.state, f"match {g} after set-up")
     K = cfg["max_actions"]
-    while not all(r.over for r in refs):
+    while not all(r.over for r in refs) or seen["restarted"] < restarts:
+        done = [g for g, r in enumerate(refs) if r.over]
+        if done and seen["restarted"] < restarts:
+            for g in done:
+                seen["reasons"].add(refs[g].state.result["reason"])
+                seeds[g] += 10_000
+                refs[g] = Referee(rules, cfg, ["p1", "p2"], int(seeds[g]), clock=False, history=False)
+            eng.reset(seeds, *setup_all(rng, refs, done), which=eng.over)
+            seen["restarted"] += len(done)
+            for g in done:
+                compare(eng, g, refs[g].state, f"match {g} after its restart")
         orders = np.full((n, K, 3), -1, np.int64)
         for g, ref in enumerate(refs):
             if ref.over:
@@ -158,14 +182,14 @@ def play_both(overrides: dict, n: int, seed: int) -> dict:
             before = len(ref.state.subs)
             ref.resolve_point()
             seen["destroyed"] += before - len(ref.state.subs)
-            seen["collisions"] += sum(1 for e in ref.state.last if e[0]["type"] == "collision")
             for e in ref.state.last:
                 seen["events"][e[0]["type"]] = seen["events"].get(e[0]["type"], 0) + 1
         eng.play_turn(orders)
         seen["turns"] += 1
         for g, ref in enumerate(refs):
-            compare(eng, g, ref.state, f"match {g} (seed {seed + g}) after turn {seen['turns']}")
-    seen["reasons"] = {r.state.result["reason"] for r in refs}
+            compare(eng, g, ref.state, f"match {g} (seed {seeds[g]}) after turn {seen['turns']}")
+    seen["reasons"] |= {r.state.result["reason"] for r in refs}
+    seen["collisions"] = seen["events"].get("collision", 0)
     return seen
 
 
@@ -191,6 +215,13 @@ def test_batch_covers_every_ending():
     for overrides in CASES:
         reasons |= play_both(overrides, 16, 7)["reasons"]
     assert {"elimination", "points", "round_cap"} <= reasons
+
+
+def test_batch_restarts_finished_matches_while_others_play_on():
+    """``reset(which=over)`` starts the finished matches again (fresh coin flips from the new
+    seeds, S-3.2; fresh set-ups, S-3.4) and leaves the others as they are."""
+    seen = play_both({"max_rounds": 8, "ring_interval": 2, "edge_damage": 2}, 12, 50, restarts=20)
+    assert seen["restarted"] >= 20
 
 
 @pytest.mark.slow
@@ -229,3 +260,21 @@ def test_batch_refuses_a_bad_setup_and_config():
         eng.reset([0], [[1, 2, 3, 4, 5] * 2], [[0, 0, 2, 3, 4] * 2])
     with pytest.raises(ConfigError, match="board_size 7"):
         BatchSubmarine({**cfg, "board_size": 8}, 1)
+
+
+def test_random_orders_and_setups_are_valid():
+    """The engine's own random play (benchmarks): set-ups S-3.3 accepts and orders S-4.3 accepts,
+    for the active player of every match, including matches where subs were lost."""
+    game = get_game("submarine")
+    eng = game.make_batch(game.ruleset().validate_config({"max_rounds": 15}), 64)
+    rng = np.random.default_rng(3)
+    eng.reset(np.arange(64), *eng.random_setups(rng))
+    lost = 0
+    for _ in range(40):
+        orders = eng.random_orders(rng, 12)
+        assert eng.check_orders(orders)[~eng.over].all()
+        assert (orders[..., 0] >= 0).any()
+        eng.play_turn(orders)
+        lost = max(lost, int((~eng.alive).sum()))
+        eng.reset(np.arange(64) + 100, *eng.random_setups(rng), which=eng.over)
+    assert lost > 0

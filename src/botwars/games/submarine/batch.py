@@ -146,7 +146,7 @@ class BatchSubmarine:
         S-3.4): ``cols`` ``(n, 10)`` each sub's column 1..7 on its home row, ``specials``
         ``(n, 10)`` special indices. Raises ``ValueError`` for a set-up S-3.3 rejects (two subs
         of a seat on one space or with one special, a column off the board)."""
-        w = np.ones(self.n, bool) if which is None else np.asarray(which, bool)
+        w = np.ones(self.n, bool) if which is None else np.array(which, bool)   # a copy: ``which`` may be ``self.over``
         idx = np.flatnonzero(w)
         cols = np.asarray(cols, np.int64)[idx]
         sps = np.asarray(specials, np.int64)[idx]
@@ -439,3 +439,31 @@ class BatchSubmarine:
         self.plate[g] |= on & (sp == ARMOR)
         self.ramming[g] |= on & (sp == RAM)
         self.ap[g] = int(self.config["base_ap"]) + (on & (sp == OVERCLOCK)).sum(1)
+
+    # ---- random play (benchmarks, bulk simulation) ------------------------------------------
+    def random_setups(self, rng: np.random.Generator, which: Any = None) -> tuple[np.ndarray, np.ndarray]:
+        """Uniform valid set-ups (S-3.3) for every match: ``(cols, specials)``, both ``(n, 10)``
+        (five distinct columns 1..7 and five distinct specials per seat), for :meth:`reset`."""
+        cols = np.argsort(rng.random((self.n, 2, SIZE)), axis=2)[:, :, :5] + 1
+        sps = np.argsort(rng.random((self.n, 2, len(SPECIALS))), axis=2)[:, :, :5]
+        return cols.reshape(self.n, NSUB), sps.reshape(self.n, NSUB)
+
+    def random_orders(self, rng: np.random.Generator, rows: int = 8) -> np.ndarray:
+        """Random orders ``(n, rows, 3)`` valid at submission (S-4.3) for the active player of
+        every match: each row names one of its subs living at turn start and a uniform action
+        code with a uniform parameter in range; a row whose cost would take the listed total
+        over the player's AP is left unused (``sub = -1``). Whole-array draws, no loop over
+        matches."""
+        n = self.n
+        own = self.alive.reshape(n, 2, 5)[self._g, self.active]              # (n, 5)
+        k = np.where(own[:, None, :], rng.random((n, rows, 5)), -1.0).argmax(2)         # a living sub (if any)
+        sub = k + 5 * self.active[:, None]
+        act = rng.integers(0, len(ACTION_NAMES), (n, rows))
+        top = np.select([np.isin(act, (MOVE, TORPEDO)), np.isin(act, (DEPTH_CHARGE, MINE, HEAL)),
+                         act == NULLIFY, act == REPLACE], [4, SIZE * SIZE, len(SPECIALS) - 1, len(SPECIALS)], 1)
+        par = (rng.random((n, rows)) * top).astype(np.int64)
+        par = np.where((act == NULLIFY) & (par >= SP_NULLIFY), par + 1, par)   # never nullify 'nullify'
+        cost = np.where(own.any(1)[:, None], COST[act], 1 << 20)
+        fits = np.cumsum(cost, 1) <= self.ap[:, None]      # a prefix: costs are non-negative
+        rows_ok = fits & (np.arange(rows)[None, :] < self.max_actions)
+        return np.stack([np.where(rows_ok, sub, -1), act, par], axis=2)
