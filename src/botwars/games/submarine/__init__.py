@@ -28,6 +28,7 @@ GAME = Game(
     reveal_svg=_RULES + ".reveal_svg",
     batch=(
         BatchEngine("numpy", "botwars.games.submarine.batch:BatchSubmarine",
+                    vector="botwars.games.submarine.rlspec:SubmarineBatch",
                     doc="NumPy arrays over the matches, the action lists resolved row by row together"),
     ),
 )
