@@ -278,3 +278,19 @@ def test_random_orders_and_setups_are_valid():
         lost = max(lost, int((~eng.alive).sum()))
         eng.reset(np.arange(64) + 100, *eng.random_setups(rng), which=eng.over)
     assert lost > 0
+
+
+def test_S_6_7_S_6_8_a_suppressed_mine_does_not_trigger():
+    """S-6.7: a sub entering a space with an enemy mine surfaces and takes 2, the mine is gone;
+    S-6.8: not while ``mine`` is suppressed for the mine's owner (match 1 of 2)."""
+    game = get_game("submarine")
+    cfg = game.ruleset().validate_config({"first_player": "p1", "p1_home_row": "1"})
+    eng = game.make_batch(cfg, 2)
+    eng.reset([0, 0], [[4, 1, 2, 3, 5, 1, 2, 3, 4, 5]] * 2, [[0, 1, 2, 3, 4, 3, 0, 1, 2, 4]] * 2)
+    eng.surfaced[:, 0] = False
+    eng.mines[:, 4, 2] = 2                        # p2's mine on D2, north of a (D1)
+    eng.until[1, 1, SPECIALS.index("mine")] = 2   # suppressed for p2 until the end of turn 2
+    eng.play_turn(np.array([[[0, ACTION_NAMES.index("move"), 0]]] * 2))   # a move N
+    assert (eng.col[:, 0] == 4).all() and (eng.row[:, 0] == 2).all()
+    assert eng.hp[0, 0] == 3 and eng.surfaced[0, 0] and eng.mines[0, 4, 2] == 0
+    assert eng.hp[1, 0] == 5 and not eng.surfaced[1, 0] and eng.mines[1, 4, 2] == 2
