@@ -18,6 +18,12 @@ is shared; ``--wall`` for wall-clock):
   (:class:`~botwars.rl.spaces.FlatMaskMultiDiscrete`, one whole-array draw) against Gymnasium's
   own ``MultiDiscrete.sample`` with one mask per slot (one ``choice`` per slot: the sampler the
   environments used before issue 29), in microseconds per call;
+- ``submarine engine (numpy)``: :class:`~botwars.games.submarine.batch.BatchSubmarine` alone,
+  whole turns (a "step" is one turn of one match: an action list of up to 8 random rows valid
+  at submission, S-4.3), random set-ups and auto-reset (issue 29 item 3);
+- ``submarine vector env (numpy)``: ``botwars.rl.vector_env("submarine", B)``, a step is one
+  learner decision (a set-up pick, one action of the list, or the end of the list, as in the
+  PettingZoo rows), learner uniform over its mask, the random opponent's whole turns inside;
 - ``arena engine (jax, jit)``: :class:`~botwars.games.arena.batch_jax.JaxArena` on the CPU,
   random legal orders and auto-reset inside one compiled ``lax.scan`` (Pgx's own loop shape;
   compile time excluded), when ``jax`` is installed.
@@ -27,7 +33,7 @@ is shared; ``--wall`` for wall-clock):
 
 A "step" is one environment step of one batch member (a Parallel step: every seat's action);
 robot-actions count the robots ordered (arena: each robot of each seat in play at the step;
-other games: one per seat decision or program card).
+other games: one per seat decision or program card; the submarine engine row: the action rows listed).
 """
 
 from __future__ import annotations
@@ -159,6 +165,41 @@ def engine_rate(batch: int, seconds: float) -> tuple[float, float]:
     return steps / dt, robots / dt
 
 
+def submarine_engine_rate(batch: int, seconds: float) -> tuple[float, float]:
+    """The batched submarine engine alone: random whole turns, random set-ups, auto-reset."""
+    from botwars.engine.ruleset import get_ruleset
+    from botwars.games.submarine.batch import BatchSubmarine
+    engine = BatchSubmarine(get_ruleset("submarine").validate_config({}), batch)
+    rng = np.random.default_rng(0)
+    engine.reset(np.arange(batch), *engine.random_setups(rng))
+    steps = actions = started = 0
+    t0 = CLOCK()
+    while CLOCK() - t0 < seconds:
+        orders = engine.random_orders(rng, 8)
+        actions += int((orders[..., 0] >= 0).sum())
+        engine.play_turn(orders)
+        if engine.over.any():
+            started += batch
+            engine.reset(np.arange(batch) + started, *engine.random_setups(rng), which=engine.over)
+        steps += batch
+    dt = CLOCK() - t0
+    return steps / dt, actions / dt
+
+
+def submarine_vector_rate(batch: int, seconds: float) -> tuple[float, float]:
+    """``vector_env("submarine", B)``: one learner decision per step, random opponent."""
+    env = rl.vector_env("submarine", batch, autoreset_mode="same_step")
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    steps = 0
+    t0 = CLOCK()
+    while CLOCK() - t0 < seconds:
+        env.step(env.batch.random_actions(rng, 1))
+        steps += batch
+    dt = CLOCK() - t0
+    return steps / dt, steps / dt
+
+
 def jax_rate(batch: int, seconds: float) -> tuple[float, float]:
     import jax
 
@@ -203,7 +244,9 @@ def main() -> None:
               flush=True)
     rows = [("arena engine (numpy)", engine_rate),
             ("arena vector env (numpy)", vector_rate),
-            ("arena vector env, mask sampler", lambda b, sec: vector_rate(b, sec, "mask"))]
+            ("arena vector env, mask sampler", lambda b, sec: vector_rate(b, sec, "mask")),
+            ("submarine engine (numpy) [turns]", submarine_engine_rate),
+            ("submarine vector env (numpy)", submarine_vector_rate)]
     if not args.no_jax:
         try:
             import jax  # noqa: F401

@@ -88,7 +88,7 @@ def test_the_arena_declares_its_batched_engines_and_the_vector_environment_finds
         game.batch_engine("torch")
     with pytest.raises(ConfigError, match="for a vector environment"):
         game.batch_engine("jax", vector=True)
-    for other in ("factory", "submarine"):
+    for other in ("factory", "geeko"):   # submarine declares one (tests/submarine/test_submarine_batch.py)
         with pytest.raises(ConfigError, match=f"{other} declares no batched engine"):
             get_game(other).batch_engine()
 

@@ -5,7 +5,7 @@
   natively and Parallel through PettingZoo's ``aec_to_parallel``; simultaneous games the other
   way round (``parallel_to_aec``).
 - :func:`gym_env` — a Gymnasium single-agent environment: one seat against a built-in bot.
-- :func:`vector_env` — a Gymnasium vector environment on a game's batched engine (the arena).
+- :func:`vector_env` — a Gymnasium vector environment on a game's batched engine (the arena, submarine).
 - :func:`register_envs` — Gymnasium ids ``botwars/<game>-v0`` for every game with an encoding
   (run on import of this package): ``gymnasium.make("botwars/arena-v0", opponent="random")``,
   or without importing first ``gymnasium.make("botwars.rl:botwars/arena-v0")``.
@@ -85,7 +85,7 @@ def gym_env(game: str, opponent: str = "random", seat: int = 0, **config: Any) -
 
 def vector_env(game: str, num_envs: int, **kwargs: Any) -> Any:
     """A Gymnasium vector environment of ``num_envs`` matches on the game's batched engine
-    (the arena). See :class:`botwars.rl.vector.BatchVectorEnv`."""
+    (the arena, submarine: the games whose declaration names one). See :class:`botwars.rl.vector.BatchVectorEnv`."""
     from botwars.rl.vector import BatchVectorEnv
     return BatchVectorEnv(game, num_envs, **kwargs)
 

@@ -77,6 +77,8 @@ class BatchVectorEnv(VectorEnv):  # type: ignore[misc]
         if seed is not None:
             self._rng = np.random.default_rng(seed)
             self.action_space.seed(seed)
+            if hasattr(self.batch, "seed"):   # optional hook: the match seeds of a game with chance at set-up
+                self.batch.seed(seed)
         self.batch.reset()
         self._needs_reset[:] = False
         return self._observe(), {}

@@ -4,7 +4,7 @@
 no rules.
 """
 
-from botwars.engine.plugin import Capabilities, Game, Turns
+from botwars.engine.plugin import BatchEngine, Capabilities, Game, Turns
 
 _RULES = "botwars.games.submarine.rules:SubmarineRuleset"
 
@@ -29,4 +29,9 @@ GAME = Game(
     rl="botwars.games.submarine.rlspec:make",
     notation="botwars.games.submarine.notation:notation",
     reveal_svg=_RULES + ".reveal_svg",
+    batch=(
+        BatchEngine("numpy", "botwars.games.submarine.batch:BatchSubmarine",
+                    vector="botwars.games.submarine.rlspec:SubmarineBatch",
+                    doc="NumPy arrays over the matches, the action lists resolved row by row together"),
+    ),
 )
