@@ -328,3 +328,33 @@ def test_a_past_turns_page_names_the_gm_rulings_of_that_turn(live):
     assert "The game master gave Ana (Red) 1 hour more for this turn. Reason: Ana asked." in page1
     assert "The game master handed Chen (Green) to the built-in bot random. Reason: holiday cover." in page1
     assert "Holiday in turn two" not in page1  # the pause belongs to turn 2
+
+
+def test_a_players_correction_after_the_gm_set_orders_is_not_recorded_as_the_gms(live):
+    """The GM set Chen's orders; Chen's page then offered "Change orders" (the rules allow a
+    second order until the turn resolves). A correction the player gave was still marked as
+    the GM's ruling: the GM page said "orders set by you" and the record line put it under
+    ``adjudicated`` with the GM's reason, though the orders played were the player's."""
+    m = {**live.create("factory", ["remote", "remote"], seed=5, clock=True), "url": live.url}
+    gm = {"Authorization": f"Bearer {m['gm_token']}"}
+
+    def program(k: int) -> dict:  # five cards of seat k's hand (F-15.1)
+        hand = httpx.get(f"{live.url}/api/matches/{m['match']}/view", params={"token": m["seats"][k]["token"]}).json()["view"]["hand"]
+        return {"type": "program", "cards": hand[:5], "reboot": False}
+    r = gm_post(m, "adjudicate", {"seat": "p1", "orders": program(0), "reason": "sent by post"})
+    assert r.status_code == 200, r.text
+    seats = {s["seat"]: s for s in httpx.get(f"{live.url}/api/matches/{m['match']}/gm", headers=gm).json()["seats"]}
+    assert seats["p1"]["adjudicated"] == "sent by post"  # the GM's orders, marked so
+    own = {"Authorization": f"Bearer {m['seats'][0]['token']}"}
+    r = httpx.post(f"{live.url}/api/matches/{m['match']}/orders", headers=own, json={"decision": 1, "orders": {**program(0), "cards": program(0)["cards"][::-1]}})
+    assert r.status_code == 200 and r.json()["replaced"] is True, r.text
+    seats = {s["seat"]: s for s in httpx.get(f"{live.url}/api/matches/{m['match']}/gm", headers=gm).json()["seats"]}
+    assert seats["p1"]["adjudicated"] is None and seats["p1"]["submitted"]
+    two = {"Authorization": f"Bearer {m['seats'][1]['token']}"}
+    assert httpx.post(f"{live.url}/api/matches/{m['match']}/orders", headers=two,
+                      json={"decision": 1, "orders": program(1)}).status_code == 200
+    wait_decision(live, m, 2)
+    assert gm_post(m, "abort", {"reason": "test over"}).status_code == 200
+    lines = [json.loads(x) for x in httpx.get(f"{live.url}/api/matches/{m['match']}/record").text.splitlines()]
+    first = [x for x in lines if x.get("type") == "decision" and x["n"] == 1][0]
+    assert "adjudicated" not in first
