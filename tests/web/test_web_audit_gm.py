@@ -358,3 +358,30 @@ def test_a_players_correction_after_the_gm_set_orders_is_not_recorded_as_the_gms
     lines = [json.loads(x) for x in httpx.get(f"{live.url}/api/matches/{m['match']}/record").text.splitlines()]
     first = [x for x in lines if x.get("type") == "decision" and x["n"] == 1][0]
     assert "adjudicated" not in first
+
+
+def test_a_seat_page_says_when_the_gm_set_its_orders_or_a_bot_plays_it(browser, live):
+    """Chen's page said "Orders accepted; your orders are in" though Chen gave none (the GM set
+    them), and Dora's, handed to a bot, said "Orders accepted; waiting for ..." at the top with
+    the hand-over only at the bottom of the page."""
+    m = four_named(live)
+    hand = httpx.get(f"{live.url}/api/matches/{m['match']}/view", params={"token": m["seats"][2]["token"]}).json()["view"]["hand"]
+    r = gm_post(m, "adjudicate", {"seat": "p3", "orders": {"type": "program", "cards": hand[:5], "reboot": False},
+                                  "reason": "Chen sent these by e-mail"})
+    assert r.status_code == 200, r.text
+    assert gm_post(m, "replace", {"seat": "p4", "to": "builtin:random", "reason": "Dora dropped out"}).status_code == 200
+    own = httpx.get(f"{live.url}/api/matches/{m['match']}/view", params={"token": m["seats"][2]["token"]}).json()
+    assert own["your_orders_by_gm"] == "Chen sent these by e-mail"
+    other = httpx.get(f"{live.url}/api/matches/{m['match']}/view", params={"token": m["seats"][0]["token"]}).json()
+    assert other["your_orders_by_gm"] is None  # never another seat's
+    chen = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][2]['token']}")
+    chen.wait_for_function("document.getElementById('state').textContent.startsWith('The game master set your orders')",
+                           timeout=WAIT_MS)
+    assert chen.inner_text("#state") == ("The game master set your orders for this turn (reason: Chen sent these by "
+                                         "e-mail); waiting for Ana (Red), Bruno (Blue).")
+    assert "The game master set your orders for this turn." in chen.inner_text("#entry")
+    chen.wait_for_selector("#change-orders", timeout=WAIT_MS)  # the player may still correct them
+    dora = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][3]['token']}")
+    dora.wait_for_function("document.getElementById('state').textContent.includes('built-in bot random')", timeout=WAIT_MS)
+    assert dora.inner_text("#state").startswith("The game master has handed your seat to the built-in bot random")
+    assert not chen.errors and not dora.errors

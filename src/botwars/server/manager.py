@@ -1138,6 +1138,9 @@ class MatchManager:
                 # (issue 24 item 3); never in another seat's or a spectator's snapshot
                 "your_orders": (st.payload if seat is not None and seat in pending
                                 and (st := ref.settled(seat)) is not None else None),
+                # the GM's reason when the GM set them (issue 24 item 1): the seat page says so
+                "your_orders_by_gm": (ref._gm.get(seat) if seat is not None and seat in pending
+                                      and ref.settled(seat) is not None else None),
             }
 
     @staticmethod
