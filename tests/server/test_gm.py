@@ -272,7 +272,7 @@ def test_adjudicated_orders_survive_a_restart(sqlite_url, clock, tmp_path):
 def test_end_with_a_winner_and_abort_are_told_in_words_and_verify(api, tmp_path):
     mid, toks, g = arena(api)
     d = ok(gm(api, mid, g, "end", winner="p2", reason="p1 never came back"))
-    assert "p2 wins" in d["text"]
+    assert "Blue (p2) wins" in d["text"]
     v = view(api, mid, toks[0])
     assert v["status"] == "ended" and v["outcome"]["winner"] == "p2" and v["outcome"]["reason"] == "adjudicated"
     assert v["outcome"]["details"]["note"] == "p1 never came back"
@@ -330,7 +330,7 @@ def test_a_missed_deadline_is_told_to_every_player_and_in_the_record(api, clock,
     api.app.state.manager.tick()
     for tok in (toks[0], toks[1], None):
         notes = view(api, mid, tok)["notes"]
-        assert [n["text"] for n in notes] == ["Seat p2 missed the deadline: its default orders were played."]
+        assert [n["text"] for n in notes] == ["Blue (p2) missed the deadline: its default orders were played."]
     ok(gm(api, mid, g, "abort", reason="test"))
     lines, rec = full_record(api, mid, tmp_path)
     assert [x["action"] for x in lines if x["type"] == "gm"] == ["missed_deadline", "abort"]

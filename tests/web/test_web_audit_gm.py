@@ -57,7 +57,7 @@ def test_gm_reason_is_not_carried_into_the_next_action(browser, live):
     gm.click("#gm-resume")
     gm_done(gm, "Done. The game master resumed")
     gm.locator("tr[data-seat='p3'] button.gm-extend").click()
-    said = gm_done(gm, "Done. The game master gave seat p3")
+    said = gm_done(gm, "Done. The game master gave Chen (Green)")
     assert "Holiday" not in said
     notes = httpx.get(f"{live.url}/api/matches/{m['match']}/gm",
                       headers={"Authorization": f"Bearer {m['gm_token']}"}).json()["notes"]
@@ -243,3 +243,145 @@ def test_the_lobby_keeps_the_gm_link_with_a_copy_button(browser, live):
     lobby.wait_for_selector("#my-matches li[data-gm=yes] a.gm-resume", timeout=WAIT_MS)
     assert lobby.get_attribute("#my-matches li[data-gm=yes] a.gm-resume", "href") == href
     assert not lobby.errors
+
+
+# --- issue 24 audit, second round (audit-gm2): a GM running a 4-player daily match in Chromium ---
+
+def gm_post(m: dict, action: str, body: dict) -> httpx.Response:
+    return httpx.post(f"{m['url']}/api/matches/{m['match']}/gm/{action}", json=body,
+                      headers={"Authorization": f"Bearer {m['gm_token']}"})
+
+
+def test_gm_actions_name_each_seat_as_the_pages_do_not_by_engine_id(live):
+    """The events every player reads ("What just happened"), the GM page's notes and the whole
+    game's document named seats "seat p2" and the winner "p2" where every page says
+    "Bruno (Blue)" (issue 24 item 2: a name beside its colour, the same everywhere)."""
+    m = four_named(live)
+    assert gm_post(m, "extend", {"seat": "p2", "seconds": 172800, "reason": "Bruno is travelling"}).status_code == 200
+    r = gm_post(m, "replace", {"seat": "p4", "to": "builtin:random", "reason": "Dora dropped out"})
+    assert r.status_code == 200, r.text
+    assert r.json()["text"] == "The game master handed Dora (Yellow) to the built-in bot random. Reason: Dora dropped out."
+    assert gm_post(m, "replace", {"seat": "p4", "to": "remote", "reason": "Dora is back"}).status_code == 200
+    assert gm_post(m, "end", {"winner": "p2", "reason": "Bruno was ahead"}).status_code == 200
+    seat = httpx.get(f"{live.url}/api/matches/{m['match']}/view", params={"token": m["seats"][0]["token"]}).json()
+    texts = [n["text"] for n in seat["notes"]]
+    assert texts == ["The game master gave Bruno (Blue) 2 days more for this turn. Reason: Bruno is travelling.",
+                     "The game master handed Dora (Yellow) to the built-in bot random. Reason: Dora dropped out.",
+                     "The game master gave Dora (Yellow) back to its player. Reason: Dora is back.",
+                     "The game master ended the match: Bruno (Blue) wins. Reason: Bruno was ahead."]
+    html = httpx.get(f"{live.url}/matches/{m['match']}/document").text
+    assert "The game master ended the match: Bruno (Blue) wins." in html
+    assert "seat p" not in html.split('id="gm-notes"')[1].split("</div>")[0]
+
+
+def test_an_unnamed_seat_is_named_by_its_colour_in_the_gm_notes(live):
+    m = {**live.create("factory", ["remote", "remote"], seed=3, clock=True), "url": live.url}
+    r = gm_post(m, "extend", {"seat": "p2", "seconds": 3600})
+    assert r.status_code == 200, r.text
+    assert r.json()["text"] == "The game master gave Blue (p2) 1 hour more for this turn."
+
+
+def test_the_gm_page_links_past_turns_and_the_whole_game_document(browser, live):
+    """The GM page linked only "watch": after the end the GM could not reach the whole game as
+    a document (HTML, PDF) from it, nor the past turns while it ran (issue 24 item 7)."""
+    m = four_named(live)
+    gm = open_page(browser, f"{live.url}/gm/{m['match']}?token={m['gm_token']}")
+    gm.wait_for_selector("#gm-seats tr[data-seat='p4']", timeout=WAIT_MS)
+    assert not gm.is_visible("#gm-document")  # no document before the end
+    assert not gm.is_visible("#gm-turns")     # no turn played yet
+    assert gm_post(m, "end", {"winner": "p3", "reason": "Season over"}).status_code == 200
+    gm.reload()
+    gm.wait_for_function("document.getElementById('gm-state').textContent.startsWith('The match has ended')",
+                         timeout=WAIT_MS)
+    assert gm.is_visible("#gm-doc-html") and gm.is_visible("#gm-doc-pdf") and gm.is_visible("#gm-replay")
+    shot(gm, "gm-ended-document-links")
+    doc = httpx.get(live.url + gm.get_attribute("#gm-doc-html", "href"))
+    assert doc.status_code == 200 and "the whole game of match" in doc.text
+    assert "Chen (Green) won" in doc.text
+    assert gm.get_attribute("#gm-doc-pdf", "href") == f"/matches/{m['match']}/document.pdf"
+    assert httpx.get(live.url + gm.get_attribute("#gm-turns", "href"), follow_redirects=False).status_code in (303, 404)
+    assert not gm.errors
+
+
+def wait_decision(live, m: dict, at_least: int) -> None:
+    import time
+    end = time.monotonic() + 60
+    while time.monotonic() < end:
+        v = httpx.get(f"{live.url}/api/matches/{m['match']}/gm", headers={"Authorization": f"Bearer {m['gm_token']}"}).json()
+        if v["decision"] >= at_least:
+            return
+        time.sleep(0.3)
+    raise AssertionError(f"decision point {at_least} was not reached in 60 s")
+
+
+def test_a_past_turns_page_names_the_gm_rulings_of_that_turn(live):
+    """A turn's published page showed the stage tables but not the GM's rulings that shaped it
+    (a seat handed to a bot, an extension): the GM published them beside each turn."""
+    m = four_named(live)
+    assert gm_post(m, "extend", {"seat": "p1", "seconds": 3600, "reason": "Ana asked"}).status_code == 200
+    for s in ("p1", "p2", "p3", "p4"):
+        assert gm_post(m, "replace", {"seat": s, "to": "builtin:random", "reason": "holiday cover"}).status_code == 200
+    wait_decision(live, m, 2)  # turn 1 played by the bots
+    assert gm_post(m, "pause", {"reason": "Holiday in turn two"}).status_code == 200
+    page1 = httpx.get(f"{live.url}/matches/{m['match']}/turns/1", params={"token": m["seats"][1]["token"]}).text
+    assert "What the game master and the clock did in turn 1" in page1
+    assert "The game master gave Ana (Red) 1 hour more for this turn. Reason: Ana asked." in page1
+    assert "The game master handed Chen (Green) to the built-in bot random. Reason: holiday cover." in page1
+    assert "Holiday in turn two" not in page1  # the pause belongs to turn 2
+
+
+def test_a_players_correction_after_the_gm_set_orders_is_not_recorded_as_the_gms(live):
+    """The GM set Chen's orders; Chen's page then offered "Change orders" (the rules allow a
+    second order until the turn resolves). A correction the player gave was still marked as
+    the GM's ruling: the GM page said "orders set by you" and the record line put it under
+    ``adjudicated`` with the GM's reason, though the orders played were the player's."""
+    m = {**live.create("factory", ["remote", "remote"], seed=5, clock=True), "url": live.url}
+    gm = {"Authorization": f"Bearer {m['gm_token']}"}
+
+    def program(k: int) -> dict:  # five cards of seat k's hand (F-15.1)
+        hand = httpx.get(f"{live.url}/api/matches/{m['match']}/view", params={"token": m["seats"][k]["token"]}).json()["view"]["hand"]
+        return {"type": "program", "cards": hand[:5], "reboot": False}
+    r = gm_post(m, "adjudicate", {"seat": "p1", "orders": program(0), "reason": "sent by post"})
+    assert r.status_code == 200, r.text
+    seats = {s["seat"]: s for s in httpx.get(f"{live.url}/api/matches/{m['match']}/gm", headers=gm).json()["seats"]}
+    assert seats["p1"]["adjudicated"] == "sent by post"  # the GM's orders, marked so
+    own = {"Authorization": f"Bearer {m['seats'][0]['token']}"}
+    r = httpx.post(f"{live.url}/api/matches/{m['match']}/orders", headers=own, json={"decision": 1, "orders": {**program(0), "cards": program(0)["cards"][::-1]}})
+    assert r.status_code == 200 and r.json()["replaced"] is True, r.text
+    seats = {s["seat"]: s for s in httpx.get(f"{live.url}/api/matches/{m['match']}/gm", headers=gm).json()["seats"]}
+    assert seats["p1"]["adjudicated"] is None and seats["p1"]["submitted"]
+    two = {"Authorization": f"Bearer {m['seats'][1]['token']}"}
+    assert httpx.post(f"{live.url}/api/matches/{m['match']}/orders", headers=two,
+                      json={"decision": 1, "orders": program(1)}).status_code == 200
+    wait_decision(live, m, 2)
+    assert gm_post(m, "abort", {"reason": "test over"}).status_code == 200
+    lines = [json.loads(x) for x in httpx.get(f"{live.url}/api/matches/{m['match']}/record").text.splitlines()]
+    first = [x for x in lines if x.get("type") == "decision" and x["n"] == 1][0]
+    assert "adjudicated" not in first
+
+
+def test_a_seat_page_says_when_the_gm_set_its_orders_or_a_bot_plays_it(browser, live):
+    """Chen's page said "Orders accepted; your orders are in" though Chen gave none (the GM set
+    them), and Dora's, handed to a bot, said "Orders accepted; waiting for ..." at the top with
+    the hand-over only at the bottom of the page."""
+    m = four_named(live)
+    hand = httpx.get(f"{live.url}/api/matches/{m['match']}/view", params={"token": m["seats"][2]["token"]}).json()["view"]["hand"]
+    r = gm_post(m, "adjudicate", {"seat": "p3", "orders": {"type": "program", "cards": hand[:5], "reboot": False},
+                                  "reason": "Chen sent these by e-mail"})
+    assert r.status_code == 200, r.text
+    assert gm_post(m, "replace", {"seat": "p4", "to": "builtin:random", "reason": "Dora dropped out"}).status_code == 200
+    own = httpx.get(f"{live.url}/api/matches/{m['match']}/view", params={"token": m["seats"][2]["token"]}).json()
+    assert own["your_orders_by_gm"] == "Chen sent these by e-mail"
+    other = httpx.get(f"{live.url}/api/matches/{m['match']}/view", params={"token": m["seats"][0]["token"]}).json()
+    assert other["your_orders_by_gm"] is None  # never another seat's
+    chen = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][2]['token']}")
+    chen.wait_for_function("document.getElementById('state').textContent.startsWith('The game master set your orders')",
+                           timeout=WAIT_MS)
+    assert chen.inner_text("#state") == ("The game master set your orders for this turn (reason: Chen sent these by "
+                                         "e-mail); waiting for Ana (Red), Bruno (Blue).")
+    assert "The game master set your orders for this turn." in chen.inner_text("#entry")
+    chen.wait_for_selector("#change-orders", timeout=WAIT_MS)  # the player may still correct them
+    dora = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][3]['token']}")
+    dora.wait_for_function("document.getElementById('state').textContent.includes('built-in bot random')", timeout=WAIT_MS)
+    assert dora.inner_text("#state").startswith("The game master has handed your seat to the built-in bot random")
+    assert not chen.errors and not dora.errors

@@ -423,6 +423,8 @@ class Referee:
         :class:`InvalidOrders` (nothing another seat can see changes; where the rules count
         refusals, reaching the limit settles the seat with :meth:`Ruleset.rejected_orders`);
         ``too_late`` when the seat's time had run out (its expiry applied instead).
+        Orders the seat gives itself replace any the game master set (:meth:`adjudicate`):
+        the point's record line no longer marks them ``adjudicated``.
         Raises :class:`NotAwaited` when the seat has nothing to give now.
         """
         self._check_awaited(seat)
@@ -435,6 +437,7 @@ class Referee:
             orders = rs.parse_orders(self.state, seat, payload)
         except InvalidOrders as exc:
             return self._refuse(seat, payload, exc, t)
+        self._gm.pop(seat, None)  # the seat's own orders replace any the game master set
         return self._accept(seat, payload, orders, t)
 
     def _accept(self, seat: str, payload: Any, orders: Any, t: float) -> Ticket:
@@ -496,6 +499,7 @@ class Referee:
         if t > self._free and self._late(seat, t):
             self.expire(seat, t)
             return Ticket(Receipt.TOO_LATE, awaited=False)
+        self._gm.pop(seat, None)  # the seat's own orders replace any the game master set
         # without history no record line is written: the orders themselves stand in for the payload
         return self._accept(seat, self.ruleset.orders_json(orders) if self.history else orders, orders, t)
 

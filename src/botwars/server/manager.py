@@ -166,12 +166,15 @@ class MatchManager(MatchRegistry, MatchClock, MatchPersistence, SeatPlay):
                 "your_turn": seat is not None and seat in ref.awaited(), "names": dict(sess.names),
                 "view": ref.view(seat), "events": ref.seat_events(seat, start), "clock": self._clock_json(sess),
                 "outcome": sess.outcome.to_json() if sess.outcome else None,
-                "notes": [{**x, "text": note_text(x, sess.seats)} for x in sess.notes],
+                "notes": [{**x, "text": note_text(x, sess.seats, sess.names)} for x in sess.notes],
                 "bots": {s: a.removeprefix("builtin:") for s, a in sess.agents.items() if a.startswith("builtin:")},
                 # the seat's own orders of the open point, for "Change orders" in any browser
                 # (issue 24 item 3); never in another seat's or a spectator's snapshot
                 "your_orders": (st.payload if seat is not None and seat in pending
                                 and (st := ref.settled(seat)) is not None else None),
+                # the GM's reason when the GM set them (issue 24 item 1): the seat page says so
+                "your_orders_by_gm": (ref._gm.get(seat) if seat is not None and seat in pending
+                                      and ref.settled(seat) is not None else None),
             }
 
     def summary(self, sess: MatchSession) -> dict[str, Any]:

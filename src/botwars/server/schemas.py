@@ -201,6 +201,10 @@ class Snapshot(BaseModel):
     your_orders: Any = Field(None, description="The seat's own accepted orders of the open decision point, as "
                                                "it sent them (null: none yet, or a spectator); only in the seat's "
                                                "own snapshot")
+    your_orders_by_gm: Optional[str] = Field(None, description="When the game master set the seat's orders of "
+                                                               "the open decision point (and the seat has not "
+                                                               "replaced them): the GM's reason; only in the "
+                                                               "seat's own snapshot")
 
 
 class Ack(BaseModel):

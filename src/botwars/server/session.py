@@ -18,6 +18,7 @@ from botwars.engine.referee import Referee
 from botwars.engine.ruleset import Ruleset
 from botwars.engine.timecontrol import TimeControl
 from botwars.server import rulespool
+from botwars.server.names import seat_label
 
 
 GM_REQUEST = "gm"
@@ -253,15 +254,20 @@ def _hms(seconds: float) -> str:
     return f"{s} second{'s' if s != 1 else ''}"
 
 
-def note_text(note: dict[str, Any], seats: list[str]) -> str:
+def note_text(note: dict[str, Any], seats: list[str], names: dict[str, str] | None = None) -> str:
     """One game-master action or missed deadline in plain words for every player (never the
-    orders themselves, never a token): ``note`` as in :attr:`MatchSession.notes`."""
+    orders themselves, never a token): ``note`` as in :attr:`MatchSession.notes`. A seat is
+    named as the pages name it (issue 24 item 2, :func:`~botwars.server.names.seat_label`):
+    ``"Bruno (Blue)"`` with a display name in ``names`` (seat -> name), else ``"Blue (p2)"``,
+    never the bare engine id ``p2``."""
     a, seat = note["action"], note.get("seat")
     d = json.loads(note.get("detail") or "{}")
     why = f" Reason: {note['reason']}" if note.get("reason") else ""
     if why and not why.endswith((".", "!", "?")):
         why += "."
-    who = f"seat {seat}" if seat else "every seat"
+    def call(s: str) -> str:
+        return seat_label(s, seats, names or {}) if s in seats else f"seat {s}"
+    who = call(seat) if seat else "every seat"
     if a == "pause":
         return "The game master paused the match: every clock stands still." + why
     if a == "resume":
@@ -271,21 +277,21 @@ def note_text(note: dict[str, Any], seats: list[str]) -> str:
     if a == "replace":
         to = d.get("to", "")
         if to.startswith("builtin:"):
-            return f"The game master handed seat {seat} to the built-in bot {to[len('builtin:'):]}." + why
+            return f"The game master handed {who} to the built-in bot {to[len('builtin:'):]}." + why
         if d.get("new_token"):
-            return f"The game master gave seat {seat} to a player with a new link (the old link no longer works)." + why
-        return f"The game master gave seat {seat} back to its player." + why
+            return f"The game master gave {who} to a player with a new link (the old link no longer works)." + why
+        return f"The game master gave {who} back to its player." + why
     if a == "adjudicate":
-        return f"The game master set the orders of seat {seat} for this turn." + why
+        return f"The game master set the orders of {who} for this turn." + why
     if a == "cancel":
-        return f"The game master cancelled the orders of seat {seat} for this turn; they are awaited again." + why
+        return f"The game master cancelled the orders of {who} for this turn; they are awaited again." + why
     if a == "end":
         w = d.get("winner")
-        return ("The game master ended the match: " + (f"{w} wins." if w else "a draw.")) + why
+        return ("The game master ended the match: " + (f"{call(w)} wins." if w else "a draw.")) + why
     if a == "abort":
         return "The game master aborted the match: no result." + why
     if a == "missed_deadline":
         if d.get("lost"):
-            return f"Seat {seat} missed the deadline and lost on time."
-        return f"Seat {seat} missed the deadline: its default orders were played."
+            return f"{who} missed the deadline and lost on time."
+        return f"{who} missed the deadline: its default orders were played."
     return f"The game master: {a}." + why

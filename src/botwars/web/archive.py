@@ -87,11 +87,13 @@ def _players(sess: Any) -> list[dict[str, str]]:
              "label": seat_label(s, sess.seats, sess.names)} for s in sess.seats]
 
 
-def _gm_notes(sess: Any) -> list[str]:
+def _gm_notes(sess: Any, n: Optional[int] = None) -> list[str]:
     """The game master's actions and missed deadlines in words (issue 24 item 1), oldest first,
-    each with its time (UTC): the printed game keeps the rulings beside the turns."""
-    return [f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(x['at']))}: {note_text(x, sess.seats)}"
-            for x in sess.notes]
+    each with its time (UTC): the printed game keeps the rulings beside the turns. ``n``: only
+    those taken while decision point ``n`` was open (a turn's published page names the rulings
+    that shaped it: a pause, an extension, a seat handed to a bot, orders the GM set)."""
+    return [f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(x['at']))}: {note_text(x, sess.seats, sess.names)}"
+            for x in sess.notes if n is None or x.get("n") == n]
 
 
 @router.get("/matches/{match_id}/turns", response_class=HTMLResponse)
@@ -126,7 +128,8 @@ def turn_page(request: Request, match_id: str, n: int, manager: ManagerDep, cach
     html = env.get_template("turn.html").render(
         sess=sess, seat=seat, point=point, players=_players(sess), query=query, back=back,
         legend=_legend(sess, after, seat),
-        prev=n - 1 if n > 1 else None, next=n + 1 if n < sess.n else None, document=False)
+        prev=n - 1 if n > 1 else None, next=n + 1 if n < sess.n else None, document=False,
+        gm_notes=_gm_notes(sess, n))
     return HTMLResponse(html, headers={"Cache-Control": "no-store"})
 
 

@@ -218,7 +218,7 @@ class GameMaster:
 
     def _done(self, sess: MatchSession, note: dict[str, Any], **extra: Any) -> dict[str, Any]:
         self.m._after_change(sess)
-        return {"match": sess.id, "action": note["action"], "text": note_text(note, sess.seats), **extra}
+        return {"match": sess.id, "action": note["action"], "text": note_text(note, sess.seats, sess.names), **extra}
 
     def _store(self, sess: MatchSession, note: dict[str, Any], **match_values: Any) -> None:
         """Commit ``note`` (and ``match_values`` on the match row) in one transaction; the
@@ -249,7 +249,7 @@ class GameMaster:
             return {"match": sess.id, "game": sess.rs.id, "status": sess.status, "decision": ref.decision,
                     "turn": ref.turn(), "setup": setup, "paused": sess.paused_at is not None, "paused_at": sess.paused_at,
                     "clock": clock, "seats": seats, "bots": sorted(get_game(sess.rs.id).builtin_bots()),
-                    "notes": [{**x, "text": note_text(x, sess.seats)} for x in sess.notes],
+                    "notes": [{**x, "text": note_text(x, sess.seats, sess.names)} for x in sess.notes],
                     "outcome": sess.outcome.to_json() if sess.outcome else None}
 
     def pause(self, sess: MatchSession, reason: str) -> dict[str, Any]:

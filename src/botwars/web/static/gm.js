@@ -102,6 +102,10 @@
       st.textContent = `The match has ended: ${o.winner ? labelOf(o.winner) + " won" : "no winner"}` + (o.details && o.details.note ? ` (${o.details.note}).` : ".");
     } else st.textContent = `${v.setup ? "Setup" : `Turn ${v.turn + 1}`} · ` +
       (v.paused ? "paused: every clock stands still." : "running.");
+    // the archive (issue 24 item 7): past turns once one is played; the whole game after the end
+    $("gm-turns-line").hidden = !(v.decision > 1 || v.status === "ended");
+    $("gm-document").hidden = v.status !== "ended";
+    $("gm-archive").hidden = $("gm-turns-line").hidden && $("gm-document").hidden;
     $("gm-pause").disabled = v.status === "ended" || v.paused;
     $("gm-resume").disabled = v.status === "ended" || !v.paused;
     $("gm-extend-all").disabled = v.status === "ended";

@@ -362,6 +362,8 @@
       : s.submitted.includes(SEAT) ? `${seatName(SEAT)}'s orders are in (shown in the controls); orders you set replace them.`
       : `${seatName(SEAT)} has not given orders yet.`;
     else if (SEAT && s.your_turn && !s.submitted.includes(SEAT)) st = `Your move: ${awaitedText(s)}.`;
+    else if (SEAT && (s.bots || {})[SEAT]) st = `The game master has handed your seat to the built-in bot ${s.bots[SEAT]}: it gives your orders until they give the seat back.`;
+    else if (SEAT && s.submitted.includes(SEAT) && s.your_orders_by_gm) st = `The game master set your orders for this turn (reason: ${String(s.your_orders_by_gm).replace(/[.\s]+$/, "")}); waiting for ${waiting.map(seatName).join(", ") || "the resolution"}.`;
     else if (SEAT && s.submitted.includes(SEAT)) st = `Orders accepted; waiting for ${waiting.map(seatName).join(", ") || "the resolution"}.`;
     else st = `Waiting for ${waiting.map(seatName).join(", ") || "the resolution"}.`;
     if ($("state").textContent !== st) $("state").textContent = st;
@@ -916,7 +918,9 @@
     if (!editing && (!s.your_turn || s.submitted.includes(SEAT) || s.status === "ended")) {
       shown = null;
       entry.append(el("p", {class: "hint"}, s.status === "ended" ? "The match is over." :
-        GM ? "This seat has no orders to give now; the page updates by itself." : s.submitted.includes(SEAT) ? "Your orders are in. The page updates when the others have moved." : "Not your move yet: the page updates by itself."));
+        GM ? "This seat has no orders to give now; the page updates by itself." : (s.bots || {})[SEAT] ? "A built-in bot plays your seat now; the game master can give it back to you."
+        : s.submitted.includes(SEAT) && s.your_orders_by_gm ? "The game master set your orders for this turn. You may change them until the turn is played."
+        : s.submitted.includes(SEAT) ? "Your orders are in. The page updates when the others have moved." : "Not your move yet: the page updates by itself."));
       if (REPLACES && s.status !== "ended" && s.submitted.includes(SEAT) && s.pending.includes(SEAT) && !(s.bots || {})[SEAT]) {
         entry.append(el("button", {type: "button", id: "change-orders", onclick: () => {
           changing = s.decision;
