@@ -14,7 +14,7 @@ import pytest
 
 warnings.filterwarnings("ignore", message=".*httpx2.*")
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from server_support import ROOT, FakeClock, free_port, make_client, wait_http  # noqa: F401 (the tests import them from there)
 _PG: dict[str, str | None] = {}
 
 
@@ -67,19 +67,6 @@ def sqlite_url(tmp_path):
     return f"sqlite:///{tmp_path}/bw.db"
 
 
-class FakeClock:
-    """The server clock in tests: only moves when told."""
-
-    def __init__(self, t: float = 1_000_000.0):
-        self.t = t
-
-    def __call__(self) -> float:
-        return self.t
-
-    def advance(self, s: float) -> None:
-        self.t += s
-
-
 @pytest.fixture
 def clock():
     return FakeClock()
@@ -95,46 +82,12 @@ def toy():
     R.unregister(ToyRuleset.id)
 
 
-def make_client(url, clock, web=False):
-    """A test client of the API app (``web=True``: with the browser pages mounted, as
-    ``botwars serve`` does)."""
-    from fastapi.testclient import TestClient
-    from botwars.server.app import create_app
-    app = create_app(url, background=False, now=clock)
-    if web:
-        from botwars.web import install_web
-        install_web(app)
-    return TestClient(app)
-
-
 @pytest.fixture
 def api(sqlite_url, clock):
     """A test client of an app on SQLite with a fake clock (bots inline, ticks by hand), with
     the browser pages mounted as ``botwars serve`` does."""
     with make_client(sqlite_url, clock, web=True) as c:
         yield c
-
-
-def free_port() -> int:
-    import socket
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_http(url: str, timeout: float = 30.0, proc=None) -> None:
-    import httpx
-    t0 = time.monotonic()
-    while time.monotonic() - t0 < timeout:
-        if proc is not None and proc.poll() is not None:
-            raise RuntimeError(f"server exited with {proc.returncode}")
-        try:
-            if httpx.get(url + "/api/games", timeout=2).status_code == 200:
-                return
-        except Exception:
-            pass
-        time.sleep(0.05)
-    raise RuntimeError(f"server at {url} did not start")
 
 
 @pytest.fixture

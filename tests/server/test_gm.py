@@ -13,8 +13,8 @@ import pytest
 from botwars.engine.record import read_record, verify_record
 from botwars.store.models import GmActionRow, MatchRow, SeatRow
 
-from conftest import make_client  # tests/server/conftest.py, imported with the module (under xdist another
-# folder's conftest may hold the name by the time a test body runs)
+from server_support import make_client  # tests/server/server_support.py
+
 from test_server_api import EMPTY, H, create, err, order, state_of, view
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from botwars.store.models import MatchRow, SeatRow
 
-from conftest import make_client
+from server_support import make_client
 
 
 def H(tok):

@@ -19,7 +19,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from conftest import free_port, make_client
+from server_support import free_port, make_client
 
 import aiosmtpd.controller as aiosmtpd_controller  # the test extra (pyproject.toml)
 

@@ -16,7 +16,7 @@ import socket
 
 import pytest
 
-from conftest import make_client
+from server_support import make_client
 from test_notices import (PUBLIC, auth, confirm, confirmation_link, new_toy, notice_env, notices_of, smtp,  # noqa: F401
                           subject, wait_for, your_moves)
 

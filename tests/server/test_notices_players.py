@@ -5,7 +5,7 @@ size; its time left) and never another seat's secrets; the result notice links t
 
 from __future__ import annotations
 
-from conftest import make_client
+from server_support import make_client
 from test_notices import PUBLIC, auth, confirm, notice_env, smtp, subject, wait_for  # noqa: F401  (fixtures)
 
 

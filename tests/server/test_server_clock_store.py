@@ -7,7 +7,7 @@ from __future__ import annotations
 import copy
 import json
 
-from conftest import make_client
+from server_support import make_client
 
 from botwars.engine.record import read_record, verify_record
 from botwars.store import Store

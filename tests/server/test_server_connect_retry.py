@@ -11,7 +11,7 @@ import sys
 import httpx
 import pytest
 
-from conftest import ROOT
+from server_support import ROOT
 from botwars.server.client import MAX_RETRY_S, Outage, ServerError
 
 ENV = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "src")}

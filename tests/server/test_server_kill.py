@@ -19,7 +19,7 @@ import time
 
 import httpx
 
-from conftest import ROOT, free_port, wait_http
+from server_support import ROOT, free_port, wait_http
 
 ENV = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "src")}
 TURNS = 15

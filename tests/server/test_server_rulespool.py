@@ -19,7 +19,7 @@ from botwars.server import rulespool
 from botwars.server.botpool import PackedView
 from botwars.server.rulespool import DefaultOrders, RemoteRules, RulesPool, StateRef
 
-from conftest import FakeClock, make_client
+from server_support import FakeClock, make_client
 
 
 def H(tok):

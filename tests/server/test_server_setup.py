@@ -15,7 +15,7 @@ import subprocess
 import pytest
 from typer.testing import CliRunner
 
-from conftest import ROOT, make_client
+from server_support import ROOT, make_client
 
 from botwars.agents import sandbox
 

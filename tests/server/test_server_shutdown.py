@@ -17,7 +17,7 @@ import time
 import httpx
 import pytest
 
-from conftest import ROOT, free_port, wait_http
+from server_support import ROOT, free_port, wait_http
 
 SLOW_BOT = """
 import time

@@ -19,7 +19,7 @@ import time
 import httpx
 import pytest
 
-from conftest import ROOT, free_port, wait_http
+from server_support import ROOT, free_port, wait_http
 
 ENV = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "src"), "BOTWARS_LEAGUE": "off"}
 HEADER_TIMEOUT_S = 1.0

@@ -10,7 +10,7 @@ import sys
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from conftest import ROOT
+from server_support import ROOT
 from test_server_api import EMPTY, create, order
 
 ENV = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "src")}

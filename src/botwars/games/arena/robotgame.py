@@ -283,7 +283,7 @@ def outcome_of(robots: dict[Square, tuple[int, int, int]], seats: tuple[str, ...
                    {"robots": {s1: count[1], s2: count[2]}, "hp": {s1: hp[1], s2: hp[2]}})
 
 
-def resolve(state: Any, orders: dict[str, Any]) -> tuple[Any, list[Event]]:
+def play_turn(state: Any, orders: dict[str, Any]) -> tuple[Any, list[Event]]:
     """One turn of rgkit's rules on an ``ArenaState`` (:mod:`botwars.games.arena.rules`) with ``rules=robotgame``: the players'
     accepted orders (seat → ``ArenaOrders``; user data is kept as P7 says) become rgkit actions
     (:func:`actions_of`), then :func:`resolve_turn`. Turn ``t`` is rgkit's turn ``t`` (a spawn

@@ -281,7 +281,7 @@ class ArenaRuleset(Ruleset):
         """
         if state.rng is not None:  # rules=robotgame
             from botwars.games.arena import robotgame
-            rg_result: tuple[ArenaState, list[Event]] = robotgame.resolve(state, orders)
+            rg_result: tuple[ArenaState, list[Event]] = robotgame.play_turn(state, orders)
             return rg_result
         cfg = state.config
         amap = state.amap
