@@ -160,7 +160,8 @@ def test_S_3_3_S_4_4_submarine_action_buttons_name_the_specials(browser, live):
     """S-3.3 and S-4.4: in the turn the action buttons and the chosen sub's special read "torpedo (2
     AP)", "depth charge (3 AP)" and "Sub a's special — torpedo (active ...)" while the sub list beside
     them says "Torpedo" and "Depth Charge"; they now use the specials' names and words for the
-    other actions ("Move", "Submerge", "Replace special")."""
+    other actions ("Move", "Submerge", "Replace special"), and a planned action reads "sub a: Torpedo
+    north" (it read "a torpedo N")."""
     m = live.create("submarine", ["remote", BOT["submarine"]], seed=5)
     page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}", 390, 844)
     wait_ready(page)
@@ -179,6 +180,10 @@ def test_S_3_3_S_4_4_submarine_action_buttons_name_the_specials(browser, live):
     assert page.inner_text("#s-special").startswith("Sub a's special — Torpedo (active, 2 AP)")
     page.click('[data-action="torpedo"]')
     assert "Torpedo: the first sub within 3 spaces" in page.inner_text("#entry")
+    page.click('[data-dir="N"]')
+    assert page.inner_text("#s-add") == 'Add "sub a: Torpedo north" (2 AP)'
+    page.click("#s-add")
+    assert "sub a: Torpedo north (2 AP)" in page.inner_text("#entry")
     page.click('#entry button[data-sub="b"]')
     assert page.inner_text('[data-action="depth_charge"]') == "Depth Charge (3 AP)"
     assert not ENGINE_ID.search(page.inner_text("#entry")), page.inner_text("#entry")

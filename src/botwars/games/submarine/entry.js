@@ -33,7 +33,9 @@
   const name = (c, r) => c >= 1 && c <= 7 && r >= 1 && r <= 7 ? `${COLS[c - 1]}${r}` : null;
   const stepTo = (sp, d) => { const p = parse(sp); return p ? name(p[0] + DIR[d][0], p[1] + DIR[d][1]) : null; };
   const dist = (a, b) => { const p = parse(a), q = parse(b); return Math.abs(p[0] - q[0]) + Math.abs(p[1] - q[1]); };
-  const actText = a => `${a.sub} ${a.action.replace("_", " ")}${a.dir ? " " + a.dir : ""}${a.space ? " " + a.space : ""}${a.special ? " " + a.special : ""}`;
+  // a planned action in words ("sub b: Depth Charge at D4", "sub c: Replace special with Heal"), never ids
+  const actText = a => `sub ${a.sub}: ${actName(a.action)}${a.dir ? " " + (DIRNAME[a.dir] || a.dir) : ""}${a.space ? " at " + a.space : ""}` +
+    `${a.special ? (a.action === "replace" ? " with " : " ") + spName(a.special) : ""}`;
   const clean = a => Object.fromEntries(Object.entries(a).filter(([k]) => ["sub", "action", "dir", "space", "special"].includes(k)));
   const cost = a => (ACT[a.action] || [0])[0];
   // the surfaced subs of seat p that this page may see: a seat sees the enemy's as
