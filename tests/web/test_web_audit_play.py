@@ -189,3 +189,19 @@ def test_S_3_3_S_4_4_submarine_action_buttons_name_the_specials(browser, live):
     assert not ENGINE_ID.search(page.inner_text("#entry")), page.inner_text("#entry")
     assert page.errors == [], page.errors
     page.context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_D_4_4_dadoed_board_pool_heading_is_words_not_gold_refreshes(browser, live):
+    """D-4.3 and D-4.4: the board's side panel headed the command pool "pool (gold refreshes 0)", the
+    engine's counter; it now reads "command pool (copies left/in all)" (and, once the gold copies
+    have come back, "gold commands refilled 1 time")."""
+    m = live.create("dadoed", ["remote", BOT["dadoed"]], seed=3)
+    page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_ready(page)
+    board = page.inner_text("#board")
+    assert "command pool (copies left/in all)" in board, board
+    assert "refreshes" not in board
+    assert page.errors == [], page.errors
+    page.context.close()
