@@ -24,7 +24,7 @@ import re
 
 import pytest
 
-from tests.web.test_web_browser import (BOT, WAIT_MS, browser, click_square, dadoed_setup,  # noqa: F401
+from tests.web.test_web_browser import (BOT, WAIT_MS, browser, click_square, dadoed_setup, factory_turn,  # noqa: F401
                                         dadoed_turn, next_turn, open_page, submit_ok, view_of, wait_my_move,
                                         wait_ready)
 
@@ -203,5 +203,22 @@ def test_D_4_4_dadoed_board_pool_heading_is_words_not_gold_refreshes(browser, li
     board = page.inner_text("#board")
     assert "command pool (copies left/in all)" in board, board
     assert "refreshes" not in board
+    assert page.errors == [], page.errors
+    page.context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_F_1_1_factory_end_of_turn_counts_robots_as_lives(browser, live):
+    """F-1.1: a player owns three robots in all, one on the board at a time. The end of a turn read
+    "Red's robot has 10 HP and 3 robots left", which the audit's newcomer took for three robots on
+    the board; it now says "3 robots left, this one included"."""
+    m = live.create("factory", ["remote", BOT["factory"]], seed=3)
+    page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_ready(page)
+    factory_turn(page)
+    page.wait_for_function("() => /End of turn/.test(document.getElementById('events').innerText)", timeout=WAIT_MS)
+    events = page.inner_text("#events")
+    assert re.search(r"End of turn: Red's robot .*has \d+ HP and [123] robots? left, this one included", events), events
     assert page.errors == [], page.errors
     page.context.close()
