@@ -222,3 +222,22 @@ def test_F_1_1_factory_end_of_turn_counts_robots_as_lives(browser, live):
     assert re.search(r"End of turn: Red's robot .*has \d+ HP and [123] robots? left, this one included", events), events
     assert page.errors == [], page.errors
     page.context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_F_9_1_factory_last_turn_pictures_are_labelled_in_words(browser, live):
+    """F-9.1: the "Last turn register by register" pictures were labelled with the engine's sub-step
+    names "start", "cards" and "stage end" (the board unchanged as nothing moved); on the play page
+    they read "before the cards", "cards played" and "nothing moved"."""
+    m = live.create("factory", ["remote", BOT["factory"]], seed=3)
+    page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_ready(page)
+    factory_turn(page)
+    page.wait_for_selector("#last-turn:not([hidden]) .frames button", timeout=WAIT_MS)
+    labels = page.eval_on_selector_all("#last-turn .frames button", "bs => bs.map(b => b.textContent)")
+    assert labels[0] == "before the cards", labels
+    assert "cards played" in labels, labels
+    assert not {"start", "cards", "stage end"} & set(labels), labels
+    assert page.errors == [], page.errors
+    page.context.close()
