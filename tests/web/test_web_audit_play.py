@@ -24,7 +24,7 @@ import re
 
 import pytest
 
-from tests.web.test_web_browser import (BOT, WAIT_MS, browser, click_square, dadoed_setup,  # noqa: F401
+from tests.web.test_web_browser import (BOT, WAIT_MS, browser, click_square, dadoed_setup, factory_turn,  # noqa: F401
                                         dadoed_turn, next_turn, open_page, submit_ok, view_of, wait_my_move,
                                         wait_ready)
 
@@ -130,3 +130,114 @@ def test_D_4_2_dadoed_board_panel_names_the_last_command(browser, live):
     assert last and re.match(r"last: (Blue|Orange)\S* (\(.*?\) )?[A-Z][a-z]+", last), last
     assert not ENGINE_ID.search(last), last
     assert page.errors == [], page.errors
+
+
+# ---- the second audit (audit-play2): a newcomer played dadoed, submarine and factory again ------------
+@pytest.mark.browser
+@pytest.mark.slow
+def test_D_8_1_dadoed_elimination_names_the_side_left_without_bots_not_a_knock_out(browser, live):
+    """D-8.1: the side with no bot left on the board loses, however its last bot went. The audit lost
+    a match by walking its own last bot off the edge and read "Orange knocked out your last bot on
+    the board"; the reason now says who has no bot left, and that reserves do not count."""
+    m = live.create("dadoed", ["remote", BOT["dadoed"]], seed=3)
+    page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_ready(page)
+    said = page.evaluate("""() => {
+      const k = window.botwarsGames.dadoed, o = {winner: "orange", reason: "elimination"};
+      return [k.outcome(o, "blue", null).why, k.outcome(o, "orange", null).why, k.outcome(o, null, null).why];
+    }""")
+    assert said == ["You have no bot left on the board (captured bots in reserve do not count).",
+                    "Blue has no bot left on the board (captured bots in reserve do not count).",
+                    "Blue has no bot left on the board (captured bots in reserve do not count)."], said
+    assert not any("knocked out" in s for s in said)
+    assert page.errors == [], page.errors
+    page.context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_S_3_3_S_4_4_submarine_action_buttons_name_the_specials(browser, live):
+    """S-3.3 and S-4.4: in the turn the action buttons and the chosen sub's special read "torpedo (2
+    AP)", "depth charge (3 AP)" and "Sub a's special — torpedo (active ...)" while the sub list beside
+    them says "Torpedo" and "Depth Charge"; they now use the specials' names and words for the
+    other actions ("Move", "Submerge", "Replace special"), and a planned action reads "sub a: Torpedo
+    north" (it read "a torpedo N")."""
+    m = live.create("submarine", ["remote", BOT["submarine"]], seed=5)
+    page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}", 390, 844)
+    wait_ready(page)
+    wait_my_move(page, "[data-setup-sub]")
+    row = view_of(page)["home_row"]
+    for i, (sub, special) in enumerate(zip("abcde", ["torpedo", "depth_charge", "sonar", "mine", "armor"])):
+        page.click(f'[data-setup-sub="{sub}"]')
+        click_square(page, f"{'BCDEF'[i]}{row}")
+        page.click(f'[data-special="{special}"]')
+    next_turn(page, submit_ok(page))
+    wait_my_move(page, "#s-add")
+    page.click('#entry button[data-sub="a"]')
+    assert page.inner_text('[data-action="torpedo"]') == "Torpedo (2 AP)"
+    assert page.inner_text('[data-action="move"]') == "Move (1 AP)"
+    assert page.inner_text('[data-action="replace"]') == "Replace special (2 AP)"
+    assert page.inner_text("#s-special").startswith("Sub a's special — Torpedo (active, 2 AP)")
+    page.click('[data-action="torpedo"]')
+    assert "Torpedo: the first sub within 3 spaces" in page.inner_text("#entry")
+    page.click('[data-dir="N"]')
+    assert page.inner_text("#s-add") == 'Add "sub a: Torpedo north" (2 AP)'
+    page.click("#s-add")
+    assert "sub a: Torpedo north (2 AP)" in page.inner_text("#entry")
+    page.click('#entry button[data-sub="b"]')
+    assert page.inner_text('[data-action="depth_charge"]') == "Depth Charge (3 AP)"
+    assert not ENGINE_ID.search(page.inner_text("#entry")), page.inner_text("#entry")
+    assert page.errors == [], page.errors
+    page.context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_D_4_4_dadoed_board_pool_heading_is_words_not_gold_refreshes(browser, live):
+    """D-4.3 and D-4.4: the board's side panel headed the command pool "pool (gold refreshes 0)", the
+    engine's counter; it now reads "command pool (copies left/in all)" (and, once the gold copies
+    have come back, "gold commands refilled 1 time")."""
+    m = live.create("dadoed", ["remote", BOT["dadoed"]], seed=3)
+    page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_ready(page)
+    board = page.inner_text("#board")
+    assert "command pool (copies left/in all)" in board, board
+    assert "refreshes" not in board
+    assert page.errors == [], page.errors
+    page.context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_F_1_1_factory_end_of_turn_counts_robots_as_lives(browser, live):
+    """F-1.1: a player owns three robots in all, one on the board at a time. The end of a turn read
+    "Red's robot has 10 HP and 3 robots left", which the audit's newcomer took for three robots on
+    the board; it now says "3 robots left, this one included"."""
+    m = live.create("factory", ["remote", BOT["factory"]], seed=3)
+    page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_ready(page)
+    factory_turn(page)
+    page.wait_for_function("() => /End of turn/.test(document.getElementById('events').innerText)", timeout=WAIT_MS)
+    events = page.inner_text("#events")
+    assert re.search(r"End of turn: Red's robot .*has \d+ HP and [123] robots? left, this one included", events), events
+    assert page.errors == [], page.errors
+    page.context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_F_9_1_factory_last_turn_pictures_are_labelled_in_words(browser, live):
+    """F-9.1: the "Last turn register by register" pictures were labelled with the engine's sub-step
+    names "start", "cards" and "stage end" (the board unchanged as nothing moved); on the play page
+    they read "before the cards", "cards played" and "nothing moved"."""
+    m = live.create("factory", ["remote", BOT["factory"]], seed=3)
+    page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_ready(page)
+    factory_turn(page)
+    page.wait_for_selector("#last-turn:not([hidden]) .frames button", timeout=WAIT_MS)
+    labels = page.eval_on_selector_all("#last-turn .frames button", "bs => bs.map(b => b.textContent)")
+    assert labels[0] == "before the cards", labels
+    assert "cards played" in labels, labels
+    assert not {"start", "cards", "stage end"} & set(labels), labels
+    assert page.errors == [], page.errors
+    page.context.close()

@@ -120,7 +120,7 @@ def test_S_7_1_S_7_2_submarine_shows_both_scores_points_ap_and_specials_in_words
     wait_ready(page)
     wait_my_move(page, "[data-setup-sub]")
     page.hover('[data-special="depth_charge"]')  # setup: a special in words beside its button
-    assert "depth charge (active, 3 AP)" in page.inner_text("#s-special-words")
+    assert "Depth Charge (active, 3 AP)" in page.inner_text("#s-special-words")
     submarine_setup(page)
     wait_my_move(page, "#s-add")
     sides = page.inner_text("#sides")
@@ -133,7 +133,7 @@ def test_S_7_1_S_7_2_submarine_shows_both_scores_points_ap_and_specials_in_words
     assert f"Action points this turn: {view['ap']}" in sides
     # the chosen sub's special in words next to the action buttons
     page.click('[data-sub="a"]')
-    assert re.search(r"Sub a's special — torpedo \(active, 2 AP\): the first sub within 3 spaces", page.inner_text("#s-special"))
+    assert re.search(r"Sub a's special — Torpedo \(active, 2 AP\): the first sub within 3 spaces", page.inner_text("#s-special"))
     assert page.inner_text("#ap-counter").startswith("AP left:")
     _no_json(sides)
     shot(page, "play-ui-submarine-facts")

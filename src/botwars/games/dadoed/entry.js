@@ -64,7 +64,9 @@
     const subj = p => (p === me ? "you" : side(p)), Subj = p => { const t = subj(p); return t[0].toUpperCase() + t.slice(1); };
     const does = (p, a, b) => (p === me ? a : b);
     const why = {
-      elimination: w && `${Subj(w)} knocked out ${l === me ? "your" : side(l) + "'s"} last bot on the board.`,
+      // D-8.1: the side left with no bot on the board loses, however its last bot went (pushed, burnt, or
+      // its own walk off the edge); naming the winner as the one who "knocked it out" blamed the wrong side
+      elimination: w && `${Subj(l)} ${does(l, "have", "has")} no bot left on the board (captured bots in reserve do not count).`,
       no_legal_order: w && `${Subj(l)} had no legal order on ${does(l, "your", "their")} turn.`,
       resign: w && `${Subj(l)} resigned.`,
       refused: w && `${Subj(l)} sent too many refused orders in one turn.`,

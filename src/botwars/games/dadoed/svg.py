@@ -197,7 +197,12 @@ def _panel(svg: Svg, view: dict[str, Any], commands: dict[str, tuple[str, str]],
     for p in ("blue", "orange"):
         lines.append((f"{who(p)} reserve: {' '.join(view['reserves'][p]) or '-'}", COLOURS[p]))
     lines.append(("", ""))
-    lines.append((f"# pool (gold refreshes {view.get('gold_refreshes', 0)})", ""))
+    # the pool in words (D-4.3, D-4.4): copies left of the copies in all; the gold copies come back
+    # together once all are used ("gold refreshes 0" read as engine talk to the audit's newcomer)
+    refills = int(view.get("gold_refreshes", 0))
+    if refills:
+        lines.append((f"gold commands refilled {refills} time{'s' if refills != 1 else ''}", ""))
+    lines.append(("# command pool (copies left/in all)", ""))
     y = svg.panel(lines, size=10, line_height=13)
     # the pool: each command's icon in its colour, its name, and copies left/initial
     x0, k = svg.board_width + 4, 15

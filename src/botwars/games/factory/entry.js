@@ -124,7 +124,8 @@
         if (rb && rb !== "out") {
           const [hp, ...rest] = rb.split(/,\s*/);
           const robots = rest.find(x => /robots?$/.test(x));
-          bits.push(`has ${hp}${robots ? ` and ${robots} left` : ""}`);
+          // F-1.1: a player owns three robots in all (lives); "2 robots left" alone read as robots on the board
+          bits.push(`has ${hp}${robots ? ` and ${robots} left, this one included` : ""}`);
           if (rest.includes("reboot")) bits.push("will reboot next turn (sits it out and comes back with full HP)");
         }
         return `${w} ${list(bits) || "waits"}.`;

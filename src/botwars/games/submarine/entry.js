@@ -25,12 +25,17 @@
                         nullify: "Nullify", armor: "Armor", ram: "Battering Ram", overclock: "Overclock"};
   const spName = id => SPECIAL_NAME[id] || id;  // a special as a player reads it ("Depth Charge", never depth_charge)
   const DIRNAME = {N: "north", E: "east", S: "south", W: "west"};
-  const SPECIAL_TEXT = id => ACT[id] ? `${id.replace("_", " ")} (active, ${ACT[id][0]} AP): ${ACT[id][2]}` : (PASSIVE[id] ? `${id} (passive): ${PASSIVE[id]}` : id);
+  const SPECIAL_TEXT = id => ACT[id] ? `${spName(id)} (active, ${ACT[id][0]} AP): ${ACT[id][2]}` : (PASSIVE[id] ? `${spName(id)} (passive): ${PASSIVE[id]}` : id);
+  // an action's button label: the specials by their names (S-3.3), the other actions as words
+  const ACTION_NAME = {move: "Move", surface: "Surface", submerge: "Submerge", replace: "Replace special"};
+  const actName = a => ACTION_NAME[a] || spName(a);
   const parse = s => { const c = COLS.indexOf(String(s)[0]), r = Number(String(s).slice(1)); return c < 0 || !r ? null : [c + 1, r]; };
   const name = (c, r) => c >= 1 && c <= 7 && r >= 1 && r <= 7 ? `${COLS[c - 1]}${r}` : null;
   const stepTo = (sp, d) => { const p = parse(sp); return p ? name(p[0] + DIR[d][0], p[1] + DIR[d][1]) : null; };
   const dist = (a, b) => { const p = parse(a), q = parse(b); return Math.abs(p[0] - q[0]) + Math.abs(p[1] - q[1]); };
-  const actText = a => `${a.sub} ${a.action.replace("_", " ")}${a.dir ? " " + a.dir : ""}${a.space ? " " + a.space : ""}${a.special ? " " + a.special : ""}`;
+  // a planned action in words ("sub b: Depth Charge at D4", "sub c: Replace special with Heal"), never ids
+  const actText = a => `sub ${a.sub}: ${actName(a.action)}${a.dir ? " " + (DIRNAME[a.dir] || a.dir) : ""}${a.space ? " at " + a.space : ""}` +
+    `${a.special ? (a.action === "replace" ? " with " : " ") + spName(a.special) : ""}`;
   const clean = a => Object.fromEntries(Object.entries(a).filter(([k]) => ["sub", "action", "dir", "space", "special"].includes(k)));
   const cost = a => (ACT[a.action] || [0])[0];
   // the surfaced subs of seat p that this page may see: a seat sees the enemy's as
@@ -217,11 +222,11 @@
         actBox.innerHTML = "";
         if (sub) actionsOf(sub).forEach(a => actBox.append(el("button", {type: "button", class: "act" + (a === action ? " sel" : ""), dataset: {action: a},
           title: ACT[a][2], "aria-pressed": String(a === action), onclick: () => { action = a; param = null; redraw(false); }},
-          `${a.replace("_", " ")} (${ACT[a][0]} AP)`)));
+          `${actName(a)} (${ACT[a][0]} AP)`)));
         paramBox.innerHTML = "";
         const need = action ? ACT[action][1] : null;
         if (action) {
-          paramBox.append(el("p", {class: "cmdhelp"}, `${action.replace("_", " ")}: ${ACT[action][2]}.`));
+          paramBox.append(el("p", {class: "cmdhelp"}, `${actName(action)}: ${ACT[action][2]}.`));
           if (need === "dir") paramBox.append(el("div", {class: "seg", role: "group", "aria-label": "direction"}, ...Object.keys(DIR).map(d =>
             el("button", {type: "button", class: param === d ? "sel" : "", dataset: {dir: d}, "aria-pressed": String(param === d),
               "aria-label": `direction ${d} (${{N: "north", E: "east", S: "south", W: "west"}[d]})`, onclick: () => { param = d; redraw(false); }}, d))),

@@ -41,6 +41,9 @@
   // (kit.sectionWords), the report table one click further under "Details" (issue 23 item 2).
   const kit = (window.botwarsGames || {})[page.dataset.game] || {};
   const SEC = {end: "End of turn", fused: "Locked registers", result: "Result"};
+  // a picture's label in words on the play pages ("stage end" read as engine talk: it is the board
+  // unchanged, as nothing moved in that register's board steps)
+  const FRAME_WORDS = {start: "before the cards", cards: "cards played", "stage end": "nothing moved"};
   function words(sec) {
     const said = kit.sectionWords ? kit.sectionWords(sec) : null;
     if (!said) return table(sec);
@@ -81,7 +84,7 @@
         strip.append(el("span", (sec.kind === "stage" ? (kit.sectionWords ? `Register ${sec.stage}` : `S${sec.stage}`) : (kit.sectionWords ? SEC[sec.kind] || sec.kind : sec.kind)) + ":", "sep"));
         last = fr.sec;
       }
-      const b = el("button", fr.label);
+      const b = el("button", kit.sectionWords ? FRAME_WORDS[fr.label] || fr.label : fr.label);
       b.type = "button";
       b.onclick = () => show(j);
       strip.append(b);
