@@ -21,7 +21,7 @@ def test_a_past_turn_page_has_its_stage_pictures_tables_and_prev_next_links(clie
     r = page(client, f"/matches/{mid}/turns/2", token=tok["p1"])
     assert r.status_code == 200, r.text
     html = r.text
-    assert "<h2>Turn 2 " in html and "(decision point 2)" in html and "<svg" in html and "<table" in html
+    assert "<h2>Turn 2 " in html and "(step 2 of the match)" in html and "decision point" not in html and "<svg" in html and "<table" in html
     # the game's own legend (issue 24 item 7: stage pictures, tables, legend): geeko declares one
     legend = html.split('id="legend"', 1)[1].split("</div>", 2)
     assert 'class="legend-svg"' in html and "<svg" in "".join(legend)
@@ -86,7 +86,7 @@ def test_the_whole_game_document_after_the_end_and_403_before(client):
     assert client.get(f"/api/matches/{mid}").json()["status"] == "ended"
     html = page(client, f"/matches/{mid}/document").text
     assert len(re.findall(r'class="card archive-point"', html)) == 2
-    assert "(decision point 1)" in html and "(decision point 2)" in html and "Result:" in html
+    assert "(step 1 of the match)" in html and "(step 2 of the match)" in html and "Result:" in html
     assert 'class="legend-svg"' in html  # the whole game carries the legend too
     assert f'href="/matches/{mid}/document.pdf"' in page(client, f"/replay/{mid}").text
 

@@ -185,7 +185,7 @@ def test_your_move_mail_reaches_the_awaited_seat_only_and_the_result_reaches_bot
         mail = wait_for(lambda: your_moves(smtp, "one@example.com"), "p1's your-move mail")[0]
         assert subject(mail).startswith(f"botwars: your move in match {mid}, deadline ")
         assert mail["X-Botwars-Seat"] == "p1" and mail["To"] == "one@example.com"
-        assert "decision point 1" in mail.get_content()
+        assert mail["X-Botwars-Decision"] == "1" and "decision point" not in mail.get_content()
         # nothing was queued for p2 at point 1
         assert [n for n in notices_of(c, mid, tok["p2"]) if n["decision"] == 1 and n["kind"] != "confirm"] == []
         assert your_moves(smtp, "two@example.com") == []
@@ -194,7 +194,7 @@ def test_your_move_mail_reaches_the_awaited_seat_only_and_the_result_reaches_bot
         r = c.post(f"/api/matches/{mid}/orders", headers=auth(tok["p1"]), json={"decision": 1, "orders": {"add": 1}})
         assert r.status_code == 200, r.text
         mail2 = wait_for(lambda: your_moves(smtp, "two@example.com"), "p2's your-move mail")[0]
-        assert mail2["X-Botwars-Seat"] == "p2" and "decision point 2" in mail2.get_content()
+        assert mail2["X-Botwars-Seat"] == "p2" and mail2["X-Botwars-Decision"] == "2"
 
         # p2 adds 1 (point 3: p1), p1 adds 2 → total 3: p1 wins
         assert c.post(f"/api/matches/{mid}/orders", headers=auth(tok["p2"]),
@@ -212,7 +212,7 @@ def test_your_move_mail_reaches_the_awaited_seat_only_and_the_result_reaches_bot
             assert "Winner: p1." in res[0].get_content()
         # each seat got exactly its own your-move mails: p1 for points 1 and 3, p2 for point 2
         def moves(addr):
-            return sorted(m.get_content().split("decision point ")[1].split(" ")[0] for m in smtp.to(addr)
+            return sorted(m["X-Botwars-Decision"] for m in smtp.to(addr)
                           if "your move" in subject(m))
         # (p1's notice of point 3 may be cancelled: p1 moved at once and the match ended) — the
         # mails p1 got are exactly its your-move notices that were sent, none that was cancelled
@@ -390,7 +390,7 @@ def test_a_restart_keeps_the_queue_and_sends_nothing_twice(toy, smtp, notice_env
         wait_for(lambda: len(your_moves(smtp, "one@example.com")) >= 2, "p1's second your-move mail")
         moves = [n for n in notices_of(c, mid, tok["p1"]) if n["kind"] == "move"]
         assert sorted(n["decision"] for n in moves) == [1, 3]
-    assert ["decision point 1" in m.get_content() for m in your_moves(smtp, "one@example.com")] == [True, False]
+    assert [m["X-Botwars-Decision"] == "1" for m in your_moves(smtp, "one@example.com")] == [True, False]
     assert len(smtp.to("one@example.com")) == 3  # and the one confirmation mail, not sent again
 
 
@@ -542,7 +542,7 @@ def test_a_missed_deadline_is_mailed_to_the_late_seat_only_with_its_default_prog
         mail = wait_for(lambda: [m for m in smtp.to("two@example.com") if "missed" in subject(m)], "p2's missed mail")
         assert len(mail) == 1 and subject(mail[0]) == f"botwars: you missed the deadline in match {mid}"
         text = mail[0].get_content()
-        assert "decision point 1 (turn 1)" in text and "Your default program was played: " in text
+        assert "missed the deadline of turn 1 " in text and "decision point" not in text and "Your default program was played: " in text
         assert "-D" in text  # arena's default orders: every robot defends (P10)
         # the other seat gets no such mail, but sees the missed deadline in words like every player
         assert not [m for m in smtp.to("one@example.com") if "missed" in subject(m)]
@@ -550,5 +550,5 @@ def test_a_missed_deadline_is_mailed_to_the_late_seat_only_with_its_default_prog
         assert v["notes"][-1]["text"] == "Blue (p2) missed the deadline: its default orders were played."
         # every "your move" notice says turn 1 for the first turn, turn 2 for the second (item 5)
         first = wait_for(lambda: [m for m in smtp.to("one@example.com") if "your move" in subject(m)
-                                  and "decision point 1 " in m.get_content()], "p1's first your-move mail")[0]
-        assert "(turn 1)" in first.get_content()
+                                  and m["X-Botwars-Decision"] == "1"], "p1's first your-move mail")[0]
+        assert ", turn 1." in first.get_content()

@@ -1090,7 +1090,7 @@ class NoticeService:
     @staticmethod
     def render_mail(p: dict[str, Any]) -> tuple[str, str]:
         """Subject and plain-text body of an e-mail notice from its payload."""
-        m, n = p["match"], p["decision"]
+        m = p["match"]
         names = p.get("names") or {}
         seat = p["seat"]
         if p.get("colour"):  # "Ana (p4, yellow)" or "p4 (yellow)": the colour word its page and reports use
@@ -1100,18 +1100,18 @@ class NoticeService:
         if p["event"] == "missed":
             subject = f"botwars: you missed the deadline in match {m}"
             if p.get("lost"):
-                lines = [f"Seat {seat} missed the deadline of decision point {n} (turn {p['turn']}) in match {m} "
+                lines = [f"Seat {seat} missed the deadline of turn {p['turn']} in match {m} "
                          f"({p['game']}) and lost on time."]
             else:
                 played = p.get("default_orders") or "the rules' default orders"
-                lines = [f"Seat {seat} missed the deadline of decision point {n} (turn {p['turn']}) in match {m} "
+                lines = [f"Seat {seat} missed the deadline of turn {p['turn']} in match {m} "
                          f"({p['game']}).", f"Your default program was played: {played}.",
                          "Every player sees in the turn's events that your default orders were played."]
         elif p["event"] == "result":
             o = p.get("outcome") or {}
             winner = label(o["winner"], names) if o.get("winner") else None
             subject = f"botwars: match {m} has ended" + (f", {winner} won" if winner else ", a draw")
-            lines = [f"Match {m} ({p['game']}) has ended after decision point {n} (turn {p['turn']}).",
+            lines = [f"Match {m} ({p['game']}) has ended after turn {p['turn']}.",
                      f"Winner: {winner or 'none (draw)'}.", f"Reason: {o.get('reason', '')}.",
                      f"Scores: {', '.join(f'{label(k, names)} {v:g}' for k, v in (o.get('scores') or {}).items())}."]
         else:
@@ -1119,11 +1119,11 @@ class NoticeService:
             if p["event"] == "reminder":
                 subject = f"botwars: reminder, your move in match {m}, deadline {dl}"
                 lines = [f"Seat {seat} still has to give orders in match {m} ({p['game']}), "
-                         f"decision point {n} (turn {p['turn']}).", f"Deadline: {dl}."]
+                         f"turn {p['turn']}.", f"Deadline: {dl}."]
             else:
                 subject = f"botwars: your move in match {m}, deadline {dl}"
-                lines = [f"It is seat {seat}'s move in match {m} ({p['game']}), decision point {n} "
-                         f"(turn {p['turn']}).", f"Deadline: {dl}."]
+                lines = [f"It is seat {seat}'s move in match {m} ({p['game']}), turn {p['turn']}.",
+                         f"Deadline: {dl}."]
         summary = summary_text(p.get("summary") or {})
         if summary:
             lines += [f"Your position: {summary}."]
@@ -1150,6 +1150,9 @@ class NoticeService:
         msg["Subject"] = subject
         msg["X-Botwars-Match"] = payload["match"]
         msg["X-Botwars-Seat"] = payload["seat"]
+        # the engine's decision point, for mail filters and tests (the text names the turn only)
+        if payload.get("decision") is not None:
+            msg["X-Botwars-Decision"] = str(payload["decision"])
         msg.set_content(text)
         try:
             await aiosmtplib.send(msg, hostname=st.smtp_host, port=st.smtp_port, username=st.smtp_user,
