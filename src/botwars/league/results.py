@@ -10,10 +10,13 @@ died) or finished twice is counted once. A match with no row is played (again) o
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
+import threading
 import time
-from typing import Any
+from typing import Any, Iterator
 
 from sqlalchemy import delete, select
 from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError
@@ -39,6 +42,26 @@ def _db_name(url: str) -> str:
         return url[len("sqlite:///"):]
     return safe_url(url)
 
+
+
+@contextlib.contextmanager
+def _interrupt_after() -> Iterator[None]:
+    """Hold a Ctrl-C (SIGINT) that arrives inside the block until the block is done, then raise
+    :class:`KeyboardInterrupt` (a commit interrupted half-way leaves SQLAlchemy's transaction in
+    a state it asserts against). Outside the main thread, or where SIGINT is not Python's default
+    handler, the block runs as it is."""
+    if threading.current_thread() is not threading.main_thread() \
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield
+        return
+    got: list[int] = []
+    signal.signal(signal.SIGINT, lambda signum, frame: got.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if got:
+        raise KeyboardInterrupt
 
 class ResultStore:
     """The results database of one tournament run.
@@ -92,7 +115,8 @@ class ResultStore:
                 os.fsync(f.fileno())
             os.replace(tmp, final)
         try:
-            return self._insert(tid, row, rel)
+            with _interrupt_after():  # Ctrl-C inside the commit would break it half-way (exit 1, not 130)
+                return self._insert(tid, row, rel)
         except IntegrityError:  # stored by another driver between our look and our insert
             return False
 
