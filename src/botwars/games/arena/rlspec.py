@@ -167,6 +167,18 @@ class ArenaBatch:
         own = (self._inner(self.engine.owner) == player).reshape(self.n, -1)
         return np.where(own, rng.integers(0, N_ACTIONS, size=own.shape, dtype=np.int8), 0).astype(np.int64)
 
+    bots = ("defender",)
+    """The built-in bots played in batch (:meth:`bot_actions`)."""
+
+    def bot_actions(self, name: str, player: int) -> np.ndarray:
+        """Slot actions ``(n, slots)`` of the built-in bot ``name`` for ``player``: ``"defender"``
+        (:class:`~botwars.games.arena.bots.DefenderBot`: every robot defends, R13). Raises
+        ``ValueError`` for a bot not in :attr:`bots`."""
+        if name != "defender":
+            raise ValueError(f"no batched arena bot {name!r} (batched: {', '.join(self.bots)})")
+        own = (self._inner(self.engine.owner) == player).reshape(self.n, -1)
+        return np.where(own, 1, 0).astype(np.int64)      # 1: defend (batch.DEFEND)
+
     def legal(self, actions: np.ndarray, player: int) -> np.ndarray:
         """Per game: are all of ``actions`` (``(n, slots)``) allowed by ``player``'s mask (in
         range, and 0 on squares without one of its robots)?"""
