@@ -117,7 +117,7 @@ class ArenaJaxEnv:
             enemy.astype(jnp.float32), jnp.where(enemy, frac, zero)])], axis=0)
         turn = jnp.where(over, turns, turns + 1)
         vector = self._vec[jnp.clip(turn, 0, self._vec.shape[0] - 1)]
-        mask = self._mask_rows[own.reshape(-1).astype(jnp.int32)].reshape(-1)
+        mask = jnp.where(own.reshape(-1, 1), self._mask_rows[1], self._mask_rows[0]).reshape(-1)
         return {"board": board, "vector": vector}, mask
 
     def opponent_actions(self, owner: jax.Array, key: jax.Array) -> jax.Array:
