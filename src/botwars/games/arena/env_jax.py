@@ -18,8 +18,10 @@ rewards, the built-in opponent's policy and the auto-reset of the NumPy vector e
   ``truncated`` is always false (R26's turn limit is a termination, as in the NumPy env);
 - opponents: ``"random"`` (each of player 2's robots one of the 11 slot actions, uniformly,
   drawn with ``jax.random`` from the state's key: ``jax.random.split`` once per step), ``"idle"``
-  (no orders) and ``"defender"`` (every robot defends, the built-in ``defender`` bot's
-  orders, :class:`~botwars.games.arena.bots.DefenderBot`);
+  (no orders), ``"defender"`` (every robot defends, the built-in ``defender`` bot's
+  orders, :class:`~botwars.games.arena.bots.DefenderBot`) and ``"hunter"`` (the built-in
+  ``hunter`` bot's orders, :class:`~botwars.games.arena.bots.HunterBot`, through
+  :func:`~botwars.games.arena.bots_batch.hunter_actions`, the NumPy env's own definition);
 - ``autoreset_mode``: ``"next_step"`` (Gymnasium's default: the step after the end restarts
   the match, ignoring the action, reward 0), ``"same_step"`` (the ending step returns the new
   match's first observation; the last one in ``info["final_obs"]`` and ``info["final_mask"]``) or
@@ -45,9 +47,10 @@ import numpy as np
 from botwars.engine.errors import ConfigError
 from botwars.games.arena.batch import DEFEND
 from botwars.games.arena.batch_jax import JaxArena
+from botwars.games.arena.bots_batch import hunter_actions
 from botwars.games.arena.rlspec import N_ACTIONS, ArenaSpec
 
-OPPONENTS = ("random", "idle", "defender")
+OPPONENTS = ("random", "idle", "defender", "hunter")
 MODES = ("next_step", "same_step", "disabled")
 
 
@@ -100,6 +103,8 @@ class ArenaJaxEnv:
         self._mask_rows = jnp.asarray(np.array([[1] + [0] * (N_ACTIONS - 1), [1] * N_ACTIONS], dtype=np.int8))
         self._spawn = self.rules._spawn                                     # (h + 2, w + 2) int8
         self._start_hp = jnp.where(self._spawn > 0, ihp, 0).astype(jnp.int32)
+        self._open = jnp.asarray(spec.wall == 0)
+        self._spawns = jnp.asarray((spec.spawn[1] + spec.spawn[2]) > 0)
         self.reset_batch = jax.jit(jax.vmap(self.reset))
         self.step_batch = jax.jit(jax.vmap(self.step))
 
@@ -120,9 +125,13 @@ class ArenaJaxEnv:
         mask = jnp.where(own.reshape(-1, 1), self._mask_rows[1], self._mask_rows[0]).reshape(-1)
         return {"board": board, "vector": vector}, mask
 
-    def opponent_actions(self, owner: jax.Array, key: jax.Array) -> jax.Array:
-        """Player 2's slot actions ``(h * w,)`` ``int32`` (0 on squares without one of its robots)."""
+    def opponent_actions(self, owner: jax.Array, hp: jax.Array, turns: jax.Array, key: jax.Array) -> jax.Array:
+        """Player 2's slot actions ``(h * w,)`` ``int32`` (0 on squares without one of its robots)
+        on the board ``owner``/``hp`` whose last resolved turn is ``turns``."""
         own2 = (owner[1:-1, 1:-1] == 2).reshape(-1)
+        if self.opponent == "hunter":
+            return hunter_actions(jnp, owner[1:-1, 1:-1], hp[1:-1, 1:-1], turns + 1, 2, self._open, self._spawns,
+                                  int(self.config["spawn_interval"]), _fixed_point).reshape(-1)
         if self.opponent == "random":
             draw = jax.random.randint(key, (self.slots,), 0, N_ACTIONS, dtype=jnp.int32)
             return jnp.where(own2, draw, 0)
@@ -162,7 +171,7 @@ class ArenaJaxEnv:
         restarting = state.needs_reset if self.autoreset_mode == "next_step" else jnp.bool_(False)
         owner, hp, turns, over = self._restart(restarting, owner, hp, turns, over)
         key, sub = jax.random.split(state.key)
-        opp = self.opponent_actions(owner, sub)
+        opp = self.opponent_actions(owner, hp, turns, sub)
         before = over
         live = ~restarting & ~before
         own1 = (owner[1:-1, 1:-1] == 1).reshape(-1)
@@ -217,6 +226,14 @@ class ArenaJaxEnv:
             return state, mask, key, acc
 
         return jax.jit(run)
+
+
+def _fixed_point(f: Any, x: jax.Array) -> jax.Array:
+    """Iterate ``x = f(x)`` until it stops changing (``lax.while_loop``)."""
+    def body(carry: tuple[jax.Array, jax.Array]) -> tuple[jax.Array, jax.Array]:
+        y = f(carry[0])
+        return y, jnp.any(y != carry[0])
+    return jax.lax.while_loop(lambda c: c[1], body, (x, jnp.bool_(True)))[0]
 
 
 def make(spec: ArenaSpec, config: dict[str, Any], opponent: str = "random",
