@@ -5,13 +5,15 @@ Rows (a "step" is one environment step of one match; robot-actions are not count
 - ``arena env (jax, DEVICE)``: :class:`~botwars.games.arena.env_jax.ArenaJaxEnv`'s pure ``step``
   under ``jax.vmap``, ``--steps`` steps per call inside one compiled ``lax.scan``
   (:meth:`ArenaJaxEnv.random_rollout`): the learner uniform over its mask (read from the mask
-  the previous step built), the random opponent, auto-reset (``next_step``), rewards, and every
+  the previous step built), the opponent (``--opponent``), auto-reset (``next_step``), rewards, and every
   step's observation (``board`` ``(7, 16, 16)`` and ``vector``) and flat mask (2,816 ``int8``)
   built and summed into a checksum so that XLA cannot leave them out. Compile time is printed
   apart and excluded. Wall-clock, after ``block_until_ready``.
 - ``arena vector env (numpy)``: ``botwars.rl.vector_env("arena", B)`` (the NumPy vector env,
-  next-step auto-reset, random opponent), the learner uniform over its mask, wall-clock and
+  next-step auto-reset, the same opponent), the learner uniform over its mask, wall-clock and
   process CPU time (one thread).
+
+``--opponent`` (default ``random``): ``idle``, ``defender`` or ``hunter`` in both rows.
 
 On a machine with a CUDA GPU and ``jax[cuda12]`` installed JAX runs on the GPU by itself; the
 first line printed names the device. The default map (16 × 16) and parameters.
@@ -30,13 +32,13 @@ import warnings
 import numpy as np
 
 
-def jax_rate(batch: int, steps: int, seconds: float) -> tuple[float, float, float]:
+def jax_rate(batch: int, steps: int, seconds: float, opponent: str = "random") -> tuple[float, float, float]:
     """``(env-steps/s, compile seconds, checksum)`` of the JAX environment at ``batch``."""
     import jax
 
     from botwars.rl.core import Core
     core = Core("arena", {})
-    env = core.game.functional_env(core.spec, core.config, "jax", opponent="random")
+    env = core.game.functional_env(core.spec, core.config, "jax", opponent=opponent)
     state, _, mask = env.reset_batch(jax.random.split(jax.random.PRNGKey(0), batch))
     run = env.random_rollout(batch, steps)
     key = jax.random.PRNGKey(1)
@@ -54,10 +56,10 @@ def jax_rate(batch: int, steps: int, seconds: float) -> tuple[float, float, floa
     return batch * steps * calls / dt, compile_s, float(acc)
 
 
-def numpy_rate(batch: int, seconds: float) -> tuple[float, float]:
+def numpy_rate(batch: int, seconds: float, opponent: str = "random") -> tuple[float, float]:
     """``(env-steps/s wall-clock, env-steps/s of process CPU time)`` of the NumPy vector env."""
     import botwars.rl as rl
-    venv = rl.vector_env("arena", batch)
+    venv = rl.vector_env("arena", batch, opponent=opponent)
     venv.reset(seed=0)
     rng = np.random.default_rng(0)
     n = 0
@@ -74,19 +76,21 @@ def main() -> None:
     ap.add_argument("--numpy-batches", default="1024,4096", help="NumPy vector env batch sizes ('' for none)")
     ap.add_argument("--steps", type=int, default=50, help="steps per compiled call (lax.scan length)")
     ap.add_argument("--seconds", type=float, default=3.0, help="seconds per measurement (at least two calls)")
+    ap.add_argument("--opponent", default="random", help="random, idle, defender or hunter (both environments)")
     args = ap.parse_args()
     warnings.simplefilter("ignore")
     import jax
     dev = jax.devices()[0]
     print(f"# jax {jax.__version__} on {dev.platform}: {getattr(dev, 'device_kind', dev)} "
-          f"({len(jax.devices())} device(s)); wall-clock; default map 16x16, random opponent, next-step auto-reset")
+          f"({len(jax.devices())} device(s)); wall-clock; default map 16x16, {args.opponent} opponent, "
+          "next-step auto-reset")
     print(f"{'environment':30} {'batch':>7} {'env-steps/s':>14} {'compile s':>10}")
     for b in (int(x) for x in args.batches.split(",") if x):
-        rate, comp, acc = jax_rate(b, args.steps, args.seconds)
+        rate, comp, acc = jax_rate(b, args.steps, args.seconds, args.opponent)
         assert np.isfinite(acc)
         print(f"{'arena env (jax, ' + dev.platform + ')':30} {b:>7} {rate:>14,.0f} {comp:>10.1f}", flush=True)
     for b in (int(x) for x in args.numpy_batches.split(",") if x):
-        wall, cpu = numpy_rate(b, args.seconds)
+        wall, cpu = numpy_rate(b, args.seconds, args.opponent)
         print(f"{'arena vector env (numpy)':30} {b:>7} {wall:>14,.0f}   (per CPU-second: {cpu:,.0f})", flush=True)
 
 
