@@ -53,16 +53,16 @@ def test_jax_env_matches_numpy_vector_env_defender_and_idle():
     in_fresh_process(_compare_cases, CASES[3:], 30)
 
 
-def _compare_cases(cases, steps):
-    for opponent, mode, cfg in cases:
-        for seed in (0, 7):
-            _compare(opponent, mode, cfg, seed, steps)
-
-
-def _compare(opponent, mode, cfg, seed, steps, n=12):
+def _compare_cases(cases, steps, n=12):
     from botwars.rl.vector_jax import JaxVectorEnv
-    jenv = rl.vector_env("arena", n, engine="jax", opponent=opponent, autoreset_mode=mode, **cfg)
-    assert isinstance(jenv, JaxVectorEnv)
+    for opponent, mode, cfg in cases:
+        jenv = rl.vector_env("arena", n, engine="jax", opponent=opponent, autoreset_mode=mode, **cfg)
+        assert isinstance(jenv, JaxVectorEnv)
+        for seed in (0, 7):       # the same environments, reset with another seed
+            _compare(jenv, opponent, mode, cfg, seed, steps, n)
+
+
+def _compare(jenv, opponent, mode, cfg, seed, steps, n):
     fed = {}
 
     def feeder(obs2):
