@@ -144,11 +144,15 @@ def _seeds_and_errors():
         env.step(np.zeros((n, len(env.spec.nvec)), dtype=np.int64))
 
     def run(seed):
-        env.reset(seed=seed)
+        obs, _ = env.reset(seed=seed)
+        assert env.observation_space.contains(obs)
         out = []
         for _ in range(6):
             a = np.where(env.action_masks().reshape(n, -1, N_ACTIONS)[:, :, 1] > 0, 3, 0)
-            out.append(env.step(a)[4]["opponent_actions"])
+            obs, reward, term, trunc, info = env.step(a)
+            assert env.observation_space.contains(obs) and env.action_space.contains(a)
+            assert reward.shape == term.shape == trunc.shape == (n,)
+            out.append(info["opponent_actions"])
         return np.stack(out)
     first, again, other = run(3), run(3), run(4)
     assert np.array_equal(first, again)          # same seed, same opponent draws
@@ -170,6 +174,21 @@ def _seeds_and_errors():
     batched = fenv.step_batch(bstate, act)
     for x, y in zip(jax.tree_util.tree_leaves(single), jax.tree_util.tree_leaves(batched)):
         assert np.array_equal(np.asarray(x), np.asarray(y)[2])
+    # the benchmark's compiled rollout plays the same steps as step_batch with the same draws
+    run = fenv.random_rollout(3, 4)
+    end, end_mask, _, checksum = run(bstate, bmask, jax.random.PRNGKey(5))
+    state, mask, key, total = bstate, bmask, jax.random.PRNGKey(5), 0.0
+    for _ in range(4):
+        key, sub = jax.random.split(key)
+        draw = jax.random.randint(sub, (3, fenv.slots), 0, N_ACTIONS, dtype=jnp.int32)
+        state, obs, mask, reward, *_ = fenv.step_batch(state, jnp.where(mask.reshape(3, -1, N_ACTIONS)[:, :, 1] > 0,
+                                                                        draw, 0))
+        total += (np.asarray(obs["board"], dtype=np.float64).sum() + np.asarray(obs["vector"], dtype=np.float64).sum()
+                  + np.asarray(mask, dtype=np.int64).sum() + np.asarray(reward, dtype=np.float64).sum())
+    for x, y in zip(jax.tree_util.tree_leaves(end), jax.tree_util.tree_leaves(state)):
+        assert np.array_equal(np.asarray(x), np.asarray(y))
+    assert np.array_equal(np.asarray(end_mask), np.asarray(mask))
+    assert abs(float(checksum) - total) <= 1e-5 * total and total > 0
 
 
 def test_numpy_vector_env_defender_opponent_defends_with_every_robot():
