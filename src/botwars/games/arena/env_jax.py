@@ -12,7 +12,7 @@ rewards, the built-in opponent's policy and the auto-reset of the NumPy vector e
   (``ArenaSpec.vector`` over every turn, the HP fractions of ``ArenaSpec.planes``), so the bits
   agree on any device (no float division runs in XLA);
 - the rules are :class:`~botwars.games.arena.batch_jax.JaxArena`'s (R12-R27) on a batch of one;
-- a masked-out action (any slot not allowed, P-rule of docs/rl.md) plays the default action, no
+- a masked-out action (any slot not allowed; docs/rl.md, "One rule for actions") plays the default action, no
   orders for the learner that turn, and ``info["illegal"]`` is true;
 - the reward is +1 / -1 / 0 for the learner when its match ends (R28: robots, then HP), else 0;
   ``truncated`` is always false (R26's turn limit is a termination, as in the NumPy env);
