@@ -125,9 +125,16 @@ def test_batch_defender_floor_keeps_four_robots():
 def test_the_vector_environment_takes_its_engine_from_the_declaration_and_names_what_is_missing():
     from botwars import rl
     from botwars.games.arena.batch import BatchArena
+    from botwars.rl.vector import BatchVectorEnv
     env = rl.vector_env("arena", 3, map="small")
     assert isinstance(env.batch.engine, BatchArena) and env.batch.n == 3
     with pytest.raises(ConfigError, match="factory declares no batched engine for a vector environment"):
         rl.vector_env("factory", 2)
+    with pytest.raises(ConfigError, match=r"arena declares no batched engine 'nope' \(declared: numpy, jax\)"):
+        rl.vector_env("arena", 2, engine="nope")
+    # the jax engine serves no NumPy-style vector hook: its functional environment is
+    # JaxVectorEnv's (rl.vector_env("arena", n, engine="jax"), tests/arena/test_arena_env_jax.py)
     with pytest.raises(ConfigError, match=r"arena declares no batched engine 'jax' for a vector environment"):
-        rl.vector_env("arena", 2, engine="jax")
+        BatchVectorEnv("arena", 2, engine="jax")
+    with pytest.raises(ConfigError, match=r"factory declares no batched engine with a functional environment"):
+        get_game("factory").functional_env(None, {})

@@ -191,7 +191,11 @@ class BatchEngine:
       ``legal(actions, player)``, ``step(actions, live)``, ``over``, ``rewards(player)``
       (docs/rl.md); ``None``: this backend serves no vector environment;
     - ``extra``: the optional distribution extra it needs (``"jax"``), or ``None``;
-    - ``doc``: one line for listings.
+    - ``doc``: one line for listings;
+    - ``env``: ``env(spec, config, opponent=..., autoreset_mode=...)`` builds the whole learning
+      environment as pure functions (``reset(key)`` / ``step(state, action)`` of one match, for
+      ``jax.jit``/``jax.vmap``; issue 29 item 2) that :class:`botwars.rl.vector_jax.JaxVectorEnv`
+      puts the Gymnasium vector API on; ``None``: this backend offers none.
     """
 
     name: str
@@ -199,6 +203,7 @@ class BatchEngine:
     vector: Ref | None = None
     extra: str | None = None
     doc: str = ""
+    env: Ref | None = None
 
 
 class BoardEditor:
@@ -651,18 +656,32 @@ class Game:
         return self._hook("rl", self.rl)(self.ruleset(), config, seats)
 
     # ---- batched engines (issue 26 item 2) -------------------------------------------------
-    def batch_engine(self, name: str | None = None, vector: bool = False) -> BatchEngine:
+    def batch_engine(self, name: str | None = None, vector: bool = False, env: bool = False) -> BatchEngine:
         """The declared batched engine ``name`` (``None``: the first declared; with ``vector``,
-        the first that serves a vector environment). Raises :class:`ConfigError` naming the game
-        (and the backends it has) when it declares none that fits."""
-        fit = [b for b in self.batch if (name is None or b.name == name) and (not vector or b.vector is not None)]
+        the first that serves a vector environment; with ``env``, the first that declares a
+        functional environment, :attr:`BatchEngine.env`). Raises :class:`ConfigError` naming the
+        game (and the backends it has) when it declares none that fits."""
+        fit = [b for b in self.batch if (name is None or b.name == name) and (not vector or b.vector is not None)
+               and (not env or b.env is not None)]
         if not fit:
-            have = ", ".join(b.name + ("" if b.vector is not None or not vector else " (no vector environment)")
-                             for b in self.batch) or "none"
+            if env:
+                have = ", ".join(b.name + ("" if b.env is not None else " (no functional environment)")
+                                 for b in self.batch) or "none"
+            else:
+                have = ", ".join(b.name + ("" if b.vector is not None or not vector else " (no vector environment)")
+                                 for b in self.batch) or "none"
             what = f"batched engine {name!r}" if name else "batched engine"
-            raise ConfigError(f"{self.id} declares no {what}{' for a vector environment' if vector else ''} "
-                              f"(declared: {have})")
+            kind = " for a vector environment" if vector else " with a functional environment" if env else ""
+            raise ConfigError(f"{self.id} declares no {what}{kind} (declared: {have})")
         return fit[0]
+
+    def functional_env(self, spec: Any, config: dict[str, Any], name: str | None = None, **kwargs: Any) -> Any:
+        """The functional learning environment of the batched engine ``name`` (the first that
+        declares one when ``None``): :attr:`BatchEngine.env` called with ``spec`` (the game's
+        :meth:`rl_spec`), the validated ``config`` and ``kwargs``. Raises :class:`ConfigError`
+        when the game declares none."""
+        eng = self.batch_engine(name, env=True)
+        return self._hook(f"batch-env:{eng.name}", eng.env)(spec, config, **kwargs)
 
     def make_batch(self, config: dict[str, Any], n: int, name: str | None = None) -> Any:
         """``n`` matches of the validated ``config`` on the batched engine ``name`` (see

@@ -85,8 +85,16 @@ def gym_env(game: str, opponent: str = "random", seat: int = 0, **config: Any) -
 
 def vector_env(game: str, num_envs: int, **kwargs: Any) -> Any:
     """A Gymnasium vector environment of ``num_envs`` matches on the game's batched engine
-    (the arena, submarine: the games whose declaration names one). See :class:`botwars.rl.vector.BatchVectorEnv`."""
+    (the arena, submarine: the games whose declaration names one). See :class:`botwars.rl.vector.BatchVectorEnv`;
+    ``engine="jax"`` (the arena) gives :class:`botwars.rl.vector_jax.JaxVectorEnv`, the same API on
+    the game's functional JAX environment (an engine that declares ``env`` and no ``vector`` hook)."""
     from botwars.rl.vector import BatchVectorEnv
+    engine = kwargs.get("engine")
+    if engine is not None:
+        decl = get_game(game).batch_engine(engine)
+        if decl.vector is None and decl.env is not None:   # a functional (JAX) environment
+            from botwars.rl.vector_jax import JaxVectorEnv
+            return JaxVectorEnv(game, num_envs, **kwargs)
     return BatchVectorEnv(game, num_envs, **kwargs)
 
 

@@ -2,7 +2,9 @@
 
 The learner plays player 1 (the first seat) of ``num_envs`` matches stepped together; the
 opponent, player 2, plays ``opponent``: ``"random"`` (uniform legal slot actions from a NumPy
-generator seeded by ``reset(seed=...)``), ``"idle"`` (no orders) or a callable
+generator seeded by ``reset(seed=...)``), ``"idle"`` (no orders), a scripted bot the vector hook
+offers in batch (its optional ``bots`` names and ``bot_actions(name, player)``; the arena's
+``"defender"``) or a callable
 ``opponent(obs) -> actions`` given player 2's batched observation (with its masks under
 ``"action_mask"``). The learner's masks are beside its observations: :meth:`BatchVectorEnv.action_masks`.
 Arrays are the game's
@@ -34,6 +36,27 @@ def random_slot_actions(rng: np.random.Generator, mask: np.ndarray, nvec: tuple[
     return np.argmax(u, axis=2).astype(np.int64)
 
 
+def check_batch_actions(actions: Any, num_envs: int, nvec: tuple[int, ...]) -> np.ndarray:
+    """``(num_envs, slots)`` ``int64`` actions; ``ValueError`` for malformed ones (as
+    :func:`botwars.rl.core.check_action`: ``None``, not integers, wrong size, out of range)."""
+    if actions is None:
+        raise ValueError("actions is None: give (num_envs, slots) integer actions")
+    a = np.asarray(actions)
+    if a.dtype == object or a.dtype == np.bool_ or not np.issubdtype(a.dtype, np.integer):
+        raise ValueError(f"actions are not integers (dtype {a.dtype})")
+    slots = len(nvec)
+    if a.size != num_envs * slots:
+        raise ValueError(f"actions have {a.size} entries; expected num_envs × slots = "
+                         f"{num_envs} × {slots} (shape {(num_envs, slots)})")
+    a = a.reshape(num_envs, slots).astype(np.int64)
+    top = np.asarray(nvec, dtype=np.int64)
+    bad = (a < 0) | (a >= top)
+    if bad.any():
+        g = int(np.nonzero(bad)[0][0])
+        check_action(a[g], nvec)   # raises with the slot and the range
+    return a
+
+
 class BatchVectorEnv(VectorEnv):  # type: ignore[misc]
     """``num_envs`` matches of ``game`` on the batched engine its plug-in declaration names
     (``Game.batch``, the first that serves a vector environment, or ``engine=NAME``; the arena's
@@ -56,11 +79,13 @@ class BatchVectorEnv(VectorEnv):  # type: ignore[misc]
                  "disabled": AutoresetMode.DISABLED}
         if autoreset_mode not in modes:
             raise ConfigError(f"autoreset_mode must be one of {', '.join(modes)}, got {autoreset_mode!r}")
-        if not callable(opponent) and opponent not in ("random", "idle"):
-            raise ConfigError(f"opponent must be 'random', 'idle' or a callable, got {opponent!r}")
         self.spec = core.spec
         self.num_envs = int(num_envs)
         self.batch = core.game.vector_batch(core.spec, core.config, self.num_envs, engine)
+        bots = tuple(getattr(self.batch, "bots", ()))   # optional hook: scripted bots in batch
+        if not callable(opponent) and opponent not in ("random", "idle") + bots:
+            raise ConfigError(f"opponent must be 'random', 'idle', {''.join(b + ', ' for b in bots)}"
+                              f"or a callable, got {opponent!r}")
         self.opponent = opponent
         self.autoreset = modes[autoreset_mode]
         self.metadata = {"autoreset_mode": self.autoreset, "render_modes": []}
@@ -94,30 +119,16 @@ class BatchVectorEnv(VectorEnv):  # type: ignore[misc]
         return self._mask
 
     def _check(self, actions: Any) -> np.ndarray:
-        """``(num_envs, slots)`` ``int64`` actions; ``ValueError`` for malformed ones (as
-        :func:`botwars.rl.core.check_action`: not integers, wrong shape, out of range)."""
-        if actions is None:
-            raise ValueError("actions is None: give (num_envs, slots) integer actions")
-        a = np.asarray(actions)
-        if a.dtype == object or a.dtype == np.bool_ or not np.issubdtype(a.dtype, np.integer):
-            raise ValueError(f"actions are not integers (dtype {a.dtype})")
-        slots = len(self.spec.nvec)
-        if a.size != self.num_envs * slots:
-            raise ValueError(f"actions have {a.size} entries; expected num_envs × slots = "
-                             f"{self.num_envs} × {slots} (shape {(self.num_envs, slots)})")
-        a = a.reshape(self.num_envs, slots).astype(np.int64)
-        top = np.asarray(self.spec.nvec, dtype=np.int64)
-        bad = (a < 0) | (a >= top)
-        if bad.any():
-            g, k = (int(x[0]) for x in np.nonzero(bad))
-            check_action(a[g], self.spec.nvec)   # raises with the slot and the range
-        return a
+        """``(num_envs, slots)`` ``int64`` actions (:func:`check_batch_actions`)."""
+        return check_batch_actions(actions, self.num_envs, self.spec.nvec)
 
     def _opponent_actions(self) -> np.ndarray:
         if self.opponent == "random":
             return self.batch.random_actions(self._rng, 2)
         if self.opponent == "idle":
             return np.zeros((self.num_envs, len(self.spec.nvec)), dtype=np.int64)
+        if isinstance(self.opponent, str):
+            return self.batch.bot_actions(self.opponent, 2)
         return self._check(self.opponent(self.batch.observe(2)))  # type: ignore[operator]
 
     def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:

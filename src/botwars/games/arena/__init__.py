@@ -43,6 +43,7 @@ GAME = Game(
         BatchEngine("numpy", "botwars.games.arena.batch:BatchArena", vector="botwars.games.arena.rlspec:ArenaBatch",
                     doc="NumPy boards, the robots' arrays resolved together (the vector environment's engine)"),
         BatchEngine("jax", "botwars.games.arena.batch_jax:JaxArena", extra="jax",
-                    doc="the same rules as dense jit-compiled JAX array expressions"),
+                    doc="the same rules as dense jit-compiled JAX array expressions",
+                    env="botwars.games.arena.env_jax:make"),
     ),
 )

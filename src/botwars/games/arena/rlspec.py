@@ -24,6 +24,7 @@ import numpy as np
 
 from botwars.games.arena.batch import BatchArena
 from botwars.games.arena.board import load_map
+from botwars.games.arena.bots_batch import hunter_actions, numpy_fixed_point
 from botwars.games.arena.protocol import ArenaOrders, text_orders
 
 N_ACTIONS = 11
@@ -166,6 +167,26 @@ class ArenaBatch:
         0 elsewhere (uniform over the mask :meth:`ArenaSpec.masks` publishes)."""
         own = (self._inner(self.engine.owner) == player).reshape(self.n, -1)
         return np.where(own, rng.integers(0, N_ACTIONS, size=own.shape, dtype=np.int8), 0).astype(np.int64)
+
+    bots = ("defender", "hunter")
+    """The built-in bots played in batch (:meth:`bot_actions`)."""
+
+    def bot_actions(self, name: str, player: int) -> np.ndarray:
+        """Slot actions ``(n, slots)`` of the built-in bot ``name`` for ``player``: ``"defender"``
+        (:class:`~botwars.games.arena.bots.DefenderBot`: every robot defends, R13) or
+        ``"hunter"`` (:class:`~botwars.games.arena.bots.HunterBot`'s orders, computed on the
+        whole batch by :func:`~botwars.games.arena.bots_batch.hunter_actions`). Raises
+        ``ValueError`` for a bot not in :attr:`bots`."""
+        owner = self._inner(self.engine.owner)
+        if name == "defender":
+            own = (owner == player).reshape(self.n, -1)
+            return np.where(own, 1, 0).astype(np.int64)      # 1: defend (batch.DEFEND)
+        if name == "hunter":
+            act = hunter_actions(np, owner, self._inner(self.engine.hp), self.engine.turns + 1, player,
+                                 self.spec.wall == 0, (self.spec.spawn[1] + self.spec.spawn[2]) > 0,
+                                 int(self.spec.config["spawn_interval"]), numpy_fixed_point)
+            return act.reshape(self.n, -1).astype(np.int64)
+        raise ValueError(f"no batched arena bot {name!r} (batched: {', '.join(self.bots)})")
 
     def legal(self, actions: np.ndarray, player: int) -> np.ndarray:
         """Per game: are all of ``actions`` (``(n, slots)``) allowed by ``player``'s mask (in

@@ -33,5 +33,7 @@ GAME = Game(
         BatchEngine("numpy", "botwars.games.submarine.batch:BatchSubmarine",
                     vector="botwars.games.submarine.rlspec:SubmarineBatch",
                     doc="NumPy arrays over the matches, the action lists resolved row by row together"),
+        BatchEngine("jax", "botwars.games.submarine.batch_jax:JaxSubmarine", extra="jax",
+                    doc="the turn rules as one JAX function per match under jit/vmap (set-ups on NumPy)"),
     ),
 )
