@@ -138,7 +138,7 @@ def test_extend_one_seat_gives_it_more_time_not_charged_to_its_bank(api, clock):
     mid, toks, g = arena(api)
     m = api.app.state.manager
     d = ok(gm(api, mid, g, "extend", seat="p2", seconds=60, reason="train late"))
-    assert "p2" in d["text"] and "1 minute" in d["text"]
+    assert "Blue" in d["text"] and "1 minute" in d["text"] and "p2" not in d["text"]
     clock.advance(30)
     m.tick()  # p1 expired; p2 has 62 s
     v = view(api, mid, toks[1])
@@ -223,7 +223,7 @@ def test_adjudicate_sets_a_seats_orders_with_a_reason_and_the_record_verifies(ap
     bot = next(u for u in p2["robots"] if u["side"] == "F")
     mine = f"{bot['x']}:{bot['y']}-M-S"
     d = ok(gm(api, mid, g, "adjudicate", seat="p2", orders=mine, reason="sent by e-mail"))
-    assert "p2" in d["text"] and "e-mail" in d["text"] and mine not in d["text"]
+    assert "Blue" in d["text"] and "p2" not in d["text"] and "e-mail" in d["text"] and mine not in d["text"]
     v = view(api, mid, toks[0])
     assert v["decision"] == 2 and mine not in json.dumps(v["notes"])  # the orders stay private
     ok(gm(api, mid, g, "end", winner="p1", reason="p2 conceded by mail"))
@@ -272,7 +272,7 @@ def test_adjudicated_orders_survive_a_restart(sqlite_url, clock, tmp_path):
 def test_end_with_a_winner_and_abort_are_told_in_words_and_verify(api, tmp_path):
     mid, toks, g = arena(api)
     d = ok(gm(api, mid, g, "end", winner="p2", reason="p1 never came back"))
-    assert "Blue (p2) wins" in d["text"]
+    assert "Blue wins" in d["text"] and "(p2)" not in d["text"]
     v = view(api, mid, toks[0])
     assert v["status"] == "ended" and v["outcome"]["winner"] == "p2" and v["outcome"]["reason"] == "adjudicated"
     assert v["outcome"]["details"]["note"] == "p1 never came back"
@@ -330,7 +330,7 @@ def test_a_missed_deadline_is_told_to_every_player_and_in_the_record(api, clock,
     api.app.state.manager.tick()
     for tok in (toks[0], toks[1], None):
         notes = view(api, mid, tok)["notes"]
-        assert [n["text"] for n in notes] == ["Blue (p2) missed the deadline: its default orders were played."]
+        assert [n["text"] for n in notes] == ["Blue missed the deadline: its default orders were played."]
     ok(gm(api, mid, g, "abort", reason="test"))
     lines, rec = full_record(api, mid, tmp_path)
     assert [x["action"] for x in lines if x["type"] == "gm"] == ["missed_deadline", "abort"]

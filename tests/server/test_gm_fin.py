@@ -154,4 +154,4 @@ def test_a_seat_without_a_name_keeps_its_colour_and_seat(client):
         client.post(f"/api/matches/{mid}/orders", params={"token": tok},
                     json={"decision": 1, "orders": suggestion(client, mid, tok, "random")})
     html = client.get(f"/matches/{mid}/turns/1", headers={"Accept": "text/html"}).text
-    assert "Ana (red)" in html and "p2 (blue)" in html and "Blue (p2)" in html
+    assert "Ana (red)" in html and "p2 (blue)" in html and ">Blue<" in html.replace(" <", "<")

@@ -547,7 +547,7 @@ def test_a_missed_deadline_is_mailed_to_the_late_seat_only_with_its_default_prog
         # the other seat gets no such mail, but sees the missed deadline in words like every player
         assert not [m for m in smtp.to("one@example.com") if "missed" in subject(m)]
         v = c.get(f"/api/matches/{mid}/view", headers=auth(tok["p1"])).json()
-        assert v["notes"][-1]["text"] == "Blue (p2) missed the deadline: its default orders were played."
+        assert v["notes"][-1]["text"] == "Blue missed the deadline: its default orders were played."
         # every "your move" notice says turn 1 for the first turn, turn 2 for the second (item 5)
         first = wait_for(lambda: [m for m in smtp.to("one@example.com") if "your move" in subject(m)
                                   and m["X-Botwars-Decision"] == "1"], "p1's first your-move mail")[0]

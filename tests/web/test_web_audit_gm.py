@@ -278,7 +278,7 @@ def test_an_unnamed_seat_is_named_by_its_colour_in_the_gm_notes(live):
     m = {**live.create("factory", ["remote", "remote"], seed=3, clock=True), "url": live.url}
     r = gm_post(m, "extend", {"seat": "p2", "seconds": 3600})
     assert r.status_code == 200, r.text
-    assert r.json()["text"] == "The game master gave Blue (p2) 1 hour more for this turn."
+    assert r.json()["text"] == "The game master gave Blue 1 hour more for this turn."
 
 
 def test_the_gm_page_links_past_turns_and_the_whole_game_document(browser, live):

@@ -330,7 +330,7 @@ def test_issue13_result_banner_and_rematch(browser, live):
     assert "seed" not in sent  # the server draws a secret seed: none the other seat could guess (S-8.1, F-14.3)
     page.wait_for_url(lambda u: "/play/" in u and m["match"] not in u, timeout=WAIT_MS)
     wait_ready(page)
-    assert page.inner_text("#me") == "Red (p1)"
+    assert page.inner_text("#me") == "Red"  # never the engine id p1 (issue 23)
     assert page.errors == [], page.errors
     page.context.close()
 

@@ -59,7 +59,7 @@ def test_issue24_a_gm_runs_a_factory_match_from_the_browser(browser, live):
     gm.fill("#gm-seats tr[data-seat=p2] input[type=number]", "24")
     gm.click("#gm-seats tr[data-seat=p2] button.gm-extend")
     assert "1 day more" in gm_msg(gm, "Done.")
-    seat_says(p1, "gave Blue (p2) 1 day more")
+    seat_says(p1, "gave Blue 1 day more")
 
     # p1 plays by clicking, then corrects its orders with "Change orders" (F-5.5: replaced until
     # the turn resolves); the API's replaced: true is told in words
@@ -89,9 +89,9 @@ def test_issue24_a_gm_runs_a_factory_match_from_the_browser(browser, live):
     gm.click("#gm-adj-json summary")  # the JSON box is an advanced disclosure (the seat's controls are above)
     gm.fill("#gm-adj-orders", json.dumps(sug["orders"]))
     gm.click("#gm-adjudicate")
-    assert "set the orders of Blue (p2)" in gm_msg(gm, "Done.")
+    assert "set the orders of Blue" in gm_msg(gm, "Done.")
     p1.wait_for_function(f"Number(document.getElementById('page').dataset.decision) > {n}", timeout=WAIT_MS)
-    seat_says(p1, "set the orders of Blue (p2) for this turn. Reason: sent by post.")
+    seat_says(p1, "set the orders of Blue for this turn. Reason: sent by post.")
 
     # hand p2 to a built-in bot (it plays p2's next turn), and back
     gm.fill("#gm-reason", "away this week")
@@ -100,7 +100,7 @@ def test_issue24_a_gm_runs_a_factory_match_from_the_browser(browser, live):
     assert "built-in bot random" in gm_msg(gm, "Done.")
     gm.wait_for_selector("#gm-seats tr[data-seat=p2] button.gm-back", timeout=WAIT_MS)
     assert "built-in bot random" in gm.inner_text("#gm-seats tr[data-seat=p2]")
-    seat_says(p1, "handed Blue (p2) to the built-in bot random")
+    seat_says(p1, "handed Blue to the built-in bot random")
     gm.click("#gm-seats tr[data-seat=p2] button.gm-back")
     assert "back to its player" in gm_msg(gm, "Done.")
     assert httpx.get(f"{live.url}/api/matches/{mid}").json()["seats"][1]["agent"] == "remote"
@@ -115,10 +115,10 @@ def test_issue24_a_gm_runs_a_factory_match_from_the_browser(browser, live):
     gm.fill("#gm-reason", "p2 conceded by e-mail")
     gm.select_option("#gm-winner", "p1")
     gm.click("#gm-end")
-    assert "Red (p1) wins" in gm_msg(gm, "Done.")
+    assert "Red wins" in gm_msg(gm, "Done.")
     gm.wait_for_function("document.getElementById('gm').dataset.status === 'ended'", timeout=WAIT_MS)
     p1.wait_for_function("document.getElementById('page').dataset.status === 'ended'", timeout=WAIT_MS)
-    seat_says(p1, "The game master ended the match: Red (p1) wins.")
+    seat_says(p1, "The game master ended the match: Red wins.")
     assert gm.is_disabled("#gm-pause") and gm.is_disabled("#gm-end")
     shot(gm, "gm-page-ended")
     rec = httpx.get(f"{live.url}/api/matches/{mid}/record").text

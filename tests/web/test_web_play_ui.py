@@ -126,9 +126,9 @@ def test_S_7_1_S_7_2_submarine_shows_both_scores_points_ap_and_specials_in_words
     sides = page.inner_text("#sides")
     view = view_of(page)
     # both scores: the seat's own exactly, the other's as far as S-7.2 lets it know (25 announced or not)
-    assert f"Red (p1) (you): {view['score']} points of the 50 needed to win." in sides
+    assert f"Red (you): {view['score']} points of the 50 needed to win." in sides
     other = "25 points or more" if view["announced_25"]["p2"] else "under 25 points"
-    assert f"Blue (p2): {other} (the exact score is secret until the end)." in sides
+    assert f"Blue: {other} (the exact score is secret until the end)." in sides
     assert "each of your subs on a gold space scores its number" in sides and "doubled if the sub is surfaced" in sides
     assert f"Action points this turn: {view['ap']}" in sides
     # the chosen sub's special in words next to the action buttons

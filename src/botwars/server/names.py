@@ -61,14 +61,16 @@ def label(seat: str, names: dict[str, str]) -> str:
 
 def seat_label(seat: str, seats: Sequence[str], names: dict[str, str]) -> str:
     """How a seat is named beside its colour on pages, reports and documents (issue 24 item 2):
-    ``"Ana (Red)"`` with a display name, else ``"Red (p1)"`` (or ``"Blue"`` for a seat named by
-    its colour word, dadoed's ``blue``). Never nested brackets. The colour is the palette's
-    (render/palette.py)."""
-    colour = seat_colours(seats)[seat].name
+    ``"Ana (Red)"`` with a display name, else the colour alone, ``"Red"`` (issue 23 item 2: players
+    never read the engine's seat id ``p1``; each seat of a match has its own colour, so the colour
+    names it). Never nested brackets. The colour is the palette's (render/palette.py)."""
+    colours = seat_colours(seats)
+    colour = colours[seat].name
     name = names.get(seat)
     if name:
         return f"{name} ({colour})"
-    return colour if colour.lower() == seat.lower() else f"{colour} ({seat})"
+    shared = sum(1 for c in colours.values() if c.name == colour) > 1  # past 8 seats the palette repeats
+    return f"{colour} ({seat})" if shared else colour
 
 
 def with_names(text: str, seats: Sequence[str], names: dict[str, str], markup: bool = False) -> str:

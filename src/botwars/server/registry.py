@@ -17,6 +17,7 @@ from botwars.engine.plugin import get_game
 from botwars.engine.referee import Referee
 from botwars.engine.ruleset import canonical_json, get_ruleset
 from botwars.server import rulespool
+from botwars.render.palette import seat_colours
 from botwars.server.session import ApiError, GM_KEY, MatchSession, _MATCH_ID, new_token, shown_turn, token_hash
 from botwars.store.models import MatchRow, SeatRow
 
@@ -152,9 +153,13 @@ class MatchRegistry:
             rows = list(s.scalars(q))
             seat_rows = list(s.scalars(select(SeatRow).where(SeatRow.match_id.in_([r.id for r in rows]))
                                        .order_by(SeatRow.match_id, SeatRow.idx))) if rows else []
-        by_match: dict[str, list[dict[str, str]]] = {}
+        by_match: dict[str, list[dict[str, Any]]] = {}
         for sr in seat_rows:
             by_match.setdefault(sr.match_id, []).append({"seat": sr.seat, "agent": sr.agent, "name": sr.name})
+        for seats in by_match.values():  # each seat's colour, as pages name it ("Red", not "p1")
+            colours = seat_colours([d["seat"] for d in seats])
+            for d in seats:
+                d["colour"] = colours[d["seat"]].name
         return [{"match": r.id, "game": r.ruleset, "status": r.status, "decisions": r.decisions,
                  "turn": shown_turn(r.turns, r.status == "ended"),
                  "created_at": r.created_at, "seats": by_match.get(r.id, []),

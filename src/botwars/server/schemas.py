@@ -132,6 +132,8 @@ class SeatLink(BaseModel):
     seat: str
     agent: str
     name: Optional[str] = None
+    colour: Optional[str] = None
+    """The seat's colour as players call it ("Red"; render/palette.py): pages name a seat by it."""
     token: str
     url: str
 
@@ -150,6 +152,8 @@ class SeatAgent(BaseModel):
     seat: str
     agent: str
     name: Optional[str] = None
+    colour: Optional[str] = None
+    """The seat's colour as players call it ("Red"; render/palette.py): pages name a seat by it."""
 
 
 class Summary(BaseModel):

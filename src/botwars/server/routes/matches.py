@@ -13,6 +13,7 @@ from botwars.engine.ruleset import canonical_json, get_ruleset
 from botwars.server.deps import MAX_BOARD_CHARS, BaseUrlDep, LimitsDep, ManagerDep, TokenDep
 from botwars.server.manager import GM_KEY, ApiError
 from botwars.server.schemas import Created, CreateMatch, ListItem, Named, NameIn, Resigned, Summary, errs
+from botwars.render.palette import seat_colours
 
 router = APIRouter()
 
@@ -55,6 +56,7 @@ def create(body: CreateMatch, manager: ManagerDep, limits: LimitsDep, b: BaseUrl
     gm = tokens[GM_KEY]  # the game master's token: in this answer only (issue 24 item 1)
     return {"match": sess.id, "game": sess.rs.id, "gm_token": gm, "gm_url": f"{b}/gm/{sess.id}?token={gm}",
             "seats": [{"seat": s, "agent": sess.agents[s], "name": sess.names.get(s), "token": tokens[s],
+                       "colour": seat_colours(sess.seats)[s].name,
                        "url": f"{b}/api/matches/{sess.id}/view?token={tokens[s]}"} for s in sess.seats],
             "spectator": f"{b}/api/matches/{sess.id}/view",
             "websocket": f"{b.replace('http', 'ws', 1)}/api/matches/{sess.id}/ws"}

@@ -43,6 +43,10 @@
   }
   const who = a => a === "remote" ? "a person" : String(a).replace("builtin:", "bot ");
   const seatWho = s => s.name ? s.name : who(s.agent);
+  // a game and a seat as players call them: the game's name from the game menu ("Submarine
+  // Warfare", not "submarine"), the winner by name or colour ("Ana", "Blue"; not "p2")
+  const gameName = id => { const o = [...game.options].find(x => x.value === id); return o ? o.textContent : id; };
+  const winnerWord = m => { const s = (m.seats || []).find(x => x.seat === m.outcome.winner); return s ? (s.name || s.colour || s.seat) : m.outcome.winner; };
 
   // file parameters: an uploaded file's text becomes the value (a board, map or room set)
   document.querySelectorAll("input[data-upload]").forEach(inp => inp.addEventListener("change", async () => {
@@ -87,15 +91,16 @@
     const mineNow = [];
     j.seats.forEach((s, i) => {
       const li = el("li", {});
-      if (s.agent !== "remote") { li.append(`Seat ${s.seat}: ${who(s.agent)} (played by the server)`); ul.append(li); return; }
+      const seatWord = s.colour || s.seat;  // "Red", never the engine's "p1" (issue 23)
+      if (s.agent !== "remote") { li.append(`${seatWord}: ${who(s.agent)} (played by the server)`); ul.append(li); return; }
       const named = s.name ? ` — ${s.name}` : "";
       const url = `/play/${j.match}?token=${encodeURIComponent(s.token)}`;
-      const a = el("a", {href: url, class: "seat-link", dataset: {seat: s.seat, who: picks[i]}}, picks[i] === "me" ? `Open your seat (${s.seat})${named}` : `Seat ${s.seat}${named}: a friend's link`);
+      const a = el("a", {href: url, class: "seat-link", dataset: {seat: s.seat, who: picks[i]}}, picks[i] === "me" ? `Open your seat (${seatWord})${named}` : `${seatWord}${named}: a friend's link`);
       li.append(a);
       if (picks[i] === "friend") {
         const full = location.origin + url;
-        li.append(" — send them this: ", ...copyRow(full, `link for seat ${s.seat}`));
-      } else mineNow.push({match: j.match, game: j.game, seat: s.seat, url, at: Date.now()});
+        li.append(" — send them this: ", ...copyRow(full, `link for ${seatWord}`));
+      } else mineNow.push({match: j.match, game: j.game, seat: s.seat, colour: s.colour, url, at: Date.now()});
       ul.append(li);
     });
     // the game master's link: shown once (the server keeps only its hash), with a Copy button,
@@ -125,9 +130,9 @@
     if (!items.length) { ul.append(el("li", {}, "none yet")); return; }
     items.forEach((m, i) => {
       const li = m.gm
-        ? el("li", {dataset: {match: m.match, gm: "yes"}}, `${m.game} · game master · ${new Date(m.at).toLocaleString()} · `,
+        ? el("li", {dataset: {match: m.match, gm: "yes"}}, `${gameName(m.game)} · game master · ${new Date(m.at).toLocaleString()} · `,
             el("a", {href: m.url, class: "gm-resume"}, "the game master's page"), " · ", el("a", {href: `/replay/${m.match}`}, "replay (when over)"), " ")
-        : el("li", {dataset: {match: m.match}}, `${m.game} · seat ${m.seat} · ${new Date(m.at).toLocaleString()} · `,
+        : el("li", {dataset: {match: m.match}}, `${gameName(m.game)} · ${m.colour || `seat ${m.seat}`} · ${new Date(m.at).toLocaleString()} · `,
             el("a", {href: m.url, class: "resume"}, "resume"), " · ", el("a", {href: `/replay/${m.match}`}, "replay (when over)"), " ");
       const rm = el("button", {type: "button", "aria-label": `forget ${m.match}`}, "forget");
       rm.addEventListener("click", () => { const all = mine(); all.splice(i, 1); localStorage.setItem(MINE, JSON.stringify(all)); renderMine(); });
@@ -146,9 +151,9 @@
         if (!items.length) ul.append(el("li", {}, "none"));
         items.forEach(m => ul.append(line(m)));
       };
-      fill("running", run, m => el("li", {dataset: {match: m.match}}, `${m.game} · turn ${m.turn} · ${m.seats.map(s => `${s.seat}: ${seatWho(s)}`).join(", ")} · `,
+      fill("running", run, m => el("li", {dataset: {match: m.match}}, `${gameName(m.game)} · turn ${m.turn} · ${m.seats.map(s => `${s.colour || s.seat}: ${seatWho(s)}`).join(", ")} · `,
         el("a", {href: `/watch/${m.match}`}, "watch")));
-      fill("ended", end, m => el("li", {dataset: {match: m.match}}, `${m.game} · ${m.turn} turns · ${m.outcome ? (m.outcome.winner ? `${m.outcome.winner} won` : "draw") : ""} · `,
+      fill("ended", end, m => el("li", {dataset: {match: m.match}}, `${gameName(m.game)} · ${m.turn} turns · ${m.outcome ? (m.outcome.winner ? `${winnerWord(m)} won` : "draw") : ""} · `,
         el("a", {href: `/replay/${m.match}`}, "replay")));
       $("live-note").textContent = `(updated ${new Date().toLocaleTimeString()})`;
     } catch (e) { $("live-note").textContent = "(could not update: server unreachable)"; }

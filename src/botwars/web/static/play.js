@@ -67,7 +67,7 @@
     const base = kit || {name: s, colour: "#666", letter: String(s).slice(0, 1).toUpperCase()};
     return pal ? Object.assign({}, base, {name: pal.name, colour: pal.colour, ink: pal.ink}) : base;
   };
-  const colourName = s => { const i = seatInfo(s); return String(i.name).toLowerCase() === String(s).toLowerCase() ? i.name : `${i.name} (${s})`; };
+  const colourName = s => { const i = seatInfo(s); return i.name || String(s); };  // "Red", never the engine's "p1" (each seat has its own colour)
   // a player's display name (issue 24 item 2) beside the seat's colour word, never instead of it
   // ("Ana (Red)", not "Ana (Red (p1))": with a name the colour word alone tells the seat)
   const seatName = s => { const n = snap && snap.names && snap.names[s]; return n ? `${n} (${seatInfo(s).name})` : colourName(s); };
@@ -678,7 +678,18 @@
       $("orders-card").classList.toggle("idle", !s.your_turn && !editing);
       updateSubmit();
       document.querySelector(".submit-row").hidden = s.status === "ended";
+      if (s.status === "ended") endOrderMessages();  // "Accepted: your orders for turn N are in" no longer applies
     }
+  }
+  // Once the match has ended, the order messages (beside a control, under the board) go, and an
+  // acceptance beside Submit says what it now means: the last turn was played (issue 23).
+  const LAST_TURN = "Accepted. That was the last turn: the result is above.";
+  function endOrderMessages() {
+    document.querySelectorAll(".near-msg").forEach(n => n.remove());
+    if ($("board-msg")) $("board-msg").textContent = "";
+    const m = $("order-msg");
+    if (m && m.classList.contains("ok")) m.textContent = LAST_TURN;
+    else if (m) { m.textContent = ""; m.classList.remove("error"); }
   }
 
   // ---- live updates: the WebSocket, reconnecting with back-off ---------------------------------
@@ -724,6 +735,10 @@
   // A message goes next to the control that caused it: the focused control's group in the order
   // controls, the board (a board click or the keyboard cursor), else beside Submit.
   function say(text, bad) {
+    if (snap && snap.status === "ended") {  // an answer that arrives after the end screen
+      if (!bad) { msg.textContent = LAST_TURN; msg.classList.add("ok"); msg.classList.remove("error"); }
+      return;
+    }
     document.querySelectorAll(".near-msg").forEach(n => n.remove());
     const act = document.activeElement, entry = $("entry");
     let target = msg;

@@ -14,7 +14,7 @@
     KIT.seats[s] = Object.assign({}, KIT.seats[s] || {}, {name: p.name, colour: p.colour, ink: p.ink});
   }
   const seatName = s => { const p = (PALETTE.seats || {})[s], i = p || (KIT.seats || {})[s];
-    return i && i.name ? (i.name.toLowerCase() === String(s).toLowerCase() ? i.name : `${i.name} (${s})`) : s; };
+    return i && i.name ? i.name : s; };  // "Red", never the engine's "p1"
   const seatInfo = s => { const p = (PALETTE.seats || {})[s], k = (KIT.seats || {})[s] || {};
     return Object.assign({name: String(s), colour: "#666", letter: String(s).slice(0, 1).toUpperCase()}, k, p ? {name: p.name, colour: p.colour, ink: p.ink} : {}); };
   const ui = {seatName, seatInfo};  // what a kit's describe(event, ui) may use here (no seat: third person)
