@@ -79,3 +79,66 @@ def test_issue23_the_lobby_lists_name_the_game_and_the_seats_colours(browser, li
     assert games["arena"] in mine and "seat p1" not in mine, mine
     assert lobby.errors == [], lobby.errors
     lobby.context.close()
+
+
+@pytest.mark.browser
+def test_issue23_dadoed_events_name_who_pushed_whom_and_why(browser, live):
+    """Seed example E3 (D-6.5, D-7.1, D-7.3, D-12.6): Blue plays March East on F1 with bot A;
+    Orange's bot C in front is pushed off the edge first, then A walks off after it. Each event
+    names the bot, its side and the command that moved it (before: "A boulder moved from D5 to
+    D6", "Orange's bot D fell off the edge", no cause)."""
+    m = live.create("dadoed", ["remote", "builtin:random"], seed=2)
+    page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_ready(page)
+    said = page.evaluate("""() => {
+      const evs = [{type: "move", object: "C", from: "G1", to: "H1"}, {type: "fall", object: "C", tile: "off", reserve: "blue"},
+                   {type: "move", object: "A", from: "F1", to: "H1"}, {type: "hole", tile: "F1"},
+                   {type: "fall", object: "A", tile: "off", reserve: "orange"}];
+      const nudge = [{type: "move", object: "boulder", from: "D5", to: "D6"}];
+      const view = {log: [{turn: 4, player: "blue", order: "east_3 F1 East 3", events: evs},
+                          {turn: 5, player: "orange", order: "nudge_boulder D5 North", events: nudge}],
+                    bots: {A: {owner: "orange", tile: null}, C: {owner: "blue", tile: null}}};
+      const kit = window.botwarsGames.dadoed, ui = {snap: {view}};
+      return evs.concat(nudge).map(x => { const {type, ...data} = x; return kit.describe({kind: type, ...data, decision: 9}, ui); });
+    }""")
+    assert said == [
+        "Orange's bot C was pushed from G1 to H1 by Blue's bot A (March East).",
+        "Orange's bot C was pushed off the edge of the arena by Blue's bot A (March East); it goes to Blue's reserve.",
+        "Blue's bot A walked from F1 to H1 (March East).",
+        "F1 crumbled into a hole: Blue's bot A walked off it (a walking command always leaves a hole).",
+        "Blue's bot A walked off the edge of the arena (March East); it goes to Orange's reserve.",
+        "A boulder was pushed from D5 to D6 by Orange's Nudge Boulder.",
+    ], said
+    legend = page.inner_text("#legend") if page.locator("#legend").count() else ""
+    assert "C D (orange) are Orange's" not in legend  # a captured bot keeps its letter but changes side
+    assert page.errors == [], page.errors
+    page.context.close()
+
+
+@pytest.mark.browser
+def test_D_3_4_dadoed_setup_picks_survive_a_reload(browser, live):
+    """Set-up picks (D-3.4: a super per bot, a blue command then any other) are kept across a
+    reload, as turn orders are: the page comes back with the same picks, the same bot to set up
+    next and Submit still off until both supers are complete."""
+    m = live.create("dadoed", ["remote", "builtin:random"], seed=5)
+    url = f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}"
+    page = open_page(browser, url)
+    wait_my_move(page, "[data-part]")
+    view = view_of(page)
+    mine = sorted(lb for lb, b in view["bots"].items() if b["owner"] == view["you"])
+    page.click(f'[data-bot="{mine[0]}"][data-part="0"][data-id="dash"]')
+    page.click(f'[data-bot="{mine[0]}"][data-part="1"][data-id="root"]')
+    page.click(f'[data-bot="{mine[1]}"][data-part="0"][data-id="stride"]')  # bot 2: first part only
+    page.reload()
+    wait_my_move(page, "[data-part]")
+    page.wait_for_selector(f'[data-bot="{mine[1]}"][data-part="0"][data-id="stride"][aria-pressed="true"]', timeout=WAIT_MS)
+    steps = page.inner_text(".setup-steps")
+    assert f"Bot {mine[0]}" in steps and "Dash then Root" in steps, steps
+    assert "Stride then …" in steps, steps
+    assert page.is_disabled("#submit")
+    assert page.inner_text("#setup-status") == f"Pick a second command for bot {mine[1]}."
+    page.click(f'[data-bot="{mine[1]}"][data-part="1"][data-id="ignite"]')
+    assert not page.is_disabled("#submit")
+    submit_ok(page)
+    assert page.errors == [], page.errors
+    page.context.close()

@@ -56,6 +56,32 @@
   const orderWords = t => String(t || "").replace(/\b[a-z]+(?:_[a-z0-9]+)*\b/g, w => CMD[w] ? CMD[w][0] : w);
   const superWords = pair => (pair || []).map(id => CMD[id] ? CMD[id][0] : id).join(" then ");
   const otherSide = p => (p === "blue" ? "orange" : "blue");
+  // The cause of an event (issue 23 item 2: every event names who and why): the view's log holds
+  // each turn's player, its order in the game's notation ("dash H8 East 3", "super A: charge A1
+  // North 4 + spread_fire") and its events (D-12.6). Returns {player, name, walker, words}: the
+  // command's name, the bot that walked (a blue command's bot, D-6.5; null for other commands)
+  // and "Blue's bot A (Dash)" / "Orange's Nudge Boulder" for a sentence; null when the event is
+  // not in the log (the log is the whole game, so only a turn the view no longer holds).
+  const sameEvent = (x, e) => x.type === e.kind && Object.keys(x).every(k => k === "type" || JSON.stringify(x[k]) === JSON.stringify(e[k]));
+  function cause(e, view) {
+    const log = view.log || [];
+    let turn = null;
+    for (let i = log.length - 1; i >= 0 && !turn; i--) if ((log[i].events || []).some(x => sameEvent(x, e))) turn = log[i];
+    if (!turn) return null;
+    const text = String(turn.order || ""), side = (kit.seats[turn.player] || {name: turn.player}).name;
+    const sup = /^super ([A-Z]): ([a-z_0-9]+)/.exec(text), cmd = /^([a-z_0-9]+) ([A-H][1-8])/.exec(text);
+    const id = sup ? sup[2] : cmd ? cmd[1] : null, name = id && CMD[id] ? CMD[id][0] : (id || "its order");
+    let walker = sup ? sup[1] : null;
+    if (!walker && cmd && WALK[id]) {  // the bot that stood on the order's tile: it moved from there, or fell at once
+      const evs = turn.events || [];
+      const moved = evs.find(x => x.type === "move" && x.from === cmd[2]);
+      const at = evs.findIndex(x => x.type === "hole" && x.tile === cmd[2]);
+      const fell = at >= 0 ? evs.slice(at).find(x => x.type === "fall") : null;
+      walker = moved ? moved.object : fell ? fell.object : null;
+    }
+    if (walker === "boulder") walker = null;
+    return {player: turn.player, name, walker, words: walker ? `${side}'s bot ${walker} (${sup ? `its super, ${name} first` : name})` : `${side}'s ${name}`};
+  }
   const keyOf = o => o.type === "command" ? o.command : (o.type === "super" ? `super:${o.bot}` : o.type);
   // The end screen in words (issue 23 item 2; D-8.1 to D-8.5); the score is the bots left on the board.
   function outcome(o, seat) {
@@ -113,7 +139,12 @@
     describe(e, ui) {
       const d = e;
       const side = p => (kit.seats[p] || {name: p}).name;
-      const bots = ((ui.snap || {}).view || {}).bots || {};
+      const view = (ui.snap || {}).view || {};
+      const bots = view.bots || {};
+      // who and why (issue 23 item 2): the turn this event belongs to (the view's log) names the
+      // player and the command; a walking command's walker is the bot that set things moving
+      const c = cause(e, view), by = c ? c.words : null;
+      const pushed = x => (c && c.walker === x) ? null : by;
       // a bot by its owner: a destroyed bot is named by the side that lost it (it went to the other's reserve)
       // (a bot now in a reserve was lost by the other side this turn or earlier)
       const bot = (lb, lostTo) => {
@@ -123,19 +154,25 @@
       const obj = (x, lostTo) => x === "boulder" ? "A boulder" : bot(x, lostTo);
       switch (e.kind) {
         case "supers": return "The super commands are revealed: " + Object.entries(d).filter(([k]) => k.length === 1).map(([k, v]) => `bot ${k} ${superWords(v)}`).join("; ") + ".";
-        case "move": return `${obj(d.object)} moved from ${d.from} to ${d.to}.`;
-        case "hole": return `${d.tile} crumbled into a hole (a bot walked off it).`;
-        case "fire_on": return `${d.tile} caught fire.`;
+        case "move": return c && c.walker === d.object ? `${bot(d.object)} walked from ${d.from} to ${d.to} (${c.name}).`
+          : pushed(d.object) ? `${obj(d.object)} was pushed from ${d.from} to ${d.to} by ${by}.` : `${obj(d.object)} moved from ${d.from} to ${d.to}.`;
+        case "hole": return `${d.tile} crumbled into a hole: ${c && c.walker ? `${side(c.player)}'s bot ${c.walker}` : "a bot"} walked off it (a walking command always leaves a hole).`;
+        case "fire_on": return `${d.tile} caught fire${by ? ` (${by})` : ""}.`;
         case "fire_off": return `The fire on ${d.tile} went out.`;
         case "burn": return `${bot(d.bot, d.reserve)} burned on ${d.tile}: it stood on fire at the end of the turn${d.reserve ? `; it goes to ${side(d.reserve)}'s reserve` : ""}.`;
-        case "fall": return `${obj(d.object, d.reserve)} fell ${d.tile === "off" ? "off the edge of the arena" : `into the hole at ${d.tile}`}${d.reserve ? `; it goes to ${side(d.reserve)}'s reserve` : ""}.`;
+        case "fall": {
+          const where = d.tile === "off" ? "off the edge of the arena" : `into the hole at ${d.tile}`;
+          const lost = d.reserve ? `; it goes to ${side(d.reserve)}'s reserve` : "";
+          if (c && c.walker === d.object) return `${bot(d.object, d.reserve)} walked ${where} (${c.name})${lost}.`;
+          return `${obj(d.object, d.reserve)} ${by ? `was pushed ${where} by ${by}` : `fell ${where}`}${lost}.`;
+        }
         case "drop": return `${side(d.owner)} dropped bot ${d.bot} onto ${d.tile}: it now plays for ${side(d.owner)}.`;
-        case "patch": return `The hole at ${d.tile} was patched.`;
+        case "patch": return `The hole at ${d.tile} was patched${c ? ` by ${side(c.player)}` : ""}.`;
         case "root": return `${bot(d.bot)} is rooted: it cannot be pushed until it walks.`;
         case "unroot": return `${bot(d.bot)} walks, so it is no longer rooted.`;
         case "gold_refresh": return "Every gold command has been used, so all gold copies are back in the pool.";
-        case "boulder_placed": return `A boulder was placed on ${d.tile}.`;
-        case "blast": return `A bot self-destructed on ${d.centre}: every tile around it became a hole.`;
+        case "boulder_placed": return c ? `${side(c.player)} placed a boulder on ${d.tile}.` : `A boulder was placed on ${d.tile}.`;
+        case "blast": return `${c ? `${side(c.player)}'s bot` : "A bot"} self-destructed on ${d.centre}: every tile around it became a hole.`;
         case "blasted": return `${obj(d.object || d.bot, d.reserve)} was destroyed by the explosion on ${d.tile}${d.reserve ? `; it goes to ${side(d.reserve)}'s reserve` : ""}.`;
         case "order": case "command": return `${side(d.player)} played ${orderWords(d.order || d.command)}.`;
         case "result": return null;  // the end screen says it
@@ -143,7 +180,7 @@
       }
     },
     legend: [
-      ["A B (blue discs)", "Blue's bots; C D (orange) are Orange's. R and a brown ring: rooted"],
+      ["blue and orange discs", "Blue's and Orange's bots. A letter names a bot for the whole game: Blue starts with A B, Orange with C D; a captured bot keeps its letter and takes the colour of the side that drops it. R and a brown ring: rooted"],
       ["flame", "fire: a bot on fire at the end of a turn burns"],
       ["grey disc", "boulder"],
       ["dark hatched tile", "hole: a bot or boulder moving onto it falls in"],
