@@ -142,3 +142,18 @@ def test_D_3_4_dadoed_setup_picks_survive_a_reload(browser, live):
     submit_ok(page)
     assert page.errors == [], page.errors
     page.context.close()
+
+
+@pytest.mark.browser
+def test_issue23_the_acceptance_says_its_turn_was_played_once_the_next_one_opens(browser, live):
+    m = live.create("arena", ["remote", "builtin:hunter"], {"max_turns": "5"}, seed=4)
+    page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_ready(page)
+    _move_one_robot(page)
+    n = submit_ok(page)
+    page.wait_for_function(f"Number(document.getElementById('page').dataset.decision) > {n}", timeout=WAIT_MS)
+    page.wait_for_function("document.getElementById('order-msg').textContent.includes('were played')", timeout=WAIT_MS)
+    assert page.inner_text("#order-msg") == "Accepted: your orders for turn 1 were played (see “What just happened”)."
+    assert "are in" not in page.inner_text("body")
+    assert page.errors == [], page.errors
+    page.context.close()

@@ -679,11 +679,20 @@
       updateSubmit();
       document.querySelector(".submit-row").hidden = s.status === "ended";
       if (s.status === "ended") endOrderMessages();  // "Accepted: your orders for turn N are in" no longer applies
+      else if (accepted && s.decision > accepted.decision) playedOrderMessage();
     }
   }
   // Once the match has ended, the order messages (beside a control, under the board) go, and an
   // acceptance beside Submit says what it now means: the last turn was played (issue 23).
   const LAST_TURN = "Accepted. That was the last turn: the result is above.";
+  let accepted = null;  // {decision, label} of the last acceptance beside Submit
+  // a later turn has opened: the acceptance says its turn was played, not that orders "are in"
+  function playedOrderMessage() {
+    const m = $("order-msg");
+    if (m && m.classList.contains("ok") && m.textContent.startsWith("Accepted: your orders for "))
+      m.textContent = `Accepted: your orders for ${accepted.label} were played (see “What just happened”).`;
+    accepted = null;
+  }
   function endOrderMessages() {
     document.querySelectorAll(".near-msg").forEach(n => n.remove());
     if ($("board-msg")) $("board-msg").textContent = "";
@@ -849,8 +858,10 @@
     changing = null;
     if (was !== null && snap) buildEntry(snap);  // back to "your orders are in"
     refusalDetails(null);
+    accepted = {decision: sent, label: (turnLabels[sent] || turnText(snap).replace(/ of \d+$/, "")).toLowerCase()};
     say(j.duplicate ? "Already accepted." : j.replaced ? `Your new orders replace the ones you gave before${notes ? ` (notes: ${notes})` : ""}. You can change them until the turn is played.`
       : `Accepted: your orders for ${(turnLabels[sent] || turnText(snap).replace(/ of \d+$/, "")).toLowerCase()} are in${notes ? ` (notes: ${notes})` : ""}.`, false);  // the point sent: "setup", not the turn now shown
+    if (snap && snap.decision > sent && snap.status !== "ended") playedOrderMessage();  // the next turn came first
   }
   // A refusal's message as a sentence for a person: rule numbers in brackets left out, and a
   // message that quotes JSON said in words (the message itself is kept under Details).
