@@ -56,3 +56,22 @@ def test_F_6_24a_svg_shows_the_switch_under_a_crusher_and_its_state():
     doc = ET.fromstring(RS.svg(st))
     assert [g.get("data-state") for g in on_r2c2("switch-green")] == ["on"]
     assert "r2c2: green pressure switch, now on" in [t.text for t in doc.iter(f"{NS}title")]
+
+
+def test_F_6_33_the_legend_says_what_each_armoury_code_on_the_board_is():
+    """An armoury's shield shows its option's code (FI, HC): the legend of a board with armouries
+    names each code on it and what it does, so a newcomer never meets a bare code (issue 23)."""
+    import re
+
+    from botwars.engine.ruleset import get_ruleset
+    from botwars.games.factory.svg import legend_svg
+    rs = get_ruleset("factory")
+    st = rs.setup(rs.validate_config({"board": "tiny-yard"}), ["p1", "p2"], 1)
+    svg = legend_svg(st)
+    row = svg[svg.index('class="legend-row" data-el="armoury"'):]
+    row = row[:row.find('class="legend-row"', 10)]  # up to the next row (or the end)
+    words = " ".join(re.findall(r">([^<>]+)</text>", row)[1:])  # [0] is the sample shield's own code
+    assert "FI = Fence Insulation (touching a fence costs no damage)" in words
+    assert "HC = Heavy Chassis (cannot be pushed)" in words
+    hall = rs.setup(rs.validate_config({"board": "assembly-hall"}), ["p1", "p2"], 1)
+    assert "on this board" not in legend_svg(hall)  # no armoury there: no list

@@ -158,6 +158,12 @@ def elements_on(st: Any) -> list[str]:
     return [name for name in sym.ELEMENTS if name in found]
 
 
+def armoury_options(st: Any) -> list[str]:
+    """The option codes (F-6.33) the armouries of ``st``'s board hold, sorted, each once."""
+    b = st.board
+    return sorted({b.kind[sq][1] for sq in b.squares() if b.kind[sq][0] == "AR"})
+
+
 def legend_svg(st: Any, names: list[str] | None = None) -> str:
     """The legend of ``st``'s drawing as an SVG document: one row per element shown on the board
     (:func:`elements_on`, or the given ``names``), its symbol drawn by the same function as on
@@ -166,7 +172,11 @@ def legend_svg(st: Any, names: list[str] | None = None) -> str:
     cell, width, line = 30, 520, 13
     rows: list[tuple[str, list[str]]] = []
     for n in names:
-        rows.append((n, textwrap.wrap(sym.ELEMENTS[n], 68)))
+        text = sym.ELEMENTS[n]
+        if n == "armoury":  # the shield shows the option's code: say here what each code on this board is
+            text += "; on this board: " + "; ".join(
+                f"{c} = {sym.OPTION_NAMES.get(c, c)} ({sym.OPTION_EFFECTS.get(c, '')})" for c in armoury_options(st))
+        rows.append((n, textwrap.wrap(text, 68)))
     height = 8 + sum(max(cell + 6, len(t) * line + 10) for _, t in rows)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="legend" width="{width}" height="{height}" '
            f'viewBox="0 0 {width} {height}" role="img" aria-label="Legend: what the board shows">'

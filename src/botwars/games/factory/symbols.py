@@ -55,6 +55,11 @@ ELEMENTS: dict[str, str] = {
     "eye": "Electric eye (green): a beam reaching it flips the devices of its channel",
 }
 
+#: What each option does, in words (F-6.33's table), for the legend of a board with armouries.
+OPTION_EFFECTS = {"RL": "also fires a laser backwards", "DL": "its laser hits count double",
+                  "AA": "3 charges soak up damage before HP", "GS": "not turned by conveyors or gears",
+                  "FI": "touching a fence costs no damage", "XM": "one card more in the hand",
+                  "HC": "cannot be pushed", "MP": "board lasers do it no damage", "ML": "its main laser"}
 OPTION_NAMES = {"RL": "Rear Laser", "DL": "Double Laser", "AA": "Ablative Armour", "GS": "Gyro Stabiliser",
                 "FI": "Fence Insulation", "XM": "Extra Memory", "HC": "Heavy Chassis", "MP": "Mirror Plating",
                 "ML": "Main Laser"}
