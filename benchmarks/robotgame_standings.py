@@ -15,10 +15,16 @@ Spearman rank correlation of the points (``scipy.stats.spearmanr``, ties average
 number of pairs whose winner (more points in their games; equal: a tie) is the same in both.
 Target (issue 28): Spearman ≥ 0.97 and the same winner in ≥ 26 of 28 pairs for 8 bots.
 
+By default rgkit plays the tournament's own match seeds (the same pairs, seat orders and seeds),
+so the two standings are compared match for match: the variant's view carries the act seed
+rgkit's runner would draw and rgkit's robot ids, so even bots that call ``random`` play the same
+game (``identical_results`` counts the games whose scores agree). ``--independent-seeds`` gives
+rgkit games of its own seeds instead (the two games compared in distribution).
+
 The bots: rgkit's four (``rgkit/bots``: guardbot, randombot, team_15, team_2) and
 ``examples/robot.py``. Usage:
 
-    PYTHONPATH=src python benchmarks/robotgame_standings.py [--seeds 1 2] [--games 2] [--workers 2] [--json]
+    PYTHONPATH=src python benchmarks/robotgame_standings.py [--seeds 1 2] [--games 2] [--workers 2] [--json] [--independent-seeds]
 """
 
 from __future__ import annotations
@@ -51,9 +57,12 @@ def bot_files() -> dict[str, str]:
     return bots
 
 
-def play_rgkit(bots: dict[str, str], seed: int, games: int) -> list[tuple[str, str, int, int]]:
+def play_rgkit(bots: dict[str, str], seed: int, games: int,
+               seeds: list[tuple[str, str, int]] | None = None) -> list[tuple[str, str, int, int]]:
     """Every pair, ``games`` games in each seat order, in rgkit's engine: ``(first, second,
-    first's robots, second's robots)`` per game (rgkit's ``get_scores``)."""
+    first's robots, second's robots)`` per game (rgkit's ``get_scores``). ``seeds``: the games to
+    play, ``(first, second, match seed)`` each (the botwars tournament's own, so that both
+    engines play the same matches); ``None``: game seeds drawn from ``seed``."""
     sys.path.insert(0, RGKIT)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
@@ -62,23 +71,27 @@ def play_rgkit(bots: dict[str, str], seed: int, games: int) -> list[tuple[str, s
     sys.path.remove(RGKIT)
     with open(os.path.join(RGKIT, "rgkit", "maps", "default.py")) as f:
         settings.init_map(ast.literal_eval(f.read()))
-    rng = random.Random(f"rgkit-round-robin:{seed}")
+    if seeds is None:
+        rng = random.Random(f"rgkit-round-robin:{seed}")
+        seeds = [(first, second, rng.randint(0, settings.max_seed))
+                 for a, b in itertools.combinations(sorted(bots), 2) for first, second in ((a, b), (b, a))
+                 for _ in range(games)]
     out = []
-    for a, b in itertools.combinations(sorted(bots), 2):
-        for first, second in ((a, b), (b, a)):
-            for _ in range(games):
-                players = [rgame.Player(file_name=bots[first]), rgame.Player(file_name=bots[second])]
-                g = rgame.Game(players, seed=rng.randint(0, settings.max_seed))
-                with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-                    g.run_all_turns()
-                s = g.get_scores()
-                out.append((first, second, s[0], s[1]))
+    for first, second, game_seed in seeds:
+        players = [rgame.Player(file_name=bots[first]), rgame.Player(file_name=bots[second])]
+        g = rgame.Game(players, seed=game_seed)
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            g.run_all_turns()
+        s = g.get_scores()
+        out.append((first, second, s[0], s[1]))
     return out
 
 
-def play_botwars(bots: dict[str, str], seed: int, games: int, workers: int) -> tuple[list[tuple[str, str, int, int]], str]:
+def play_botwars(bots: dict[str, str], seed: int, games: int,
+                 workers: int) -> tuple[list[tuple[str, str, int, int]], str, list[tuple[str, str, int]]]:
     """The same round robin as ``botwars tournament arena rgkit:... --games-per-pair GAMES``:
-    per match ``(first, second, first's robots, second's robots)``, and the CLI's note."""
+    per match ``(first, second, first's robots, second's robots)``, the CLI's note, and per
+    match ``(first, second, match seed)``."""
     from botwars.agents.spec import implied_overrides
     from botwars.league.backends import make_backend
     from botwars.league.tournament import Tournament, TournamentSettings
@@ -92,13 +105,15 @@ def play_botwars(bots: dict[str, str], seed: int, games: int, workers: int) -> t
         _, matches = t.standings()
         t.close()
     out = []
+    seeds = []
     for m in matches:
         if m["status"] != "ok":
             raise SystemExit(f"a botwars match was not played: {m['error_detail']}")
         s1, s2 = m["seats"]
         robots = m["outcome"]["details"]["robots"]
         out.append((name[m["agents"][0]], name[m["agents"][1]], robots[s1], robots[s2]))
-    return out, note
+        seeds.append((name[m["agents"][0]], name[m["agents"][1]], int(m["seed"])))
+    return out, note, seeds
 
 
 def points(results: list[tuple[str, str, int, int]]) -> tuple[dict[str, float], dict[tuple[str, str], float]]:
@@ -138,23 +153,29 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=2, help="games per pair in each seat order (each engine)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--independent-seeds", action="store_true",
+                    help="rgkit plays games of its own seeds (drawn from --seeds) instead of the tournament's "
+                         "match seeds: compares the two games in distribution, not match for match")
     args = ap.parse_args()
     bots = bot_files()
     report = {"bots": sorted(bots), "games_per_pair_each_order": args.games, "seeds": {}}
     for seed in args.seeds:
-        t0 = time.perf_counter()
-        rg = play_rgkit(bots, seed, args.games)
         t1 = time.perf_counter()
-        bw, note = play_botwars(bots, seed, args.games, args.workers)
+        bw, note, seeds = play_botwars(bots, seed, args.games, args.workers)
         t2 = time.perf_counter()
+        rg = play_rgkit(bots, seed, args.games, None if args.independent_seeds else seeds)
+        t3 = time.perf_counter()
         res = compare(rg, bw)
-        res.update({"games_each": len(rg), "rgkit_wall_s": round(t1 - t0, 1), "botwars_wall_s": round(t2 - t1, 1),
-                    "botwars_note": note})
+        same_games = None if args.independent_seeds else sum(a == b for a, b in zip(rg, bw))
+        res.update({"games_each": len(rg), "rgkit_wall_s": round(t3 - t2, 1), "botwars_wall_s": round(t2 - t1, 1),
+                    "botwars_note": note, "same_seeds": not args.independent_seeds, "identical_results": same_games})
         report["seeds"][seed] = res
         if not args.json:
-            print(f"seed {seed}: {len(rg)} games each; Spearman {res['spearman']:.3f}; same winner in "
-                  f"{res['same_winner']} of {res['pairs']} pairs (rgkit {t1 - t0:.0f} s, botwars {t2 - t1:.0f} s "
-                  f"with {args.workers} workers)")
+            games = (f"{len(rg)} games each on the tournament's match seeds, {same_games} with the same result"
+                     if same_games is not None else f"{len(rg)} games each (independent seeds)")
+            print(f"seed {seed}: {games}; Spearman {res['spearman']:.3f}; same winner in "
+                  f"{res['same_winner']} of {res['pairs']} pairs (rgkit {res['rgkit_wall_s']:.0f} s, botwars "
+                  f"{res['botwars_wall_s']:.0f} s with {args.workers} workers)")
             for n in sorted(bots, key=lambda n: -res["points_rgkit"][n]):
                 print(f"  {n:14} rgkit {res['points_rgkit'][n]:5.1f}  botwars {res['points_botwars'][n]:5.1f}")
             for d in res["differing_pairs"]:

@@ -270,3 +270,53 @@ def test_rgkit_bots_play_rgkits_own_game_turn_for_turn(rgk, tmp_path):
     for t, ours in enumerate(boards):
         assert ours == _board_rg(g.get_state(t + 1)), f"boards differ after turn {t}"
     assert res.outcome.scores == {"p1": g.get_scores()[0], "p2": g.get_scores()[1]}
+
+
+def _rgkit_game(rgk, bots: list[str], seed: int):
+    """rgkit's own runner: ``Game([Player(file_name=...), ...], seed=seed)`` played to the end,
+    its output swallowed; ``rg`` is rgkit's module while the bots load and act."""
+    import contextlib
+    import io
+    names = {"rg": rgk["rg"], "rgkit": rgk["pkg"], **{f"rgkit.{n}": rgk[n] for n in ("settings", "rg", "gamestate", "game")}}
+    saved = {k: sys.modules.get(k) for k in names}
+    sys.modules.update(names)  # the bots import rg / rgkit.rg: rgkit's own modules of this test
+    try:
+        g = rgk["game"].Game([rgk["game"].Player(file_name=b) for b in bots], seed=seed, record_history=True)
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            g.run_all_turns()
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                sys.modules.pop(k, None)
+            else:
+                sys.modules[k] = v
+    return g
+
+
+@pytest.mark.parametrize("pair,seed", [(("randombot", "team_15"), 3), (("team_15", "team_2"), 8)])
+def test_bots_that_use_random_play_the_same_game_in_both_engines(rgk, tmp_path, pair, seed):
+    """Issue 28 item 1, by construction: rgkit's runner seeds ``random`` with ``"SEED-ROBOT_ID"``
+    before each ``act``, SEED drawn per player and turn from ``Random(match seed)``; the variant's
+    view carries that very seed (``act_seed``) and the ``rgkit:`` host uses it. So rgkit's own bots
+    that call ``random`` (randombot, team_15) play the same game in both engines: every board after
+    every turn and the score agree, for the unmodified bot files, through the real seat driver."""
+    from botwars.agents.spec import make_agent
+    from botwars.engine.match import Match
+    from botwars.engine.record import read_record, referee_for
+    from botwars.engine.driver import resimulate
+    files = [os.path.join(RGKIT, "rgkit", "bots", f"{b}.py") for b in pair]
+    g = _rgkit_game(rgk, files, seed)
+    path = str(tmp_path / "m.jsonl")
+    Match(RS, CONFIG, {"p1": make_agent(f"rgkit:{files[0]}", "arena"), "p2": make_agent(f"rgkit:{files[1]}", "arena")},
+          seed, record=path).run()
+    rec = read_record(path)
+    ref = referee_for(rec)
+    turns = 0
+    for k, rp in enumerate(resimulate(ref, rec.decisions), start=1):
+        rg_state = g._states[k + 1]  # rgkit's state after its (k+1)-th run_turn (the first only spawned)
+        assert _board_ours(rp.after) == _board_rg(rg_state), f"{pair} seed {seed}: boards differ after turn {k}"
+        turns += 1
+    assert turns == rgk["settings"].settings.max_turns - 1
+    out = RS.outcome(ref.state)
+    s = g.get_scores()
+    assert (out.scores["p1"], out.scores["p2"]) == (s[0], s[1])

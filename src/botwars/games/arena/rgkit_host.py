@@ -307,6 +307,10 @@ class RgkitHost:
                 foe[(rv["x"], rv["y"])] = rv["hp"]
         turn = view["turn"]
         own_ids, foe_ids = tracker.update(turn, own, foe)
+        given = view.get("robot_ids")
+        if isinstance(given, list):  # rules=robotgame: rgkit's own ids, as its runner gives them
+            known = {(e[0], e[1]): e[2] for e in given if isinstance(e, list) and len(e) == 3}
+            own_ids = {sq: known.get(sq, rid) for sq, rid in own_ids.items()}
         me, them = player - 1, 2 - player
         mine = [((sq[0] - 1, h - sq[1]), sq, hp, own_ids[sq]) for sq, hp in own.items()]  # rgcompat.to_rg
 
@@ -348,7 +352,10 @@ class RgkitHost:
                 return AttrDict(sorted(robots().items(), key=lambda kv: rank.get(kv[0], last)))
             game = LazyGame(turn, ranked)
         # rgkit: one seed per player and turn (0..max_seed), "SEED-ROBOT_ID" per act
-        turn_seed = random.Random(f"{self.seed}:{self.seat}:{turn}").randint(0, rgcompat.RGKIT_FIXED["max_seed"])
+        # (rules=robotgame: the very seed rgkit's runner would draw, from the view)
+        turn_seed = view.get("act_seed")
+        if not isinstance(turn_seed, int):
+            turn_seed = random.Random(f"{self.seed}:{self.seat}:{turn}").randint(0, rgcompat.RGKIT_FIXED["max_seed"])
         prefix = f"{turn_seed}-"
         orders = []
         failures: list[dict[str, Any]] = []

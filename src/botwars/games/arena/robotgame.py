@@ -34,7 +34,8 @@ same match seed and orders give the same game as rgkit's ``Game(seed=match_seed)
 from __future__ import annotations
 
 import random
-from collections import defaultdict
+import threading
+from collections import OrderedDict, defaultdict
 from typing import Any
 
 from botwars.engine.errors import ConfigError
@@ -119,6 +120,44 @@ def _spawn(robots: dict[Square, tuple[int, int, int]], nid: int, hp: int, chosen
             events.append(Event("spawn", {"robot": nid, "player": p, "at": sq_str(sq)}))
             nid += 1
     return nid
+
+
+_ACT_LOCK = threading.Lock()
+_ACT: "OrderedDict[str, tuple[random.Random, list[int]]]" = OrderedDict()
+_ACT_KEEP = 256  # matches whose act seeds are remembered (the oldest is dropped first)
+
+
+def act_seed(game_seed: str, turn: int, player: int) -> int:
+    """The seed rgkit's runner gives ``player`` (1, 2) for ``turn`` (1, 2, ...) of the match whose
+    ``Game`` seed is ``game_seed``: rgkit's ``Game`` keeps ``Random(seed)`` and draws
+    ``randint(0, max_seed)`` once per player (player 0 first) in every ``Game.run_turn``
+    (``Game._get_robots_responses``), and ``Player.get_responses`` seeds ``random`` with
+    ``"SEED-ROBOT_ID"`` before each robot's ``act``. Turn ``t`` here is rgkit's ``run_turn``
+    number ``t + 1``: its first one, on turn 0, has no robots yet and only spawns (this variant's
+    set-up, :func:`setup_robots`), but draws its two seeds all the same. Pure: the same arguments give the same seed
+    (the draws are remembered per match, so a turn costs two draws, not ``2 × turn``). Raises
+    ``ValueError`` for a turn under 1 or a player other than 1 or 2."""
+    if turn < 1 or player not in (1, 2):
+        raise ValueError(f"act_seed: turn {turn} (from 1) and player {player} (1 or 2)")
+    k = 2 * turn + player - 1  # the first two draws went to rgkit's robotless turn 0
+    with _ACT_LOCK:
+        entry = _ACT.get(game_seed)
+        if entry is None:
+            entry = _ACT[game_seed] = (random.Random(game_seed), [])
+            while len(_ACT) > _ACT_KEEP:
+                _ACT.popitem(last=False)
+        rng, draws = entry
+        if k >= len(draws) and len(draws) > 2 * 1024:  # a very long match: start again, not keep growing
+            rng.seed(game_seed)
+            draws.clear()
+        while len(draws) <= k:
+            draws.append(rng.randint(0, MAX_SEED))
+        return draws[k]
+
+
+def act_seeds(game_seed: str, turn: int) -> tuple[int, int]:
+    """``(player 1's, player 2's)`` :func:`act_seed` for ``turn``."""
+    return act_seed(game_seed, turn, 1), act_seed(game_seed, turn, 2)
 
 
 def setup_robots(config: dict[str, Any], seed: int) -> tuple[dict[Square, tuple[int, int, int]], int, str]:
@@ -306,4 +345,6 @@ def play_turn(state: Any, orders: dict[str, Any]) -> tuple[Any, list[Event]]:
     new, nid, rng = resolve_turn(state.robots, actions, state.rng, t % cfg["spawn_interval"] == 0, state.amap,
                                  cfg, state.next_id, events)
     over = t + 1 >= cfg["max_turns"]
-    return state._replace(turn=t, robots=new, next_id=nid, user_data=(user[0], user[1]), over=over, rng=rng), events
+    acts = act_seeds(state.game_seed, t + 1) if state.game_seed is not None and not over else None
+    return state._replace(turn=t, robots=new, next_id=nid, user_data=(user[0], user[1]), over=over, rng=rng,
+                          act_seeds=acts), events

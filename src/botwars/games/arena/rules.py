@@ -43,7 +43,8 @@ class ArenaState(NamedTuple):
     hp)`` (never mutated once the state exists; states may share it); ``next_id``: the id of
     the next robot created; ``user_data``: stored user data of players 1 and 2 (P7); ``over``:
     the end check (R26, R27) has ended the game; ``rng``: with ``rules=robotgame`` only, rgkit's
-    state seed for the next turn (:mod:`botwars.games.arena.robotgame`), else ``None``. A NamedTuple rather than a frozen dataclass:
+    state seed for the next turn (:mod:`botwars.games.arena.robotgame`), else ``None``;
+    ``game_seed``: below. A NamedTuple rather than a frozen dataclass:
     it is built once per turn on the hot path and costs a quarter as much.
     """
 
@@ -56,6 +57,13 @@ class ArenaState(NamedTuple):
     user_data: tuple[str, str]
     over: bool = False
     rng: str | None = None
+    game_seed: str | None = None
+    """With ``rules=robotgame`` only: the match seed as rgkit's ``Game`` holds it (``str(seed)``),
+    from which its runner draws each player's act seeds (:func:`robotgame.act_seed`); never in a
+    view (it would tell the coming spawns), never in the digest (it is the header's seed)."""
+    act_seeds: tuple[int, int] | None = None
+    """With ``rules=robotgame`` only: the act seeds of players 1 and 2 for the coming turn (each
+    seat's view shows its own, ``act_seed``); derived from ``game_seed``, so not in the digest."""
 
     def player_of(self, seat: str) -> int:
         """Player number (1, 2) of ``seat`` (H3)."""
@@ -193,7 +201,7 @@ class ArenaRuleset(Ruleset):
             from botwars.games.arena import robotgame
             robots, nid, rng = robotgame.setup_robots(config, seed)
             return ArenaState(tuple(seats), config, load_map(config["map"]), 0, robots, nid, ("", ""),
-                              config["max_turns"] <= 1, rng)
+                              config["max_turns"] <= 1, rng, str(seed), robotgame.act_seeds(str(seed), 1))
         amap = load_map(config["map"])
         robots: dict[Square, Robot] = {}
         nid = 1
@@ -265,7 +273,8 @@ class ArenaRuleset(Ruleset):
                 if user[p - 1] == state.user_data[p - 1]:
                     user[p - 1] = user[p - 1][1:] or "x"
         if state.rng is not None:  # rules=robotgame: rgkit's seed (future spawns, damage) is no one's to see
-            return state._replace(user_data=(user[0], user[1]), rng=str(rng.randint(0, 2147483647)))
+            return state._replace(user_data=(user[0], user[1]), rng=str(rng.randint(0, 2147483647)),
+                                  game_seed=str(rng.randint(0, 2147483647)))
         return state._replace(user_data=(user[0], user[1]))
 
     # ---- resolution (R12-R25) -------------------------------------------------------------
@@ -440,7 +449,11 @@ class ArenaRuleset(Ruleset):
     def view(self, state: ArenaState, seat: str | None) -> dict[str, Any]:
         """The P11 object for ``seat``, or the R30/H26 spectator object for ``None``. With
         ``rules=robotgame`` a seat's object also has ``robot_order``: every robot's ``[x, y]`` in
-        rgkit's robot order (the order of rgkit's ``game.robots``; the ``rgkit:`` host uses it).
+        rgkit's robot order (the order of rgkit's ``game.robots``; the ``rgkit:`` host uses it) and
+        ``act_seed``: the seed rgkit's runner draws for this player this turn (0..``max_seed``; the
+        host seeds ``random`` with ``"ACT_SEED-ROBOT_ID"`` before each robot's ``act``, as rgkit
+        does, so a bot that uses ``random`` plays the same game in both engines) and ``robot_ids``:
+        ``[x, y, id]`` of the seat's own robots with rgkit's ``robot_id`` (which the seed names).
 
         A fresh dict every call (a bot may keep or change it without affecting anyone).
         """
@@ -457,6 +470,11 @@ class ArenaRuleset(Ruleset):
                "user_data": state.user_data[p - 1]}
         if state.rng is not None:  # rules=robotgame: rgkit's robot order (its game.robots order)
             out["robot_order"] = [[x, y] for x, y in state.robots]
+            if state.act_seeds is not None and not state.over:
+                out["act_seed"] = state.act_seeds[p - 1]
+            # rgkit's robot_id of each of the seat's own robots (rgkit shows ids of one's own robots
+            # only: player_only_properties); rgkit counts ids from 0, this state from 1
+            out["robot_ids"] = [[x, y, rid - 1] for (x, y), (rid, q, _) in state.robots.items() if q == p]
         return out
 
     def native_view(self, state: ArenaState, seat: str) -> ArenaObservation:
