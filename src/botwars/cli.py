@@ -809,6 +809,33 @@ def tournament(
         raise typer.Exit(130)
 
 
+@app.command("league-season")
+def league_season(
+    game: str = typer.Argument(..., help="The game whose league starts a new season (e.g. arena)."),
+    reason: str = typer.Option(..., "--reason", help="Why, in plain words (1-200 characters): shown on the "
+                                                     "league page."),
+    db: Optional[str] = typer.Option(None, "--db", help="The server's database URL [default: $BOTWARS_DATABASE_URL, "
+                                                         "else sqlite:///botwars.db in the working directory]."),
+) -> None:
+    """Start GAME's next league season (issue 28 item 6): the ladder then rates only the new
+    season's matches, so every rating starts afresh and a ladder resting on settled ratings plays
+    again. Earlier matches, results and replays stay stored. A running server sees it at once."""
+    from botwars.server.league import League
+    from botwars.server.session import ApiError
+    from botwars.store import Store, default_url
+    store = _guard(lambda: Store(db or default_url()))
+    _guard(store.migrate)
+    import tempfile
+    with tempfile.TemporaryDirectory(prefix="botwars-season-") as data_dir:
+        league = League(store, data_dir, seed=0, enabled=False)
+        try:
+            new = league.new_season(game, reason)
+        except ApiError as exc:
+            _fail(f"league-season: {exc.message}")
+    console.print(f"{game}: season {new['number']} has started ({new['reason']}); the ladder rates its matches only",
+                  highlight=False, soft_wrap=True)
+
+
 def _print_standings(game: str, rows: list[dict[str, Any]]) -> None:
     """The standings and cross tables (:func:`botwars.league.tables.standings_tables`): every
     number whole at any terminal width from 80 columns; to a file or pipe, 200 columns."""

@@ -208,3 +208,50 @@ def test_the_league_pages_show_the_rules(league):  # noqa: F811
     lg.rules = lg.rules.model_copy(update={"matches_per_hour": None, "settled_sigma": None, "keep_replays": None})
     page = c.get("/league/arena").text
     assert "No hourly limit" in page and "never rests" in page and "Every replay is kept" in page
+
+
+# ---- seasons (item 6: "until something changes: an upload, a replacement, a new season") -------
+def test_a_new_season_rates_afresh_and_wakes_a_resting_ladder(store, tmp_path):
+    add_bot(store, "b")
+    lg = make_league(store, tmp_path, settled_sigma=7.0)
+    for _ in range(12):
+        if lg.step(2) == 0:
+            break
+    assert lg.rest_state("arena")["resting"]
+    before = {r["agent"]: r["games"] for r in lg.ladder("arena")}
+    assert all(g > 0 for g in before.values())
+    assert lg.season("arena") == {"number": 1, "started_at": 0.0, "reason": ""}
+    new = lg.new_season("arena", "Spring cup", now=time.time() + 1)
+    assert new["number"] == 2 and new["reason"] == "Spring cup"
+    assert lg.season("arena")["number"] == 2
+    rows = lg.ladder("arena")
+    assert all(r["games"] == 0 and r["sigma"] > 8 for r in rows), rows  # every rating starts afresh
+    assert not lg.rest_state("arena")["resting"]  # the stop rule wakes
+    assert len(league_rows(store)) >= sum(before.values()) // 2  # the earlier season's results stay stored
+    assert lg.new_season("arena", "Summer cup")["number"] == 3
+
+
+def test_a_new_season_needs_a_game_and_a_reason_in_words(store, tmp_path):
+    from botwars.server.session import ApiError
+    lg = make_league(store, tmp_path)
+    with pytest.raises(ApiError, match="no game 'chess'"):
+        lg.new_season("chess", "why not")
+    with pytest.raises(ApiError, match="a reason of 1 to 200 characters"):
+        lg.new_season("arena", "   ")
+    assert lg.season("arena")["number"] == 1  # nothing was stored
+
+
+def test_league_season_command_and_the_ladder_page_show_the_season(tmp_path, league):  # noqa: F811
+    from typer.testing import CliRunner
+
+    from botwars.cli import app
+    url = f"sqlite:///{tmp_path}/cli.db"
+    r = CliRunner().invoke(app, ["league-season", "arena", "--reason", "Autumn restart", "--db", url])
+    assert r.exit_code == 0, r.output
+    assert "arena: season 2 has started (Autumn restart)" in r.output
+    bad = CliRunner().invoke(app, ["league-season", "chess", "--reason", "x", "--db", url])
+    assert bad.exit_code == 2 and "no game 'chess'" in bad.output
+    c, lg = league
+    lg.new_season("arena", "Autumn restart")
+    page = c.get("/league/arena").text
+    assert "Season 2, since " in page and "Autumn restart" in page and "botwars league-season arena" in page

@@ -64,7 +64,7 @@ from botwars.league.runner import MatchJob, MatchReport
 from botwars.server.manager import ApiError, MatchManager, new_token, token_hash
 from botwars.server.uploads import UploadGate
 from botwars.store import Store
-from botwars.store.models import DecisionRow, LeagueBotRow, LeagueMatchRow, MatchRow, SeatRow
+from botwars.store.models import DecisionRow, LeagueBotRow, LeagueMatchRow, LeagueSeasonRow, MatchRow, SeatRow
 
 log = logging.getLogger("botwars.server.league")
 
@@ -542,10 +542,48 @@ class League:
 
     # ---- matches -------------------------------------------------------------------------
     def _stored(self, game: str, kind: str = "ladder") -> list[dict[str, Any]]:
+        """The stored matches of ``game`` of ``kind``; ladder matches of the current season only
+        (:meth:`season`: a new season rates afresh)."""
+        q = select(LeagueMatchRow).where(LeagueMatchRow.game == game, LeagueMatchRow.kind == kind)
+        if kind == "ladder":
+            q = q.where(LeagueMatchRow.created_at >= self.season(game)["started_at"])
         with self.store.read() as s:
-            rows = list(s.scalars(select(LeagueMatchRow).where(LeagueMatchRow.game == game,
-                                                               LeagueMatchRow.kind == kind)))
+            rows = list(s.scalars(q))
         return [_match_dict(r) for r in rows]
+
+    # ---- seasons (issue 28 item 6) ---------------------------------------------------------
+    def season(self, game: str) -> dict[str, Any]:
+        """``game``'s current season: ``{"number", "started_at", "reason"}`` (season 1, from 0.0
+        and reason ``""``, until an operator starts a second one)."""
+        with self.store.read() as s:
+            row = s.scalars(select(LeagueSeasonRow).where(LeagueSeasonRow.game == game)
+                            .order_by(LeagueSeasonRow.number.desc()).limit(1)).first()
+        if row is None:
+            return {"number": 1, "started_at": 0.0, "reason": ""}
+        return {"number": row.number, "started_at": row.started_at, "reason": row.reason}
+
+    def new_season(self, game: str, reason: str, now: float | None = None) -> dict[str, Any]:
+        """Start ``game``'s next season at ``now`` (server time; default: the clock) for
+        ``reason`` (plain words, 1 to 200 characters): from then on the ladder rates only the new
+        season's matches, so every rating starts afresh and a resting ladder plays again (the rest
+        rule's "until something changes"). Earlier seasons' matches and replays stay stored.
+        Returns the new :meth:`season`. Raises :class:`ApiError` 404 for an unknown game, 422
+        for an empty or over-long reason."""
+        try:
+            get_ruleset(game)
+        except BotwarsError:
+            raise ApiError(404, "unknown_game", f"no game {game[:64]!r}") from None
+        reason = (reason or "").strip()
+        if not 1 <= len(reason) <= 200:
+            raise ApiError(422, "bad_reason", "a new season needs a reason of 1 to 200 characters "
+                                              "(it is shown on the league page)")
+        now = time.time() if now is None else now
+        with self.store.write() as s:
+            last = s.scalars(select(LeagueSeasonRow).where(LeagueSeasonRow.game == game)
+                             .order_by(LeagueSeasonRow.number.desc()).limit(1)).first()
+            number = (last.number if last is not None else 1) + 1
+            s.add(LeagueSeasonRow(game=game, number=number, started_at=now, reason=reason))
+        return {"number": number, "started_at": now, "reason": reason}
 
     def _trials(self, game: str, quarantine: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
         """Per active bot version of ``game`` still in quarantine (fewer than
@@ -862,8 +900,8 @@ class League:
         settled = (r.settled_sigma is not None and bool(rows)
                    and all(x["trial"] is None and x["sigma"] < r.settled_sigma for x in rows))
         if settled:
-            reason = (f"every rating is settled (σ under {r.settled_sigma:g}); an upload or a replacement "
-                      "starts the ladder again")
+            reason = (f"every rating is settled (σ under {r.settled_sigma:g}); an upload, a replacement "
+                      "or a new season starts the ladder again")
         return {"budget_left": left, "settled": settled, "resting": reason is not None, "reason": reason}
 
     def prune_replays(self, game: str) -> int:

@@ -285,6 +285,21 @@ class LeagueMatchRow(Base):
     owner: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
 
 
+class LeagueSeasonRow(Base):
+    """A league season of one game (issue 28 item 6): season ``number`` (2, 3, ...; a game with
+    no row is in season 1, since the league's start) began at ``started_at`` (server time, epoch
+    seconds) for ``reason`` (the operator's words). The ladder rates only the matches of the
+    current season: a new season starts every rating afresh, so a ladder that rested because
+    every rating had settled plays again."""
+
+    __tablename__ = "league_seasons"
+
+    game: Mapped[str] = mapped_column(String(64), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    started_at: Mapped[float] = mapped_column(Float)
+    reason: Mapped[str] = mapped_column(Text, default="")
+
+
 class NoticeAddressRow(Base):
     """Whether the owner of an e-mail address agreed to turn notices (issue 25 item 6): no
     notice is mailed to an ``address`` (lower case) until its owner follows the link mailed to

@@ -37,6 +37,13 @@ _TITLES = {"unknown_bot": "No such league bot", "unknown_match": "No such league
            "no_record": "This match has no replay"}
 
 
+
+def _season_words(season: dict[str, Any]) -> dict[str, Any]:
+    """:meth:`League.season` with ``since``: its start as a date people read (UTC)."""
+    import time as _time
+    since = _time.strftime("%Y-%m-%d %H:%M UTC", _time.gmtime(season["started_at"])) if season["number"] > 1 else ""
+    return {**season, "since": since}
+
 def install_league_pages(app: FastAPI) -> None:
     """Mount the league pages on ``app`` (a server app with ``app.state.league``; without one,
     nothing is mounted)."""
@@ -92,4 +99,4 @@ def install_league_pages(app: FastAPI) -> None:
         rows, chart = league.ladder_with_chart(game)
         return page("league_ladder.html", game=game, rows=rows, elo=any(r["elo"] is not None for r in rows),
                     chart=Markup(chart) if chart else None, chart_members=CHART_MEMBERS, rules=league.rules,
-                    rest=league.rest_state(game))
+                    rest=league.rest_state(game), season=_season_words(league.season(game)))
