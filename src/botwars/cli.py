@@ -811,7 +811,7 @@ def tournament(
 
 @app.command("league-season")
 def league_season(
-    game: str = typer.Argument(..., help="The game whose league starts a new season (e.g. arena)."),
+    game: str = typer.Argument(..., help="The game whose league starts a new season (a game id: botwars games)."),
     reason: str = typer.Option(..., "--reason", help="Why, in plain words (1-200 characters): shown on the "
                                                      "league page."),
     db: Optional[str] = typer.Option(None, "--db", help="The server's database URL [default: $BOTWARS_DATABASE_URL, "

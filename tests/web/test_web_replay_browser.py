@@ -47,7 +47,7 @@ def test_F_5_8_factory_replay_stage_by_stage_moves_the_robot(browser, live):
     assert re.search(r"#k=1&f=\d+$", page.url)  # a URL per position
     # the move list names cards (F-2.6), and a click seeks
     first = page.inner_text("#moves li[data-k='1']")
-    assert re.search(r"\(p1\): [A-Z0-9]+ \d+, ", first), first  # seats named as the seat pages name them
+    assert re.search(r"Red: [A-Z0-9]+ \d+, ", first) and "(p1)" not in first, first  # seats named as the seat pages name them
     page.click("#moves li[data-k='0']")
     page.wait_for_function("document.getElementById('replay').dataset.k === '0'", timeout=WAIT_MS)
     page.click("#moves li[data-k='2']")

@@ -44,7 +44,7 @@
   const who = a => a === "remote" ? "a person" : String(a).replace("builtin:", "bot ");
   const seatWho = s => s.name ? s.name : who(s.agent);
   // a game and a seat as players call them: the game's name from the game menu ("Submarine
-  // Warfare", not "submarine"), the winner by name or colour ("Ana", "Blue"; not "p2")
+  // Warfare", not the game id), the winner by name or colour ("Ana", "Blue"; not "p2")
   const gameName = id => { const o = [...game.options].find(x => x.value === id); return o ? o.textContent : id; };
   const winnerWord = m => { const s = (m.seats || []).find(x => x.seat === m.outcome.winner); return s ? (s.name || s.colour || s.seat) : m.outcome.winner; };
 
