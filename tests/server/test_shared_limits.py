@@ -89,3 +89,44 @@ def test_dead_workers_connections_lapse(two_workers):
     wb.claim("m3", "x", per_match=None, per_address=1, now=1031.0)  # w1's row lapsed
     with pytest.raises(ConnectionsFull):
         wa.claim("m4", "y", per_match=None, per_address=1, now=1040.0)  # w2's renewed row still counts
+
+
+def _ws_refused(client, path):
+    from starlette.websockets import WebSocketDisconnect
+    try:
+        with client.websocket_connect(path) as ws:
+            ws.receive_json()
+    except WebSocketDisconnect as exc:
+        return exc.code
+    return None
+
+
+def _until_no_live_connections(store):
+    import time
+
+    from sqlalchemy import func, select
+
+    from botwars.store.models import LiveConnectionRow
+    for _ in range(200):
+        with store.read() as s:
+            if not s.scalar(select(func.count()).select_from(LiveConnectionRow)):
+                return
+        time.sleep(0.05)
+    raise AssertionError("the closed connection's row was never released")
+
+
+def test_two_apps_share_the_websocket_cap_per_address(pg_url, clock):
+    """Two server apps (two workers) on one PostgreSQL: the per-address cap counts both."""
+    from fastapi.testclient import TestClient
+
+    from botwars.server.app import create_app
+    apps = [create_app(pg_url, background=False, now=clock, ws_per_address=1) for _ in range(2)]
+    with TestClient(apps[0]) as c0, TestClient(apps[1]) as c1:
+        m0 = c0.post("/api/matches", json={"game": "arena"}).json()["match"]
+        m1 = c1.post("/api/matches", json={"game": "arena"}).json()["match"]
+        with c0.websocket_connect(f"/api/matches/{m0}/ws") as a:
+            assert a.receive_json()["match"] == m0
+            assert _ws_refused(c1, f"/api/matches/{m1}/ws") == 4429  # the other worker counts it
+        _until_no_live_connections(apps[0].state.store)  # the closing handler releases its row
+        with c1.websocket_connect(f"/api/matches/{m1}/ws") as b:  # released when closed
+            assert b.receive_json()["match"] == m1
