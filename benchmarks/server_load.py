@@ -115,33 +115,32 @@ async def run(urls: list[str], matches: int, turns: int, think: float) -> dict:
 
 
 async def _run(clients: list, matches: int, turns: int, think: float) -> dict:
-    if True:
-        made = []
-        for k in range(matches):
-            client = clients[k % len(clients)]
-            r = await client.post("/api/matches", json={"game": "arena", "seed": k, "config": {
-                "max_turns": turns, "turn_time_limit_s": 600}})
-            r.raise_for_status()
-            made.append(r.json())
-        lat: list[float] = []
-        acks: dict = {}
-        errors: list[str] = []
-        t0 = time.perf_counter()
-        await asyncio.gather(*(play(clients, k, m, turns, think, lat, acks, errors) for k, m in enumerate(made)))
-        wall = time.perf_counter() - t0
-        lost = dup = 0
-        for k, m in enumerate(made):
-            text = (await clients[k % len(clients)].get(f"/api/matches/{m['match']}/record")).text
-            lines = [json.loads(x) for x in text.splitlines()]
-            dec = [x for x in lines if x["type"] == "decision"]
-            if [d["n"] for d in dec] != list(range(1, turns + 1)):
-                lost += 1
-                continue
-            for d in dec:
-                for seat in ("p1", "p2"):
-                    if d["orders"].get(seat) != orders_for(k, seat, d["n"]):
-                        lost += 1
-        dup = sum(1 for v in acks.values() if v != 1)
+    made = []
+    for k in range(matches):
+        client = clients[k % len(clients)]
+        r = await client.post("/api/matches", json={"game": "arena", "seed": k, "config": {
+            "max_turns": turns, "turn_time_limit_s": 600}})
+        r.raise_for_status()
+        made.append(r.json())
+    lat: list[float] = []
+    acks: dict = {}
+    errors: list[str] = []
+    t0 = time.perf_counter()
+    await asyncio.gather(*(play(clients, k, m, turns, think, lat, acks, errors) for k, m in enumerate(made)))
+    wall = time.perf_counter() - t0
+    lost = dup = 0
+    for k, m in enumerate(made):
+        text = (await clients[k % len(clients)].get(f"/api/matches/{m['match']}/record")).text
+        lines = [json.loads(x) for x in text.splitlines()]
+        dec = [x for x in lines if x["type"] == "decision"]
+        if [d["n"] for d in dec] != list(range(1, turns + 1)):
+            lost += 1
+            continue
+        for d in dec:
+            for seat in ("p1", "p2"):
+                if d["orders"].get(seat) != orders_for(k, seat, d["n"]):
+                    lost += 1
+    dup = sum(1 for v in acks.values() if v != 1)
     lat.sort()
     q = statistics.quantiles(lat, n=100, method="inclusive")
     return {"matches": matches, "turns": turns, "think_ms": think * 1000, "orders": len(lat),
