@@ -18,8 +18,7 @@ database, starting that many ``botwars serve`` processes on their own ports over
 database (the "several machines" form) and spreading the matches over them round-robin (match k
 is created and played on worker k mod N); ``--cross`` sends each order to the next worker
 instead, which needs workers that answer for any match (the core of issue 27). More than one
-worker needs PostgreSQL (``--db postgres``): SQLite is one process. ``BOTWARS_BENCH_PROFILE=PATH``
-runs the first worker under cProfile and leaves its statistics at PATH.
+worker needs PostgreSQL (``--db postgres``): SQLite is one process.
 
     PYTHONPATH=src python benchmarks/server_load.py --db postgres --workers 1,2 --matches 50 --turns 30
 """
@@ -158,9 +157,7 @@ def serve(db: str, workers: int, tmp: str) -> tuple[list, list[str]]:
     for i in range(workers):
         port = free_port()
         log = open(os.path.join(tmp, f"server{i}.log"), "w")
-        prof = os.environ.get("BOTWARS_BENCH_PROFILE")  # a path: the first worker runs under cProfile, stats there
-        wrap = ["-m", "cProfile", "-o", prof] if prof and i == 0 else []
-        procs.append(subprocess.Popen([sys.executable, *wrap, "-m", "botwars.cli", "serve", "--db", db, "--port", str(port)],
+        procs.append(subprocess.Popen([sys.executable, "-m", "botwars.cli", "serve", "--db", db, "--port", str(port)],
                                       stdout=log, stderr=log, env=env))
         urls.append(f"http://127.0.0.1:{port}")
         wait_until_up(urls[-1])  # one at a time: the first migrates the database
