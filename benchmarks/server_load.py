@@ -12,6 +12,15 @@ orders that were sent: none lost, none duplicated.
 
 ``--db postgres`` uses ``scripts/ensure-postgres.sh`` (a fresh database on that server);
 ``--db URL`` uses any SQLAlchemy URL. Prints one Markdown table row (and ``--json``: a JSON object).
+
+Several workers (issue 27 item 7): ``--workers 1,2`` runs once per count, each on a fresh
+database, starting that many ``botwars serve`` processes on their own ports over the one
+database (the "several machines" form) and spreading the matches over them round-robin (match k
+is created and played on worker k mod N); ``--cross`` sends each order to the next worker
+instead, which needs workers that answer for any match (the core of issue 27). More than one
+worker needs PostgreSQL (``--db postgres``): SQLite is one process.
+
+    PYTHONPATH=src python benchmarks/server_load.py --db postgres --workers 1,2 --matches 50 --turns 30
 """
 
 from __future__ import annotations
@@ -62,7 +71,7 @@ def database(kind: str, tmp: str) -> str:
     return kind
 
 
-async def play(client: httpx.AsyncClient, k: int, made: dict, turns: int, think: float, lat: list[float],
+async def play(clients: list, k: int, made: dict, turns: int, think: float, lat: list[float],
                acks: dict, errors: list[str]) -> None:
     mid = made["match"]
     toks = {s["seat"]: s["token"] for s in made["seats"]}
@@ -71,6 +80,7 @@ async def play(client: httpx.AsyncClient, k: int, made: dict, turns: int, think:
         body = {"decision": n, "orders": orders_for(k, seat, n)}
         while True:
             t0 = time.perf_counter()
+            client = clients[(k + n + (seat == "p2")) % len(clients)] if CROSS else clients[k % len(clients)]
             try:
                 r = await client.post(f"/api/matches/{mid}/orders", json=body,
                                       headers={"Authorization": f"Bearer {toks[seat]}"})
@@ -91,69 +101,106 @@ async def play(client: httpx.AsyncClient, k: int, made: dict, turns: int, think:
         await asyncio.gather(give("p1", n), give("p2", n))
 
 
-async def run(url: str, matches: int, turns: int, think: float) -> dict:
+CROSS = False  # --cross: each order to the next worker (needs the core of issue 27)
+
+
+async def run(urls: list[str], matches: int, turns: int, think: float) -> dict:
     limits = httpx.Limits(max_connections=2 * matches, max_keepalive_connections=2 * matches)
-    async with httpx.AsyncClient(base_url=url, timeout=120, limits=limits) as client:
-        made = []
-        for k in range(matches):
-            r = await client.post("/api/matches", json={"game": "arena", "seed": k, "config": {
-                "max_turns": turns, "turn_time_limit_s": 600}})
-            r.raise_for_status()
-            made.append(r.json())
-        lat: list[float] = []
-        acks: dict = {}
-        errors: list[str] = []
-        t0 = time.perf_counter()
-        await asyncio.gather(*(play(client, k, m, turns, think, lat, acks, errors) for k, m in enumerate(made)))
-        wall = time.perf_counter() - t0
-        lost = dup = 0
-        for k, m in enumerate(made):
-            text = (await client.get(f"/api/matches/{m['match']}/record")).text
-            lines = [json.loads(x) for x in text.splitlines()]
-            dec = [x for x in lines if x["type"] == "decision"]
-            if [d["n"] for d in dec] != list(range(1, turns + 1)):
-                lost += 1
-                continue
-            for d in dec:
-                for seat in ("p1", "p2"):
-                    if d["orders"].get(seat) != orders_for(k, seat, d["n"]):
-                        lost += 1
-        dup = sum(1 for v in acks.values() if v != 1)
+    clients = [httpx.AsyncClient(base_url=u, timeout=120, limits=limits) for u in urls]
+    try:
+        return await _run(clients, matches, turns, think)
+    finally:
+        for c in clients:
+            await c.aclose()
+
+
+async def _run(clients: list, matches: int, turns: int, think: float) -> dict:
+    made = []
+    for k in range(matches):
+        client = clients[k % len(clients)]
+        r = await client.post("/api/matches", json={"game": "arena", "seed": k, "config": {
+            "max_turns": turns, "turn_time_limit_s": 600}})
+        r.raise_for_status()
+        made.append(r.json())
+    lat: list[float] = []
+    acks: dict = {}
+    errors: list[str] = []
+    t0 = time.perf_counter()
+    await asyncio.gather(*(play(clients, k, m, turns, think, lat, acks, errors) for k, m in enumerate(made)))
+    wall = time.perf_counter() - t0
+    lost = dup = 0
+    for k, m in enumerate(made):
+        text = (await clients[k % len(clients)].get(f"/api/matches/{m['match']}/record")).text
+        lines = [json.loads(x) for x in text.splitlines()]
+        dec = [x for x in lines if x["type"] == "decision"]
+        if [d["n"] for d in dec] != list(range(1, turns + 1)):
+            lost += 1
+            continue
+        for d in dec:
+            for seat in ("p1", "p2"):
+                if d["orders"].get(seat) != orders_for(k, seat, d["n"]):
+                    lost += 1
+    dup = sum(1 for v in acks.values() if v != 1)
     lat.sort()
     q = statistics.quantiles(lat, n=100, method="inclusive")
     return {"matches": matches, "turns": turns, "think_ms": think * 1000, "orders": len(lat),
             "wall_s": round(wall, 2), "orders_per_s": round(len(lat) / wall, 1),
             "p50_ms": round(q[49] * 1000, 2), "p99_ms": round(q[98] * 1000, 2), "max_ms": round(lat[-1] * 1000, 1),
-            "lost": lost, "duplicated": dup, "errors": len(errors)}
+            "lost": lost, "duplicated": dup, "errors": len(errors), "workers": len(clients)}
+
+
+def serve(db: str, workers: int, tmp: str) -> tuple[list, list[str]]:
+    """Start ``workers`` ``botwars serve`` processes on their own ports over ``db``; returns the
+    processes and their base URLs, once all answer."""
+    env = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "src")}
+    procs, urls = [], []
+    for i in range(workers):
+        port = free_port()
+        log = open(os.path.join(tmp, f"server{i}.log"), "w")
+        procs.append(subprocess.Popen([sys.executable, "-m", "botwars.cli", "serve", "--db", db, "--port", str(port)],
+                                      stdout=log, stderr=log, env=env))
+        urls.append(f"http://127.0.0.1:{port}")
+        wait_until_up(urls[-1])  # one at a time: the first migrates the database
+    return procs, urls
 
 
 def main() -> None:
+    global CROSS
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--matches", type=int, default=500)
     ap.add_argument("--turns", type=int, default=20)
     ap.add_argument("--think-ms", type=float, default=0.0, help="mean bot thinking time between decisions")
     ap.add_argument("--db", default="sqlite", help="sqlite, postgres or a SQLAlchemy URL")
+    ap.add_argument("--workers", default="1", help="worker counts to measure, e.g. 1,2 (more than 1: PostgreSQL)")
+    ap.add_argument("--cross", action="store_true", help="send each order to the next worker (needs issue 27's core)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        db = database(args.db, tmp)
-        port = free_port()
-        env = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "src")}
-        log = open(os.path.join(tmp, "server.log"), "w")
-        proc = subprocess.Popen([sys.executable, "-m", "botwars.cli", "serve", "--db", db, "--port", str(port)],
-                                stdout=log, stderr=log, env=env)
-        url = f"http://127.0.0.1:{port}"
-        try:
-            wait_until_up(url)
-            res = asyncio.run(run(url, args.matches, args.turns, args.think_ms / 1000))
-        finally:
-            proc.terminate()
-            proc.wait(timeout=30)
-    res["db"] = args.db if args.db in ("sqlite", "postgres") else db.split(":")[0]
-    if args.json:
-        print(json.dumps(res))
-    print(f"| {res['db']} | {res['matches']} | {res['turns']} | {res['think_ms']:g} | {res['orders']} | "
-          f"{res['orders_per_s']} | {res['p50_ms']} | {res['p99_ms']} | {res['lost']} | {res['duplicated']} |")
+    CROSS = args.cross
+    try:
+        counts = [int(x) for x in args.workers.split(",") if x.strip()]
+    except ValueError:
+        ap.error(f"--workers: a comma-separated list of counts, e.g. 1,2 (got {args.workers!r})")
+    if not counts or min(counts) < 1 or (max(counts) > 1 and args.db == "sqlite"):
+        ap.error("--workers: counts of at least 1; more than one worker needs --db postgres (SQLite is one process)")
+    print("| db | workers | matches | turns | think ms | orders | orders/s | p50 ms | p99 ms | lost | duplicated |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for n in counts:
+        with tempfile.TemporaryDirectory() as tmp:
+            db = database(args.db, tmp)
+            procs, urls = serve(db, n, tmp)
+            try:
+                res = asyncio.run(run(urls, args.matches, args.turns, args.think_ms / 1000))
+            finally:
+                for proc in procs:
+                    proc.terminate()
+                for proc in procs:
+                    proc.wait(timeout=30)
+        res["db"] = args.db if args.db in ("sqlite", "postgres") else db.split(":")[0]
+        if args.json:
+            print(json.dumps(res))
+        print(f"| {res['db']} | {n} | {res['matches']} | {res['turns']} | {res['think_ms']:g} | {res['orders']} | "
+              f"{res['orders_per_s']} | {res['p50_ms']} | {res['p99_ms']} | {res['lost']} | {res['duplicated']} |",
+              flush=True)
 
 
 if __name__ == "__main__":

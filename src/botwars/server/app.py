@@ -23,6 +23,7 @@ a malformed request or invalid orders.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -163,6 +164,18 @@ details (they go to the server's log)."""
 
 
 # ---- the app -----------------------------------------------------------------------------
+async def _renew_connections(shared: Any) -> None:
+    """Keep this worker's WebSocket connections counted by every worker (issue 27 item 4):
+    renew their rows every third of their lifetime, forever (cancelled at shutdown)."""
+    from botwars.server.deps import in_thread
+    while True:
+        await asyncio.sleep(shared.ttl_s / 3)
+        try:
+            await in_thread(shared.renew)
+        except Exception:  # the database away for a moment: the next round tries again
+            logging.getLogger(__name__).warning("could not renew the shared WebSocket connections", exc_info=True)
+
+
 @asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     """Start the match manager, the turn notices and the league scheduler; stop them at the end."""
@@ -172,7 +185,10 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     if not notices.started:
         notices.start()
     league.start()  # the league scheduler (server/league.py; BOTWARS_LEAGUE=off: none)
+    renewing = asyncio.ensure_future(_renew_connections(app.state.hub.shared)) if app.state.hub.shared else None
     yield
+    if renewing is not None:
+        renewing.cancel()
     league.stop()
     notices.stop()
     manager.stop()
@@ -201,6 +217,9 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, backgro
     """
     hub = Hub(per_match=ws_per_match, per_address=ws_per_address)
     st = store or Store(db_url)
+    if not st.is_sqlite:  # workers may share this database: count WebSocket connections in it (issue 27)
+        from botwars.store.shared import SharedConnections
+        hub.shared = SharedConnections(st)
     manager = MatchManager(st, now=now, background=background, notify=hub.publish)
     if background:
         manager.bot_pool = BotPool(bot_workers, time_cap_s=bot_time_cap_s)

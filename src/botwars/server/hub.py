@@ -47,6 +47,7 @@ class Hub:
                  spectator_interval_s: float = 0.2) -> None:
         self.per_match = per_match
         self.per_address = per_address
+        self.shared: Any = None  # a botwars.store.shared.SharedConnections where workers share a database
         self.spectator_interval_s = spectator_interval_s
         self._subs: dict[str, dict[asyncio.AbstractEventLoop, set[asyncio.Queue]]] = {}
         self._spectators: set[asyncio.Queue] = set()

@@ -291,7 +291,9 @@ class League:
         self.budget_s = budget_s
         self.max_match_s = max_match_s
         self.bot_pool = bot_pool
-        self.gate = gate or UploadGate(slots=CHECK_WORKERS)
+        # several workers share one PostgreSQL: the upload rate is counted there (issue 27 item 4)
+        self.gate = gate or UploadGate(slots=CHECK_WORKERS,
+                                       store=None if getattr(store, "is_sqlite", True) else store)
         self.rules = RestRules(quarantine_matches=quarantine_matches, matches_per_hour=matches_per_hour,
                                settled_sigma=settled_sigma, keep_replays=keep_replays)
         self._check_pool: Any = None  # without a bot pool: the league's own (made at the first check)

@@ -68,15 +68,22 @@ class UploadGate:
     ``"5/minute;30/hour"``; default :data:`UPLOAD_RATE`, or ``BOTWARS_UPLOAD_RATE``), counted
     over a moving window in memory; ``slots``: checks running at once (the rest wait, holding
     no thread); ``waiting``: most uploads waiting for a slot (503 ``uploads_busy`` beyond).
+    ``store``: a migrated :class:`~botwars.store.repo.Store` whose workers share the count
+    (issue 27 item 4: fixed windows in the table ``rate_hits``, so spreading uploads over
+    workers gains nothing); ``None``: this process's memory only.
     Raises ``ValueError`` for a rate the ``limits`` library cannot read."""
 
-    def __init__(self, rate: str | None = None, slots: int = 1, waiting: int = 32):
+    def __init__(self, rate: str | None = None, slots: int = 1, waiting: int = 32, store: Any = None):
         import os
 
         from limits import parse_many, storage, strategies
         self.rate_text = rate or os.environ.get("BOTWARS_UPLOAD_RATE", "").strip() or UPLOAD_RATE
         self.rates = parse_many(self.rate_text)
         self._limiter = strategies.MovingWindowRateLimiter(storage.MemoryStorage())
+        self._shared = None
+        if store is not None:
+            from botwars.store.shared import SharedRate
+            self._shared = SharedRate(store)
         self.slots = max(1, slots)
         self.waiting = max(0, waiting)
         self._sem: Any = None
@@ -85,10 +92,23 @@ class UploadGate:
     def admit(self, address: str) -> None:
         """Count one upload from ``address``; raise :class:`ApiError` 429 ``too_many_uploads``
         (naming the limit and when to try again) when it is over the rate."""
+        if self._shared is not None:
+            return self._admit_shared(address)
         for rate in self.rates:
             if not self._limiter.hit(rate, "upload", address):
                 reset = self._limiter.get_window_stats(rate, "upload", address).reset_time
                 import time
+                wait = max(1, int(reset - time.time() + 0.999))
+                raise ApiError(429, "too_many_uploads",
+                               f"too many uploads from your address: at most {rate} (uploads and "
+                               f"replacements); try again in {wait} s", retry_after=wait)
+
+    def _admit_shared(self, address: str) -> None:
+        """:meth:`admit` over the database's shared fixed windows."""
+        import time
+        for rate in self.rates:
+            ok, reset = self._shared.hit(f"upload|{rate}|{address}", rate.amount, rate.get_expiry())
+            if not ok:
                 wait = max(1, int(reset - time.time() + 0.999))
                 raise ApiError(429, "too_many_uploads",
                                f"too many uploads from your address: at most {rate} (uploads and "

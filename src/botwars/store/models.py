@@ -316,3 +316,28 @@ class NoticeAddressRow(Base):
     match_id: Mapped[str] = mapped_column(String(32), index=True)
     asked_at: Mapped[float] = mapped_column(Float)
     answered_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class RateHitRow(Base):
+    """One fixed window of a shared rate counter (issue 27 item 4): ``key`` (e.g.
+    ``upload|5/1/minute|ADDRESS``), ``window_start`` (epoch seconds, a multiple of the window),
+    ``hits`` so far, ``expires_at`` (epoch seconds) after which the row may be deleted."""
+    __tablename__ = "rate_hits"
+
+    key: Mapped[str] = mapped_column(String(300), primary_key=True)
+    window_start: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    hits: Mapped[int] = mapped_column(Integer)
+    expires_at: Mapped[float] = mapped_column(Float)
+
+
+class LiveConnectionRow(Base):
+    """A WebSocket connection open on some worker (issue 27 item 4): counted against the
+    per-match and per-address caps by every worker until ``expires_at`` (epoch seconds), which
+    its worker renews while alive."""
+    __tablename__ = "live_connections"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    worker: Mapped[str] = mapped_column(String(64))
+    address: Mapped[str | None] = mapped_column(String(200), nullable=True, index=True)
+    match_id: Mapped[str] = mapped_column(String(32), index=True)
+    expires_at: Mapped[float] = mapped_column(Float)

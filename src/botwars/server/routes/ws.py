@@ -109,6 +109,19 @@ async def _push(websocket: WebSocket, shared: SharedSnapshots, sess: Any, seat: 
         await q.get()
 
 
+async def _claim_shared(hub: Hub, match_id: str, address: Optional[str]) -> Optional[str]:
+    """Count the connection in the database when workers share one (``hub.shared``, issue 27
+    item 4), so the caps hold across workers; returns its id, or ``None`` without sharing.
+    Raises :class:`HubFull` beyond a cap."""
+    if hub.shared is None:
+        return None
+    from botwars.store.shared import ConnectionsFull
+    try:
+        return await in_thread(hub.shared.claim, match_id, address, hub.per_match, hub.per_address)
+    except ConnectionsFull as exc:
+        raise HubFull(str(exc)) from None
+
+
 @router.websocket("/api/matches/{match_id}/ws")
 async def ws(websocket: WebSocket, match_id: str, manager: ManagerDep, hub: HubDep,
              shared: SharedSnapshots = Depends(get_snapshots), token: Optional[str] = None) -> None:
@@ -128,6 +141,12 @@ async def ws(websocket: WebSocket, match_id: str, manager: ManagerDep, hub: HubD
     except HubFull as exc:
         await refuse(websocket, 4429, str(exc))
         return
+    try:
+        cid = await _claim_shared(hub, sess.id, address)
+    except HubFull as exc:
+        hub.unsubscribe(sess.id, sub)
+        await refuse(websocket, 4429, str(exc))
+        return
     q = sub[1]
     gone: list[bool] = []
     reading = None
@@ -142,3 +161,5 @@ async def ws(websocket: WebSocket, match_id: str, manager: ManagerDep, hub: HubD
             reading.cancel()
         hub.unsubscribe(sess.id, sub)
         shared.forget(sess.id, q)
+        if cid is not None:  # on the loop, not awaited: a cancelled handler still releases its row
+            hub.shared.release(cid)
