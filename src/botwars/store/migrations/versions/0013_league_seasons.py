@@ -1,7 +1,7 @@
 """league_seasons: a game's league seasons (issue 28 item 6, botwars.server.league)
 
 Revision ID: 0013
-Revises: 0010
+Revises: 0012
 Create Date: 2026-11-28
 
 """
@@ -9,7 +9,7 @@ from alembic import op
 import sqlalchemy as sa
 
 revision = "0013"
-down_revision = "0010"
+down_revision = "0012"
 branch_labels = None
 depends_on = None
 
