@@ -3,7 +3,7 @@ per-address upload rate); live_connections: WebSocket connections open on any wo
 with an ``expires_at`` its worker renews, so a dead worker's rows lapse.
 
 Revision ID: 0012
-Revises: 0010 (the lead re-chains it after 0011 at merge)
+Revises: 0010
 Create Date: 2026-11-28
 
 """
