@@ -157,3 +157,39 @@ def test_issue23_the_acceptance_says_its_turn_was_played_once_the_next_one_opens
     assert "are in" not in page.inner_text("body")
     assert page.errors == [], page.errors
     page.context.close()
+
+
+@pytest.mark.browser
+def test_issue23_a_resignation_shows_the_result_and_says_you_resigned_not_accepted(browser, live):
+    """The late audit (2026-11-28): after resigning, the orders panel read "Accepted. That was the
+    last turn" (nothing had been submitted) and the result stayed scrolled out of view on a phone."""
+    m = live.create("arena", ["remote", "builtin:hunter"], {"max_turns": "5"}, seed=4)
+    page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}", width=390, height=844)
+    wait_ready(page)
+    _move_one_robot(page)
+    n = submit_ok(page)
+    page.wait_for_function(f"Number(document.getElementById('page').dataset.decision) > {n}", timeout=WAIT_MS)
+    page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")  # down at the orders
+    page.click("#resign")  # the confirm dialog is accepted (open_page)
+    page.wait_for_selector("#outcome:not([hidden]) #result-head", timeout=WAIT_MS)
+    page.wait_for_function("(() => { const r = document.getElementById('outcome').getBoundingClientRect(); "
+                           "return r.top >= -1 && r.top < window.innerHeight; })()", timeout=WAIT_MS)
+    page.wait_for_function("document.getElementById('order-msg').textContent !== ''", timeout=WAIT_MS)
+    assert page.inner_text("#order-msg") == "You resigned."
+    assert "Accepted" not in page.inner_text("#page")
+    assert page.errors == [], page.errors
+    page.context.close()
+
+
+@pytest.mark.browser
+def test_issue23_a_refusal_drops_the_rule_id_and_keeps_its_explanation(browser, live):
+    """The late audit: geeko's refusal read "… (G-4.5: every program has length …)"; the page
+    leaves the rule id out and keeps the words (the whole message stays under Details)."""
+    g = live.create("geeko", ["remote"], seed=2)
+    page = open_page(browser, f"{live.url}/play/{g['match']}?token={g['seats'][0]['token']}")
+    wait_ready(page)
+    said = page.evaluate("""() => {
+      const raw = "'length' must be 1 to 9 (G-4.5: every program has length L <= the free registers of each robot), got 0";
+      return window.__plainRefusalForTest ? window.__plainRefusalForTest(raw) : null; }""")
+    assert said is not None and "G-4.5" not in said and "(every program has length" in said, said
+    page.context.close()

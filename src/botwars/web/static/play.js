@@ -388,10 +388,14 @@
     if (KIT.awaited) return KIT.awaited(v, s);
     return "give your orders and press Submit";
   }
+  let sawRunning = false, endShown = false;
   function renderOutcome(s) {
     const o = s.outcome, box = $("outcome");
-    if (!o) { box.hidden = true; return; }
+    if (!o) { box.hidden = true; sawRunning = sawRunning || s.status === "running"; return; }
     box.hidden = false;
+    // the match ended while this page watched it (a resignation, the last turn): bring the result
+    // into view, wherever the page was scrolled to (the orders panel, the board on a phone)
+    if (sawRunning && !endShown && box.scrollIntoView) { endShown = true; setTimeout(() => box.scrollIntoView({block: "start"}), 0); }
     box.innerHTML = "";
     let head, cls;
     // joint winners (a game where several players of rank 1 all win): the game's kit says who
@@ -697,8 +701,9 @@
     document.querySelectorAll(".near-msg").forEach(n => n.remove());
     if ($("board-msg")) $("board-msg").textContent = "";
     const m = $("order-msg");
-    if (m && m.classList.contains("ok")) m.textContent = LAST_TURN;
-    else if (m) { m.textContent = ""; m.classList.remove("error"); }
+    if (!m || !/^(Accepted|Already accepted|Your new orders)/.test(m.textContent)) return;  // "You resigned." stays
+    if (accepted) m.textContent = LAST_TURN;  // the orders of the point that ended the match
+    else { m.textContent = ""; m.classList.remove("ok", "error"); }  // an earlier turn's: gone
   }
 
   // ---- live updates: the WebSocket, reconnecting with back-off ---------------------------------
@@ -744,9 +749,8 @@
   // A message goes next to the control that caused it: the focused control's group in the order
   // controls, the board (a board click or the keyboard cursor), else beside Submit.
   function say(text, bad) {
-    if (snap && snap.status === "ended") {  // an answer that arrives after the end screen
-      if (!bad) { msg.textContent = LAST_TURN; msg.classList.add("ok"); msg.classList.remove("error"); }
-      return;
+    if (snap && snap.status === "ended" && !bad && /^(Accepted|Already accepted|Your new orders)/.test(text)) {
+      text = LAST_TURN;  // an acceptance that arrives after the end screen: its point ended the match
     }
     document.querySelectorAll(".near-msg").forEach(n => n.remove());
     const act = document.activeElement, entry = $("entry");
@@ -867,8 +871,10 @@
   // message that quotes JSON said in words (the message itself is kept under Details).
   const RULE = "(?:R\\d+[a-z]?|H\\d+|[A-Z]{1,2}-\\d+(?:\\.\\d+)*[a-z]?)";
   const RULES_IN_BRACKETS = new RegExp(`\\s*\\((?:rules?\\s+)?${RULE}(?:\\s*,\\s*${RULE})*\\)`, "g");
+  const RULE_LEAD = new RegExp(`\\((?:rules?\\s+)?${RULE}(?:\\s*,\\s*${RULE})*:\\s*`, "g");  // "(G-4.5: every program…" -> "(every program…"
+  window.__plainRefusalForTest = m => plainRefusal(m);  // (the browser tests read a refusal's wording)
   function plainRefusal(m) {
-    let t = String(m || "the orders were not accepted").replace(RULES_IN_BRACKETS, "").trim();
+    let t = String(m || "the orders were not accepted").replace(RULES_IN_BRACKETS, "").replace(RULE_LEAD, "(").trim();
     if (/[{[]\s*"|"\s*:/.test(t)) t = "the orders are incomplete or not in the form this game expects: finish every choice in the controls";
     return t.replace(/\.$/, "");
   }
