@@ -820,18 +820,15 @@ def league_season(
     """Start GAME's next league season (issue 28 item 6): the ladder then rates only the new
     season's matches, so every rating starts afresh and a ladder resting on settled ratings plays
     again. Earlier matches, results and replays stay stored. A running server sees it at once."""
-    from botwars.server.league import League
+    from botwars.server.league import start_season
     from botwars.server.session import ApiError
     from botwars.store import Store, default_url
     store = _guard(lambda: Store(db or default_url()))
     _guard(store.migrate)
-    import tempfile
-    with tempfile.TemporaryDirectory(prefix="botwars-season-") as data_dir:
-        league = League(store, data_dir, seed=0, enabled=False)
-        try:
-            new = league.new_season(game, reason)
-        except ApiError as exc:
-            _fail(f"league-season: {exc.message}")
+    try:
+        new = start_season(store, game, reason)
+    except ApiError as exc:
+        _fail(f"league-season: {exc.message}")
     console.print(f"{game}: season {new['number']} has started ({new['reason']}); the ladder rates its matches only",
                   highlight=False, soft_wrap=True)
 

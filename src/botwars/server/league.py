@@ -215,6 +215,47 @@ def league_secret(data_dir: str) -> int:
     return seed
 
 
+# ---- seasons (issue 28 item 6) -----------------------------------------------------------
+def _latest_season(s: Any, game: str) -> Optional[LeagueSeasonRow]:
+    """The newest ``league_seasons`` row of ``game`` in session ``s``, or ``None`` (season 1)."""
+    return s.scalars(select(LeagueSeasonRow).where(LeagueSeasonRow.game == game)
+                     .order_by(LeagueSeasonRow.number.desc()).limit(1)).first()
+
+
+def current_season(store: Store, game: str) -> dict[str, Any]:
+    """``game``'s current season: ``{"number", "started_at", "reason"}`` (season 1, from 0.0 and
+    reason ``""``, until an operator starts a second one). The ladder rates only the matches
+    created since ``started_at``."""
+    with store.read() as s:
+        row = _latest_season(s, game)
+    if row is None:
+        return {"number": 1, "started_at": 0.0, "reason": ""}
+    return {"number": row.number, "started_at": row.started_at, "reason": row.reason}
+
+
+def start_season(store: Store, game: str, reason: str, now: float | None = None) -> dict[str, Any]:
+    """Start ``game``'s next season at ``now`` (server time; default: the clock) for ``reason``
+    (plain words, 1 to 200 characters): from then on the ladder rates only the new season's
+    matches, so every rating starts afresh and a resting ladder plays again (the rest rule's
+    "until something changes"). Earlier seasons' matches and replays stay stored. Returns the new
+    :func:`current_season`. Raises :class:`ApiError` 404 for an unknown game, 422 for an empty or
+    over-long reason."""
+    try:
+        get_ruleset(game)
+    except BotwarsError:
+        raise ApiError(404, "unknown_game", f"no game {game[:64]!r}") from None
+    reason = (reason or "").strip()
+    if not 1 <= len(reason) <= 200:
+        raise ApiError(422, "bad_reason", "a new season needs a reason of 1 to 200 characters "
+                                          "(it is shown on the league page)")
+    now = time.time() if now is None else now
+    with store.write() as s:
+        last = _latest_season(s, game)
+        number = (last.number if last is not None else 1) + 1
+        s.add(LeagueSeasonRow(game=game, number=number, started_at=now, reason=reason))
+    return {"number": number, "started_at": now, "reason": reason}
+
+
 # ---- the league ----------------------------------------------------------------------------
 class RestRules(BaseModel):
     """The league's quarantine and rest rules (issue 28 items 5 and 6), shown on the league
@@ -555,37 +596,12 @@ class League:
 
     # ---- seasons (issue 28 item 6) ---------------------------------------------------------
     def season(self, game: str) -> dict[str, Any]:
-        """``game``'s current season: ``{"number", "started_at", "reason"}`` (season 1, from 0.0
-        and reason ``""``, until an operator starts a second one)."""
-        with self.store.read() as s:
-            row = s.scalars(select(LeagueSeasonRow).where(LeagueSeasonRow.game == game)
-                            .order_by(LeagueSeasonRow.number.desc()).limit(1)).first()
-        if row is None:
-            return {"number": 1, "started_at": 0.0, "reason": ""}
-        return {"number": row.number, "started_at": row.started_at, "reason": row.reason}
+        """``game``'s current season (:func:`current_season`)."""
+        return current_season(self.store, game)
 
     def new_season(self, game: str, reason: str, now: float | None = None) -> dict[str, Any]:
-        """Start ``game``'s next season at ``now`` (server time; default: the clock) for
-        ``reason`` (plain words, 1 to 200 characters): from then on the ladder rates only the new
-        season's matches, so every rating starts afresh and a resting ladder plays again (the rest
-        rule's "until something changes"). Earlier seasons' matches and replays stay stored.
-        Returns the new :meth:`season`. Raises :class:`ApiError` 404 for an unknown game, 422
-        for an empty or over-long reason."""
-        try:
-            get_ruleset(game)
-        except BotwarsError:
-            raise ApiError(404, "unknown_game", f"no game {game[:64]!r}") from None
-        reason = (reason or "").strip()
-        if not 1 <= len(reason) <= 200:
-            raise ApiError(422, "bad_reason", "a new season needs a reason of 1 to 200 characters "
-                                              "(it is shown on the league page)")
-        now = time.time() if now is None else now
-        with self.store.write() as s:
-            last = s.scalars(select(LeagueSeasonRow).where(LeagueSeasonRow.game == game)
-                             .order_by(LeagueSeasonRow.number.desc()).limit(1)).first()
-            number = (last.number if last is not None else 1) + 1
-            s.add(LeagueSeasonRow(game=game, number=number, started_at=now, reason=reason))
-        return {"number": number, "started_at": now, "reason": reason}
+        """Start ``game``'s next season (:func:`start_season`)."""
+        return start_season(self.store, game, reason, now)
 
     def _trials(self, game: str, quarantine: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
         """Per active bot version of ``game`` still in quarantine (fewer than
