@@ -862,9 +862,9 @@
     changing = null;
     if (was !== null && snap) buildEntry(snap);  // back to "your orders are in"
     refusalDetails(null);
-    accepted = {decision: sent, label: (turnLabels[sent] || turnText(snap).replace(/ of \d+$/, "")).toLowerCase()};
+    accepted = {decision: sent, label: (turnLabels[sent] || turnText(snap).replace(/ of \d+$/, "")).toLowerCase()};  // the point sent: "setup", not the turn now shown
     say(j.duplicate ? "Already accepted." : j.replaced ? `Your new orders replace the ones you gave before${notes ? ` (notes: ${notes})` : ""}. You can change them until the turn is played.`
-      : `Accepted: your orders for ${(turnLabels[sent] || turnText(snap).replace(/ of \d+$/, "")).toLowerCase()} are in${notes ? ` (notes: ${notes})` : ""}.`, false);  // the point sent: "setup", not the turn now shown
+      : `Accepted: your orders for ${accepted.label} are in${notes ? ` (notes: ${notes})` : ""}.`, false);
     if (snap && snap.decision > sent && snap.status !== "ended") playedOrderMessage();  // the next turn came first
   }
   // A refusal's message as a sentence for a person: rule numbers in brackets left out, and a
@@ -872,7 +872,6 @@
   const RULE = "(?:R\\d+[a-z]?|H\\d+|[A-Z]{1,2}-\\d+(?:\\.\\d+)*[a-z]?)";
   const RULES_IN_BRACKETS = new RegExp(`\\s*\\((?:rules?\\s+)?${RULE}(?:\\s*,\\s*${RULE})*\\)`, "g");
   const RULE_LEAD = new RegExp(`\\((?:rules?\\s+)?${RULE}(?:\\s*,\\s*${RULE})*:\\s*`, "g");  // "(G-4.5: every program…" -> "(every program…"
-  window.__plainRefusalForTest = m => plainRefusal(m);  // (the browser tests read a refusal's wording)
   function plainRefusal(m) {
     let t = String(m || "the orders were not accepted").replace(RULES_IN_BRACKETS, "").replace(RULE_LEAD, "(").trim();
     if (/[{[]\s*"|"\s*:/.test(t)) t = "the orders are incomplete or not in the form this game expects: finish every choice in the controls";
