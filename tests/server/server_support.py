@@ -56,3 +56,13 @@ def wait_http(url: str, timeout: float = 30.0, proc=None) -> None:
     raise RuntimeError(f"server at {url} did not start")
 
 
+def ws_refused(client, path: str):
+    """Open the WebSocket ``path`` with a Starlette test ``client``; the close code it was
+    refused with (e.g. 4429 over a connection cap), or ``None`` when it was accepted."""
+    from starlette.websockets import WebSocketDisconnect
+    try:
+        with client.websocket_connect(path) as ws:
+            ws.receive_json()
+    except WebSocketDisconnect as exc:
+        return exc.code
+    return None

@@ -13,9 +13,9 @@ import threading
 
 import pytest
 from fastapi.testclient import TestClient
-from starlette.websockets import WebSocketDisconnect
 
 from botwars.server.app import create_app
+from tests.server.server_support import ws_refused
 
 BOARDS = os.path.join(os.path.dirname(__file__), "..", "..", "src", "botwars", "games")
 SECRET = "S3cretPw-0123456789"
@@ -166,15 +166,6 @@ def test_the_board_drawing_is_capped(api, monkeypatch):
     assert r.status_code == 422 and r.json()["error"] == "board_too_large"
 
 
-def _ws_refused(client, path):
-    try:
-        with client.websocket_connect(path) as ws:
-            ws.receive_json()
-    except WebSocketDisconnect as exc:
-        return exc.code
-    return None
-
-
 def test_websocket_connections_per_address_are_limited(sqlite_url, clock):
     app = create_app(sqlite_url, background=False, now=clock, ws_per_address=2)
     with TestClient(app) as c:
@@ -183,8 +174,8 @@ def test_websocket_connections_per_address_are_limited(sqlite_url, clock):
         with c.websocket_connect(f"/api/matches/{m1}/ws") as a, c.websocket_connect(f"/api/matches/{m2}/ws") as b:
             a.receive_json()
             b.receive_json()
-            assert _ws_refused(c, f"/api/matches/{m1}/ws") == 4429
-            assert _ws_refused(c, f"/api/matches/{m2}/ws") == 4429
+            assert ws_refused(c, f"/api/matches/{m1}/ws") == 4429
+            assert ws_refused(c, f"/api/matches/{m2}/ws") == 4429
         with c.websocket_connect(f"/api/matches/{m1}/ws") as a:  # closed ones no longer count
             assert a.receive_json()["match"] == m1
 
@@ -196,7 +187,7 @@ def test_websocket_connections_per_match_are_limited(sqlite_url, clock):
         m2 = make(c, "arena").json()["match"]
         with c.websocket_connect(f"/api/matches/{m1}/ws") as a:
             a.receive_json()
-            assert _ws_refused(c, f"/api/matches/{m1}/ws") == 4429
+            assert ws_refused(c, f"/api/matches/{m1}/ws") == 4429
             with c.websocket_connect(f"/api/matches/{m2}/ws") as b:
                 assert b.receive_json()["match"] == m2
 

@@ -10,6 +10,7 @@ from botwars.server.manager import ApiError
 from botwars.server.uploads import UploadGate
 from botwars.store.repo import Store
 from botwars.store.shared import ConnectionsFull, SharedConnections, SharedRate
+from tests.server.server_support import ws_refused
 
 
 @pytest.fixture
@@ -91,16 +92,6 @@ def test_dead_workers_connections_lapse(two_workers):
         wa.claim("m4", "y", per_match=None, per_address=1, now=1040.0)  # w2's renewed row still counts
 
 
-def _ws_refused(client, path):
-    from starlette.websockets import WebSocketDisconnect
-    try:
-        with client.websocket_connect(path) as ws:
-            ws.receive_json()
-    except WebSocketDisconnect as exc:
-        return exc.code
-    return None
-
-
 def _until_no_live_connections(store):
     import time
 
@@ -126,7 +117,7 @@ def test_two_apps_share_the_websocket_cap_per_address(pg_url, clock):
         m1 = c1.post("/api/matches", json={"game": "arena"}).json()["match"]
         with c0.websocket_connect(f"/api/matches/{m0}/ws") as a:
             assert a.receive_json()["match"] == m0
-            assert _ws_refused(c1, f"/api/matches/{m1}/ws") == 4429  # the other worker counts it
+            assert ws_refused(c1, f"/api/matches/{m1}/ws") == 4429  # the other worker counts it
         _until_no_live_connections(apps[0].state.store)  # the closing handler releases its row
         with c1.websocket_connect(f"/api/matches/{m1}/ws") as b:  # released when closed
             assert b.receive_json()["match"] == m1
