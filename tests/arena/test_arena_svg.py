@@ -21,7 +21,7 @@ def test_svg_draws_every_robot_with_its_hp_and_walls():
     robots = [g for g in doc.findall(f".//{NS}g") if g.get("class") == "robot"]
     assert len(robots) == 4
     titles = sorted(g.find(f"{NS}title").text for g in robots)
-    assert any("6:5" in t and "player 1" in t for t in titles)
+    assert any("6:5" in t and t.startswith("Red's robot") for t in titles)  # player 1 is Red (render/palette.py)
     # issue 13: shapes as well as colours, player 1 discs and player 2 squares
     assert sorted(len(g.findall(f"{NS}circle")) for g in robots) == [0, 0, 1, 1]
     assert {g.get("data-square") for g in robots} >= {"6:5"}

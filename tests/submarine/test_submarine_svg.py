@@ -74,7 +74,7 @@ def test_S_8_5_own_submerged_sub_is_drawn_with_hp_and_hidden_from_others():
     mine = parse(render_svg(RS, st, "p1", events))
     a = [g for g in groups(mine, "sub") if g.get("data-sub") == "a"]
     assert len(a) == 1 and a[0].get("data-space") == "B2" and a[0].get("data-surfaced") == "false"
-    assert "5 HP" in a[0].find(f"{NS}title").text and "special torpedo" in a[0].find(f"{NS}title").text
+    assert "5 HP" in a[0].find(f"{NS}title").text and "special: torpedo" in a[0].find(f"{NS}title").text
     for seat in ("p2", None):
         doc = parse(render_svg(RS, st, seat, events))
         assert "a" not in {g.get("data-sub") for g in groups(doc, "sub")}

@@ -218,7 +218,7 @@ def test_issue23_a_newcomer_plays_a_whole_match_by_clicking(browser, live, game,
     screenshot(page, game, size, "end")
     # the headings of "What just happened" are turns, not decision points (issue 23 item 2)
     assert "Decision point" not in page.inner_text("#events")
-    assert re.search(r"^(Turn \d+|Setup)$", page.inner_text("#events h3").strip()), page.inner_text("#events h3")
+    assert re.search(r"^(Turn \d+|Setup|The end)$", page.inner_text("#events h3").strip()), page.inner_text("#events h3")
     if size == "phone":
         assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
     assert page.errors == [], page.errors

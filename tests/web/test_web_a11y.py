@@ -313,7 +313,7 @@ def test_issue13_spectator_page_names_and_contrast(browser, live):  # noqa: F811
     snap = page.locator("body").aria_snapshot()
     assert not [line for line in snap.splitlines() if UNNAMED.match(line)]
     page.wait_for_selector("#board-text h4", state="attached", timeout=WAIT_MS)
-    assert re.search(r"bot [A-D] of (blue|orange) on [A-H]\d", page.locator("#board-text").text_content())  # pieces in words
+    assert re.search(r"(Blue|Orange)'s bot [A-D] on [A-H]\d", page.locator("#board-text").text_content())  # pieces in words
     rows = check_contrast(page, "dadoed spectator")
     # the measurement sees what a reader sees: faded muted text is caught
     # (appended and measured in one script turn, on <main>, which live updates never replace:

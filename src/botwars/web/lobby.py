@@ -13,6 +13,7 @@ from fastapi.responses import HTMLResponse
 
 from botwars.engine.plugin import games as all_games
 from botwars.server.deps import ManagerDep
+from botwars.server.names import seat_label
 from botwars.web.rendering import page
 
 router = APIRouter(include_in_schema=False)
@@ -46,12 +47,20 @@ def plain_doc(doc: str) -> str:
     return re.sub(r"\s{2,}", " ", out).strip(" ,;:")
 
 
+def _seat_labels(seats: list[str]) -> list[str]:
+    """Each seat's name in the lobby (issue 23 item 2): its colour word, as on the match pages
+    (server/names.seat_label without display names)."""
+    return [seat_label(s, seats, {}) for s in seats]
+
+
 def _games() -> list[dict[str, Any]]:
     out = []
     for gid, game in all_games().items():
         rs = game.ruleset()
         out.append({"id": gid, "name": rs.name, "min_seats": rs.min_seats, "max_seats": min(rs.max_seats, 6),
                     "seat_names": rs.seat_names(min(rs.max_seats, 6)),
+                    # what the lobby calls each seat: its colour ("Red"), never the engine's "p1"
+                    "seat_labels": _seat_labels(rs.seat_names(min(rs.max_seats, 6))),
                     "params": [{"name": p.name, "type": p.type.__name__, "default": p.default, "doc": p.doc,
                                 "plain": plain_doc(p.doc), "choices": _choices(p), "file": p.kind == "file"}
                                for p in rs.params],

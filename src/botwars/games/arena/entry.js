@@ -19,7 +19,16 @@
   // tie-break, named with its numbers), else a draw; resignations and time as such.
   function outcome(o, seat, ui) {
     const name = s => seatInfoOf(ui, s).name, other = s => (s === "p1" ? "p2" : "p1");
-    const robots = (o.details || {}).robots || {}, hp = (o.details || {}).hp || {};
+    // the final count (R28); a resignation's outcome has none: counted from the last view
+    let robots = (o.details || {}).robots || {}, hp = (o.details || {}).hp || {};
+    const last = ui && ui.snap && ui.snap.view;
+    if (!("p1" in robots) && last && Array.isArray(last.robots)) {
+      robots = {p1: 0, p2: 0}; hp = {p1: 0, p2: 0};
+      for (const r of last.robots) {  // a seat's view says F (friend) / E (enemy), a spectator's the player
+        const s = `p${r.player !== undefined ? r.player : (r.side === "F" ? last.player : 3 - last.player)}`;
+        if (s in robots) { robots[s] += 1; hp[s] += r.hp; }
+      }
+    }
     const w = o.winner, l = w ? other(w) : null;
     const subj = s => (seat && s === seat ? "you" : name(s));
     const Subj = s => { const t = subj(s); return t[0].toUpperCase() + t.slice(1); };

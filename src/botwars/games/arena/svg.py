@@ -35,8 +35,8 @@ def arena_svg(state: Any, seat: str | None = None, events: list[Event] | None = 
             if (x, y) in amap.walls:
                 svg.rect(c, r, "#444", "#333", title=f"{x}:{y} wall")
             elif (x, y) in owner:
-                svg.rect(c, r, "#f3f3f3", title=f"{x}:{y} spawn point of player {owner[(x, y)]}: new robots appear "
-                                                 f"here on spawn turns, and a robot standing here then dies (R19)")
+                svg.rect(c, r, "#f3f3f3", title=f"{x}:{y}, {seat_colour(owner[(x, y)] - 1).name}'s spawn point: new robots "
+                                                 f"appear here on spawn turns, and a robot standing here then dies")
                 colour = PLAYER_COLOURS[owner[(x, y)] - 1]
                 px, py = svg.xy(c, r)
                 svg.add(f'<rect x="{px + 3}" y="{py + 3}" width="{svg.cell - 6}" height="{svg.cell - 6}" '
@@ -67,8 +67,8 @@ def arena_svg(state: Any, seat: str | None = None, events: list[Event] | None = 
         c, r = cr(sq)
         pal = seat_colour(p - 1)
         colour = pal.fill
-        who = f"{pal.name}" + (f" ({names[f'p{p}']})" if names and names.get(f"p{p}") else "")
-        svg.open_group("robot", f"robot {rid} of player {p} ({who}) at {sq[0]}:{sq[1]}, {hp} HP",
+        who = (f"{names[f'p{p}']} ({pal.name})" if names and names.get(f"p{p}") else pal.name)
+        svg.open_group("robot", f"{who}'s robot on {sq[0]}:{sq[1]}, {hp} HP",
                        square=f"{sq[0]}:{sq[1]}", player=p, colour=pal.word)
         if p == 2:  # a square for player 2, a disc for player 1: told apart without colour
             px, py = svg.xy(c, r)
@@ -78,7 +78,15 @@ def arena_svg(state: Any, seat: str | None = None, events: list[Event] | None = 
         else:
             svg.circle(c, r, colour, 0.4 if hp >= half else 0.3)
         cx, cy = svg.centre(c, r)
-        svg.text(cx, cy, str(hp), 9 if hp < 100 else 8, pal.ink, weight="bold")
+        # the HP as large as the piece allows (legible on a phone's 16-square board, issue 23), and
+        # a bar along the square's foot: the health left at a glance (R7: robots start with initial_hp)
+        svg.text(cx, cy, str(hp), 11 if hp < 100 else 10, pal.ink, weight="bold")
+        px, py = svg.xy(c, r)
+        full = svg.cell - 4
+        part = max(1.0, full * min(1.0, hp / max(1, state.config["initial_hp"])))
+        svg.add(f'<rect class="hp-bar" x="{px + 2:g}" y="{py + svg.cell - 3.5:g}" width="{full:g}" height="2.5" fill="#ddd"/>'
+                f'<rect class="hp-bar" x="{px + 2:g}" y="{py + svg.cell - 3.5:g}" width="{part:g}" height="2.5" '
+                f'fill="{"#2ca02c" if hp >= half else "#d62728"}"/>')
         svg.close_group()
     return svg.to_string()
 

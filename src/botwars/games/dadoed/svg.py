@@ -88,7 +88,7 @@ def dadoed_svg(view: dict[str, Any], events: list[Event] | None = None, seat: st
             continue
         c, r = _cr(b["tile"])
         colour = COLOURS[b["owner"]]
-        desc = f"bot {lb} of {b['owner']} on {b['tile']}" + (", rooted" if b["rooted"] else "") + \
+        desc = f"{str(b['owner']).capitalize()}'s bot {lb} on {b['tile']}" + (", rooted" if b["rooted"] else "") + \
             (", on fire" if b["tile"] in fire else "") + (f", super {' then '.join(_cmd_word(c, commands) for c in b['super'])}" if b["super"] else "")
         svg.open_group("bot", desc, bot=lb, owner=b["owner"], tile=b["tile"], rooted=str(b["rooted"]).lower())
         svg.circle(c, r, colour, 0.36, "#000")

@@ -46,7 +46,7 @@
     ["^idle$", () => "does nothing"],
     ["^obstruction encountered$", () => "is stopped by an obstacle"],
     [`^pushed to ${SQ}$`, m => `is pushed to ${m[1]}`],
-    [`^teleport to ${SQ}$`, m => `teleports to ${m[1]}`],
+    [`^teleport to ${SQ}$`, m => `enters a teleporter and is moved to ${m[1]}, the next free teleporter in letter order (A, then B, then C …, back to A)`],
     [`^switch ${SQ} (on|off)$`, m => `flips the switch on ${m[1]} ${m[2]}`],
     [`^eye ${SQ} (on|off)$`, m => `its beam flips the electric eye on ${m[1]} ${m[2]}`],
     ["^fence -(\\d+) HP$", m => `touches an electric fence and loses ${m[1]} HP`],
@@ -96,11 +96,12 @@
         const cell = k => r[head.indexOf(k)];
         const bits = [];
         if (head.includes("FLAGS")) bits.push(cell("FLAGS") && cell("FLAGS") !== "-" ? `flags ${cell("FLAGS")}` : "no flag");
-        if (head.includes("TURNS")) bits.push(cell("TURNS") && cell("TURNS") !== "-" ? `left room 5 on turn ${cell("TURNS")}` : `${cell("ROOMS")} room(s) done`);
-        if (head.includes("ROBOTS")) bits.push(`${cell("ROBOTS")} robot(s) left`);
-        if (head.includes("LOST")) bits.push(`${cell("LOST")} robot(s) lost`);
-        const st = cell("STATUS");
-        return `Place ${cell("RANK")}: ${who(cell("NAME")).replace(/'s robot$/, "")} — ${bits.join(", ")}${st && st !== "-" ? ` (${st})` : ""}.`;
+        const count = (n, one, many) => `${n} ${Number(n) === 1 ? one : many}`;
+        if (head.includes("TURNS")) bits.push(cell("TURNS") && cell("TURNS") !== "-" ? `left room 5 on turn ${cell("TURNS")}` : count(cell("ROOMS"), "room done", "rooms done"));
+        if (head.includes("ROBOTS")) bits.push(count(cell("ROBOTS"), "robot left", "robots left"));
+        if (head.includes("LOST")) bits.push(Number(cell("LOST")) ? count(cell("LOST"), "robot lost", "robots lost") : "no robot lost");
+        const st = cell("STATUS"), STATUS = {winner: "the winner", unfinished: "did not finish", finished: "finished", out: "out"};
+        return `Place ${cell("RANK")}: ${who(cell("NAME")).replace(/'s robot$/, "")} — ${bits.join(", ")}${st && st !== "-" ? ` (${STATUS[st] || st})` : ""}.`;
       });
     }
     const names = (rows.find(r => r[0] === "NAME") || []).slice(1);
@@ -155,7 +156,11 @@
   }
   // The end screen in words (issue 23 item 2): F-8.1 to F-8.7 as sentences, flags as the score.
   function outcome(o, seat, ui) {
-    const name = s => (kit.seats[s] || {name: s}).name, flags = (o.details || {}).flags || o.scores || {};
+    // flags touched (F-7): the outcome's own count; a resignation's outcome has none (its scores are
+    // 1 for the winner, 0 for the rest, no flags): counted from the last view's players instead
+    const name = s => (kit.seats[s] || {name: s}).name, last = ui && ui.snap && ui.snap.view;
+    const fromView = last && Array.isArray(last.players) ? Object.fromEntries(last.players.map(p => [p.name, (p.flags || []).length])) : null;
+    const flags = (o.details || {}).flags || fromView || {};
     const seats = Object.keys(o.scores || flags), solo = seats.length === 1;
     const me = seat && seats.includes(seat) ? seat : null;
     const subj = s => (s === me ? "you" : name(s)), Subj = s => { const t = subj(s); return t[0].toUpperCase() + t.slice(1); };
@@ -181,6 +186,11 @@
   }
   const kit = {
     outcome,
+    // "expected 5 cards for free registers 1..5 (registers 4, 5 are fused…), got 2" (F-5.3, F-5.4; the
+    // message bots read) as a player reads it
+    refusal: m => String(m).replace(/expected (\d+) cards? for free registers 1\.\.\d+(?: \(registers ([\d, ]+) are fused and cannot be changed\))?, got (\d+)/,
+      (_, k, fused, got) => `put ${cardsWord(Number(k))} in your registers (${Number(got) === 0 ? "none is there yet" : `there ${got === "1" ? "is 1" : `are ${got}`}`})` +
+        (fused ? `; registers ${fused} are locked by damage and keep their cards` : "")),
     keys: "Hand: Enter puts the card in the next free register. Registers: Enter or Delete takes a card back, Shift+Left / Shift+Right (or ◀ ▶) move it earlier or later. Reboot: Space on the checkbox.",
     letterPieces: true,
     seats: {p1: {letter: "1"}, p2: {letter: "2"}, p3: {letter: "3"}, p4: {letter: "4"}},  // names, colours: the page's palette

@@ -307,14 +307,14 @@ def factory_svg(st: Any, seat: str | None = None, events: list[Event] | None = N
             rad = cell * 0.22
         y -= cell * 0.06
         letter = getattr(bot, "letter", None)
-        who = f"robot {letter} of {pl.name}" if letter else f"{pl.name}'s robot"
+        who = f"{pal.name}'s robot {letter}" if letter else f"{pal.name}'s robot"
         label = (names or {}).get(getattr(pl, "seat", pl.name)) or (names or {}).get(pl.name)
         # data-robot: the robot's index, the same in every picture of a match (the replay viewer
         # animates it from square to square, issue 14); data-letter: geeko's A / B (G-16.1)
         data = (f' data-robot="{k}" data-square="{sq_str(bot.sq)}" data-facing="{DIRS[bot.facing]}"'
                 f' data-owner="{escape(pl.name)}" data-colour="{pal.word}"' + (f' data-letter="{letter}"' if letter else ""))
-        svg.add(f'<g class="robot"{data}><title>{escape(who)} ({pal.word}) on {sq_str(bot.sq)}, facing '
-                f'{_DIRNAME[bot.facing]}, {bot.hp} HP, {"real" if bot.mode == "real" else "virtual (passes through robots)"}'
+        svg.add(f'<g class="robot"{data}><title>{escape(who)} on {sq_str(bot.sq)}, facing '
+                f'{_DIRNAME[bot.facing]}, {bot.hp} HP{"" if bot.mode == "real" else ", virtual (passes through robots)"}'
                 f'{", rebooting" if bot.rebooting else ""}</title>'
                 + sym.robot_disc(x, y, rad, cell, pal.fill, pal.edge, pal.ink, bot.facing, bot.hp, bot.mode != "real"))
         if letter:  # geeko's robot letter, in a small tag at the lower left (the HP stays in the middle)
@@ -360,6 +360,6 @@ def _flags(svg: Svg, st: Any, cr: Any) -> None:
         pal = _colour(pl, i)
         j = at.get(nxt, 0)
         at[nxt] = j + 1
-        svg.add(f'<g class="next-flag" data-owner="{escape(pl.name)}" data-colour="{pal.word}"><title>next flag of '
-                f'{escape(pl.name)} ({pal.word}): flag {nxt}</title>' + sym.pennant(x, y, svg.cell, j, pal.fill, pal.edge)
+        svg.add(f'<g class="next-flag" data-owner="{escape(pl.name)}" data-colour="{pal.word}"><title>{pal.name}\'s '
+                f'next flag: flag {nxt}</title>' + sym.pennant(x, y, svg.cell, j, pal.fill, pal.edge)
                 + "</g>")

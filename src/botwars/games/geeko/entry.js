@@ -19,6 +19,8 @@
   };
   const parseSq = s => { const m = /^r(\d+)c(\d+)$/.exec(s || ""); return m ? [Number(m[1]), Number(m[2])] : null; };
   const seatName = n => `p${n}`;
+  // a standings row's status (the engine's words) as the page says it
+  const STANDING = {winner: "won", finished: "left room 5", unfinished: "did not finish", out: "out of the race (no robot left)"};
   // ---- the report tables in plain words (issue 23 item 2) ------------------------------------
   // Each stage/end/fused/result section (an event or a stage section of /web/matches/ID/turn/N/
   // stages.json) as one sentence per robot; the table itself stays under "Details".
@@ -32,7 +34,7 @@
     ["^idle$", () => "does nothing"],
     ["^obstruction encountered$", () => "is stopped by an obstacle"],
     [`^pushed to ${SQ}$`, m => `is pushed to ${m[1]}`],
-    [`^teleport to ${SQ}$`, m => `teleports to ${m[1]}`],
+    [`^teleport to ${SQ}$`, m => `enters a teleporter and is moved to ${m[1]}, the next free teleporter in letter order (A, then B, then C …, back to A)`],
     [`^switch ${SQ} (on|off)$`, m => `flips the switch on ${m[1]} ${m[2]}`],
     [`^eye ${SQ} (on|off)$`, m => `its beam flips the electric eye on ${m[1]} ${m[2]}`],
     ["^fence -(\\d+) HP$", m => `touches an electric fence and loses ${m[1]} HP`],
@@ -82,11 +84,12 @@
         const cell = k => r[head.indexOf(k)];
         const bits = [];
         if (head.includes("FLAGS")) bits.push(cell("FLAGS") && cell("FLAGS") !== "-" ? `flags ${cell("FLAGS")}` : "no flag");
-        if (head.includes("TURNS")) bits.push(cell("TURNS") && cell("TURNS") !== "-" ? `left room 5 on turn ${cell("TURNS")}` : `${cell("ROOMS")} room(s) done`);
-        if (head.includes("ROBOTS")) bits.push(`${cell("ROBOTS")} robot(s) left`);
-        if (head.includes("LOST")) bits.push(`${cell("LOST")} robot(s) lost`);
-        const st = cell("STATUS");
-        return `Place ${cell("RANK")}: ${who(cell("NAME")).replace(/'s robot$/, "")} — ${bits.join(", ")}${st && st !== "-" ? ` (${st})` : ""}.`;
+        const count = (n, one, many) => `${n} ${Number(n) === 1 ? one : many}`;
+        if (head.includes("TURNS")) bits.push(cell("TURNS") && cell("TURNS") !== "-" ? `left room 5 on turn ${cell("TURNS")}` : count(cell("ROOMS"), "room done", "rooms done"));
+        if (head.includes("ROBOTS")) bits.push(count(cell("ROBOTS"), "robot left", "robots left"));
+        if (head.includes("LOST")) bits.push(Number(cell("LOST")) ? count(cell("LOST"), "robot lost", "robots lost") : "no robot lost");
+        const st = cell("STATUS"), STATUS = {winner: "the winner", unfinished: "did not finish", finished: "finished", out: "out"};
+        return `Place ${cell("RANK")}: ${who(cell("NAME")).replace(/'s robot$/, "")} — ${bits.join(", ")}${st && st !== "-" ? ` (${STATUS[st] || st})` : ""}.`;
       });
     }
     const names = (rows.find(r => r[0] === "NAME") || []).slice(1);
@@ -148,7 +151,8 @@
     summary(view, snap) {
       kit.me = view.you ? seatName(view.you) : null;  // whose robots the report sentences call "Robot A"
       const out = [];
-      const used = Math.max(0, (view.turn || 1) - 1), limit = view.config && view.config.turn_limit;
+      // turns played: view.turn is the turn being programmed, or the last one once the match is over
+      const used = view.phase === "over" ? (view.turn || 0) : Math.max(0, (view.turn || 1) - 1), limit = view.config && view.config.turn_limit;
       if (view.you) {
         const rs = Object.entries(view.robots || {}).map(([k, r]) =>
           `robot ${k}: ${r.square ? `${r.square} facing ${r.facing}, ${r.hp} HP` : (r.transit ? "left the room (waiting for the other)" : "not on the board")}${r.rebooting ? ", rebooting" : ""}`);
@@ -156,9 +160,10 @@
       }
       if (!view.you) out.push({title: "Spectators", lines: ["Each player races through a private copy of the rooms; during the game only room numbers are public. The robots appear in the replay once the match is over."]});
       (view.others || []).forEach(o => out.push({seat: seatName(o.seat), lines: [`room ${o.room}/5`,
-        o.finished ? "finished" : (o.out ? "out" : "playing"), view.you ? "(their robots are private until the end)" : ""].filter(Boolean)}));
+        o.finished ? "finished" : (o.out ? "out" : (view.phase === "over" ? "did not finish" : "still playing")),
+        view.you && view.phase !== "over" ? "(their robots are private until the end)" : ""].filter(Boolean)}));
       if (view.result && view.result.standings) out.push({title: "Standings", lines: view.result.standings.map(s =>
-        `${s.rank}. ${seatName(s.seat)} — ${s.status}${s.score !== undefined ? `, score ${s.score}` : ""}`)});
+        `${s.rank}. ${((kit.seats || {})[s.seat] || {name: s.seat}).name} — ${STANDING[s.status] || s.status}${s.score !== undefined ? `, score ${s.score}` : ""}`)});
       return out;
     },
     awaited: () => "choose robot A or B (click it on the board), then click cards into its registers; both robots get the same number of cards",

@@ -136,7 +136,7 @@ def submarine_svg(view: dict[str, Any], events: list[Event] | None = None,
         c, r = _cr(sp)
         x, y = svg.centre(c, r)
         colour = COLOURS[_owner(letter)]
-        svg.open_group("detected", f"sonar contact: {letter} ({_owner(letter)}) on {sp}, "
+        svg.open_group("detected", f"sonar contact: {_PALETTE[_owner(letter)].name}'s sub {letter} on {sp}, "
                        f"{'surfaced' if surfaced else 'submerged'} when detected", sub=letter, space=sp)
         svg.add(f'<circle cx="{x:g}" cy="{y:g}" r="{svg.cell * 0.3:g}" fill="none" stroke="{colour}" '
                 f'stroke-width="2" stroke-dasharray="2 3"/>')
@@ -172,9 +172,9 @@ def _draw_sub(svg: Svg, letter: str, s: dict[str, Any], seat: str | None, final:
     owner = s["owner"]
     colour = COLOURS[owner]
     known = "hp" in s  # own sub, or the final observation
-    desc = f"sub {letter} ({owner}) on {s['space']}, {'surfaced' if s['surfaced'] else 'submerged'}"
+    desc = f"{_PALETTE[owner].name}'s sub {letter} on {s['space']}, {'surfaced' if s['surfaced'] else 'submerged'}"
     if known:
-        desc += f", {s['hp']} HP, special {s['special']}"
+        desc += f", {s['hp']} HP, special: {str(s['special']).replace('_', ' ')}"
         if s.get("plate"):
             desc += ", plate"
         if s.get("ramming"):

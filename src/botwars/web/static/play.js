@@ -17,6 +17,7 @@
 //   entry(box, view, helpers, ui) -> {load(payload)}   // the order controls
 //   keys: text,                                        // the keyboard help line of the controls
 //   touch: text,                                       // more touch help (touch screens see it instead)
+//   refusal(message) -> text,                          // a refusal (written for bots) in a player's words
 //   pieces(view, snap) -> [{seat, items: [text...]}],  // text alternative of the board (default:
 //                                                      //   the drawing's piece titles by owner)
 //   letterPieces: bool,                                // draw the seat letter on pieces (colour alone
@@ -240,6 +241,11 @@
   // on a narrow screen the board alone fills the width, and the panel follows as a second
   // picture of the same drawing under it (issue 23: squares of ~20 px on a phone otherwise).
   const NARROW = window.matchMedia("(max-width: 700px)");
+  // a touch screen gets touch help, not keyboard help (app.css html.touch), also where the
+  // browser's media queries report a mouse: by its touch points, or from its first touch
+  const markTouch = () => document.documentElement.classList.add("touch");
+  if (navigator.maxTouchPoints > 0 || matchMedia("(hover: none), (pointer: coarse)").matches) markTouch();
+  window.addEventListener("touchstart", markTouch, {once: true, passive: true});
   NARROW.addEventListener("change", () => loadBoard());
   function splitPanel(svg) {
     const old = $("board-side");
@@ -299,6 +305,8 @@
         if (!by.has(seat)) by.set(seat, []);
         by.get(seat).push(t.textContent);
       });
+      // every seat, one with no piece left too ("none"), in seat order
+      for (const s of Object.keys(PALETTE.seats || {})) if (!by.has(s)) by.set(s, []);
       rows = [...by].map(([seat, items]) => ({seat, items}));
     }
     box.innerHTML = "";
@@ -466,10 +474,14 @@
       tb.append(el("tr", {}, el("td", {colspan: 3}, "No time limit in this match (the lobby's time control was off).")));
       return;
     }
+    if (snap.status === "ended") {  // no clock runs once the match is over
+      tb.append(el("tr", {}, el("td", {colspan: 3}, "The match is over: no clock runs.")));
+      return;
+    }
     const c = snap.clock, spent = (Date.now() - clockAt) / 1000;
     tb.append(el("tr", {}, el("th", {}, "Player"), el("th", {}, "This move"), el("th", {}, "Time bank")));
     // a game without a bank (F-5.5: a deadline per turn) says so instead of "0:00"
-    const noBank = !c.bank_s && c.move_limit_s ? `none (${fmt(c.move_limit_s)} a turn)` : null;
+    const noBank = !c.bank_s && c.move_limit_s ? `none (each turn has ${fmtSpan(c.move_limit_s)})` : null;
     for (const [s, bank] of Object.entries(c.bank_left_s)) {
       const left = c.time_left_s[s], now = left === undefined ? null : Math.max(0, left - spent);
       const low = now !== null && now < 20;
@@ -478,11 +490,19 @@
         el("td", {class: "bank"}, noBank || fmt(bank))));
     }
   }
+  // a clock reading: "4 d 23 h", "2 h 05 min", "4:59" (minutes and seconds only under an hour)
   function fmt(s) {
     s = Math.floor(s);
     const d = Math.floor(s / 86400), h = Math.floor(s / 3600) % 24, m = Math.floor(s / 60) % 60, x = s % 60;
-    const hms = (h || d ? `${h}:${String(m).padStart(2, "0")}` : `${m}`) + `:${String(x).padStart(2, "0")}`;
-    return d ? `${d} d ${hms}` : hms;
+    if (d) return `${d} d ${h} h`;
+    if (h) return `${h} h ${String(m).padStart(2, "0")} min`;
+    return `${m}:${String(x).padStart(2, "0")}`;
+  }
+  // a length of time in words: "1 day", "5 days", "2 hours", "30 seconds", else as fmt
+  function fmtSpan(s) {
+    const units = [[86400, "day"], [3600, "hour"], [60, "minute"], [1, "second"]];
+    for (const [k, w] of units) if (s >= k && s % k === 0) return `${s / k} ${w}${s / k === 1 ? "" : "s"}`;
+    return fmt(s);
   }
   setInterval(renderClocks, 500);
 
@@ -501,6 +521,7 @@
   // the point just played belongs to the turn before it — none yet: a setup point (a game's set-up step)
   const turnLabels = {};
   function turnLabel(d, evs, s) {
+    if (evs.length && evs.every(e => e.kind === "result")) return "The end";  // a point that only ended the match
     const t = evs.map(e => e.turn).find(x => typeof x === "number" && x > 0);
     if (t !== undefined) return `Turn ${t}`;
     const played = s.status === "ended" ? s.turn : s.turn - 1;
@@ -530,7 +551,8 @@
       const raw = el("pre", {class: "raw-events"});
       raw.textContent = h.events.map(e => JSON.stringify(e)).join("\n");
       box.append(el("h3", {dataset: {decision: h.decision}}, h.label),
-        el("ul", {class: "happened"}, ...(lines.length ? lines : ["Nothing you can see happened."]).map(x => el("li", {}, x))),
+        el("ul", {class: "happened"}, ...(lines.length ? lines : [h.events.some(e => e.kind === "result") ? "The match ended: the result is above."
+          : "Nothing you can see happened."]).map(x => el("li", {}, x))),
         el("details", {class: "event-details"}, el("summary", {}, "Details (the game's own record of this turn)"), raw));
     }
   }
@@ -657,8 +679,20 @@
   const ui = {el, setOrders, board, seatName, seatInfo, swatch, palette: PALETTE, say: (t, bad) => say(t, bad), get snap() { return snap; }, seat: SEAT,
               plan, drawPlan, registerCard, stageMoves, ready};
 
+  // A page opened after the end holds only the newest decision point's events, which may be the
+  // result alone (a game that ends on a point of its own): once, it reads the point before too,
+  // so "What just happened" shows the last turn itself, not just "the match ended".
+  let backfilled = false;
+  async function backfill(s) {
+    backfilled = true;
+    const evs = s.events || [];
+    if (GM || s.status !== "ended" || s.decision < 2 || !evs.length || !evs.every(e => e.kind === "result")) return;
+    const r = await fetch(`/api/matches/${M}/view${q}${q ? "&" : "?"}since=${s.decision - 2}`);
+    if (r.ok) apply(await r.json());
+  }
   function apply(s) {
     if (snap && s.decision < snap.decision && s.status === snap.status) return;  // an old push
+    if (!backfilled) backfill(s);
     snap = s;
     clockAt = Date.now();
     page.dataset.decision = s.decision;
@@ -682,6 +716,8 @@
       $("orders-card").classList.toggle("idle", !s.your_turn && !editing);
       updateSubmit();
       document.querySelector(".submit-row").hidden = s.status === "ended";
+      // "Click the board … to choose pieces" no longer applies once the match is over
+      document.querySelectorAll(".board-hint").forEach(h => h.classList.toggle("over", s.status === "ended"));
       if (s.status === "ended") endOrderMessages();  // "Accepted: your orders for turn N are in" no longer applies
       else if (accepted && s.decision > accepted.decision) playedOrderMessage();
     }
@@ -873,7 +909,9 @@
   const RULES_IN_BRACKETS = new RegExp(`\\s*\\((?:rules?\\s+)?${RULE}(?:\\s*,\\s*${RULE})*\\)`, "g");
   const RULE_LEAD = new RegExp(`\\((?:rules?\\s+)?${RULE}(?:\\s*,\\s*${RULE})*:\\s*`, "g");  // "(G-4.5: every program…" -> "(every program…"
   function plainRefusal(m) {
-    let t = String(m || "the orders were not accepted").replace(RULES_IN_BRACKETS, "").replace(RULE_LEAD, "(").trim();
+    let t = String(m || "the orders were not accepted");
+    if (KIT.refusal) t = KIT.refusal(t) || t;  // the game's own words for its messages to bots
+    t = t.replace(RULES_IN_BRACKETS, "").replace(RULE_LEAD, "(").trim();
     if (/[{[]\s*"|"\s*:/.test(t)) t = "the orders are incomplete or not in the form this game expects: finish every choice in the controls";
     return t.replace(/\.$/, "");
   }

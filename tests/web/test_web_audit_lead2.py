@@ -1,0 +1,141 @@
+"""Issue 23, the lead's second list from the newcomer audits, each checked in Chromium against a
+real server:
+
+- the lobby named seats "Seat p1": it names them by colour, as the match pages do;
+- "The board in words" (and every piece's tooltip) said "robot 4 of player 2", "p2's robot
+  (blue)", "robot A of p1 (red)", "bot A of blue": it says "Blue's robot on 8:11, 100 HP";
+  a side with no piece left is listed as "none";
+- after a resignation the arena's end screen had no final count (R28) and the factory's said
+  "Flags touched: Blue 1" although nobody had touched a flag (the 1 was the win, not a flag, F-7);
+- geeko's standings said "1. pp1 — unfinished": "1. Red — did not finish"; the race's other
+  player stayed "playing" after the end;
+- once the match is over, "Click the board … to choose pieces" and "not to move" clocks no longer
+  apply; a daily clock's deadline read "none (1 d 0:00:00 a turn)";
+- a touch screen whose browser reports a mouse to the media queries still got keyboard help;
+- factory's card-count refusal spoke the bots' "free registers 1..5".
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+import httpx
+import pytest
+
+from tests.web.test_web_browser import WAIT_MS, browser, open_page, wait_ready  # noqa: F401
+
+pytestmark = [pytest.mark.browser]
+ENGINE_WORDS = re.compile(r"\bp[1-8]\b|\bpp\d|of player \d|robot [AB] of |bot [A-D] of ")
+
+
+def _resign(live, game: str, seats: list[str]) -> tuple[str, str]:
+    m = live.create(game, seats, seed=3)
+    tok = m["seats"][0]["token"]
+    r = httpx.post(f"{live.url}/api/matches/{m['match']}/resign", headers={"Authorization": f"Bearer {tok}"})
+    assert r.status_code == 200, r.text
+    return m["match"], tok
+
+
+def _ended_page(browser, live, mid: str, tok: str | None, **kw):
+    page = open_page(browser, f"{live.url}/play/{mid}" + (f"?token={tok}" if tok else ""), **kw)
+    wait_ready(page)
+    page.wait_for_selector("#outcome:not([hidden]) #result-head", timeout=WAIT_MS)
+    return page
+
+
+def test_issue23_the_lobby_names_seats_by_colour(live):
+    html = httpx.get(live.url + "/").text
+    assert "Seat p1" not in html and "seat p1" not in html
+    assert re.search(r'<span class="swatch-word">Red</span>', html)
+    assert 'aria-label="who plays Blue"' in html
+
+
+def test_issue23_board_in_words_and_resigned_arena_end_screen(browser, live):
+    mid, tok = _resign(live, "arena", ["remote", "builtin:hunter"])
+    page = _ended_page(browser, live, mid, tok)
+    words = page.inner_text("#board-text")
+    assert "Blue's robot on 12:5, 100 HP" in words, words  # the default map's spawn points, R7
+    assert not ENGINE_WORDS.search(words), words
+    # R28's count (robots, then HP) even though a resignation decided the match
+    assert page.inner_text("#outcome").count("Final: Red 2 robots (200 HP), Blue 2 robots (200 HP).") == 1
+    # the match is over: no board hint, no running clock
+    assert page.locator(".board-hint").evaluate_all("hs => hs.every(h => getComputedStyle(h).display === 'none')")
+    assert page.inner_text("#clocks") == "No time limit in this match (the lobby's time control was off)."
+    assert page.errors == [], page.errors
+
+
+def test_issue23_resigned_factory_counts_flags_not_the_win(browser, live):
+    mid, tok = _resign(live, "factory", ["remote", "builtin:random"])
+    page = _ended_page(browser, live, mid, tok)
+    out = page.inner_text("#outcome")
+    assert "You resigned. Flags touched: Red 0, Blue 0." in out, out  # F-7: nobody touched a flag
+    words = page.inner_text("#board-text")
+    assert "Red's robot on" in words and "Blue's next flag: flag 1" in words, words
+    assert not ENGINE_WORDS.search(words), words
+    # F-5.3/F-5.4's message to bots, as the page words it for a player
+    said = page.evaluate("window.botwarsGames.factory.refusal('expected 5 cards for free registers 1..5, got 2')")
+    assert said == "put 5 cards in your registers (there are 2)"
+    said = page.evaluate("window.botwarsGames.factory.refusal('expected 3 cards for free registers 1..3 "
+                         "(registers 4, 5 are fused and cannot be changed), got 0')")
+    assert said == "put 3 cards in your registers (none is there yet); registers 4, 5 are locked by damage and keep their cards"
+    assert page.errors == [], page.errors
+
+
+def test_issue23_geeko_standings_and_the_race_after_the_end(browser, live):
+    m = live.create("geeko", ["builtin:random", "builtin:random"], {"turn_limit": "1"}, seed=4)
+    for _ in range(600):
+        if httpx.get(f"{live.url}/api/matches/{m['match']}").json()["status"] == "ended":
+            break
+        time.sleep(0.1)
+    page = _ended_page(browser, live, m["match"], m["seats"][0]["token"])
+    info = page.inner_text("#sides")
+    assert re.search(r"1\. (Red|Blue) — (did not finish|left room 5|won)", info), info
+    assert "pp1" not in info and "p1" not in info, info
+    assert "still playing" not in info and "private until the end" not in info, info
+    assert "turns used: 1 (limit 1)" in info, info  # G-1.2: the one turn played
+    assert page.errors == [], page.errors
+
+
+def test_issue23_a_touch_screen_gets_touch_help_and_a_daily_clock_reads_in_days(browser, live):
+    r = httpx.post(f"{live.url}/api/matches", json={"game": "factory", "seats": ["remote", "remote"], "seed": 5,
+                                                    "clock_preset": "daily"})
+    assert r.status_code == 201, r.text
+    m = r.json()
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    page.goto(f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_ready(page)
+    page.wait_for_selector("#keys-help", state="attached", timeout=WAIT_MS)
+    visible = page.evaluate("sel => [...document.querySelectorAll(sel)].filter(e => getComputedStyle(e).display !== 'none')"
+                            ".map(e => e.id || e.className)", ".keys-only, .touch-only")
+    assert "touch-help" in visible and "keys-help" not in visible, visible
+    assert not any("keys-only" in v for v in visible), visible
+    banks = page.eval_on_selector_all("#clocks td.bank", "tds => tds.map(t => t.textContent)")
+    assert banks == ["none (each turn has 1 day)"] * 2  # F-5.5: a deadline a turn, no bank
+    r = httpx.post(f"{live.url}/api/matches/{m['match']}/resign", headers={"Authorization": f"Bearer {m['seats'][0]['token']}"})
+    assert r.status_code == 200, r.text
+    page.wait_for_selector("#outcome:not([hidden]) #result-head", timeout=WAIT_MS)
+    page.wait_for_function("document.getElementById('clocks').innerText.includes('over')", timeout=WAIT_MS)
+    assert page.inner_text("#clocks") == "The match is over: no clock runs."
+    ctx.close()
+
+
+def test_issue23_a_page_opened_after_the_end_shows_the_last_turn_not_nothing(browser, live):
+    # dadoed's turn limit (D-8.5) ends the match on a decision point of its own, whose only event
+    # is the result: the page opened afterwards said "Nothing you can see happened"
+    m = live.create("dadoed", ["builtin:random", "builtin:random"], {"max_turns": "4"}, seed=3)
+    for _ in range(600):
+        if httpx.get(f"{live.url}/api/matches/{m['match']}").json()["status"] == "ended":
+            break
+        time.sleep(0.1)
+    page = _ended_page(browser, live, m["match"], m["seats"][0]["token"])
+    page.wait_for_function("document.querySelectorAll('#events h3').length >= 2", timeout=WAIT_MS)
+    heads = page.eval_on_selector_all("#events h3", "hs => hs.map(h => h.textContent)")
+    assert heads[:2] == ["The end", "Turn 4"], heads
+    text = page.inner_text("#events")
+    assert "Nothing you can see happened" not in text, text
+    assert "The match ended: the result is above." in text
+    turn4 = page.inner_text("#events ul.happened >> nth=1")
+    assert re.search(r"(Blue|Orange)", turn4), turn4  # the last turn's events, named by side
+    assert page.errors == [], page.errors
