@@ -24,7 +24,7 @@ rgkit games of its own seeds instead (the two games compared in distribution).
 The bots: rgkit's four (``rgkit/bots``: guardbot, randombot, team_15, team_2) and
 ``examples/robot.py``. Usage:
 
-    PYTHONPATH=src python benchmarks/robotgame_standings.py [--seeds 1 2] [--games 2] [--workers 2] [--json] [--independent-seeds]
+    PYTHONPATH=src python benchmarks/robotgame_standings.py [--seeds 1 2] [--games 2] [--workers 2] [--json] [--independent-seeds] [--bots FILE ...]
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ import itertools
 import json
 import os
 import random
+import re
 import sys
 import tempfile
 import time
@@ -156,8 +157,14 @@ def main() -> None:
     ap.add_argument("--independent-seeds", action="store_true",
                     help="rgkit plays games of its own seeds (drawn from --seeds) instead of the tournament's "
                          "match seeds: compares the two games in distribution, not match for match")
+    ap.add_argument("--bots", nargs="+", metavar="FILE",
+                    help="the RobotGame bot files to play (default: rgkit's four and examples/robot.py); e.g. public "
+                         "bots from github.com/mpeterv/robotgame-bots (docs/benchmarks.md says which eight)")
     args = ap.parse_args()
-    bots = bot_files()
+    bots = bot_files() if not args.bots else {
+        re.sub(r"\W+", "_", os.path.splitext(os.path.basename(f))[0]).strip("_"): os.path.abspath(f) for f in args.bots}
+    if args.bots and len(bots) != len(args.bots):
+        ap.error("two --bots files have the same name")
     report = {"bots": sorted(bots), "games_per_pair_each_order": args.games, "seeds": {}}
     for seed in args.seeds:
         t1 = time.perf_counter()

@@ -37,6 +37,15 @@ def _resign(live, game: str, seats: list[str]) -> tuple[str, str]:
     return m["match"], tok
 
 
+def _wait_ended(live, mid: str) -> None:
+    """Wait (at most a minute) until a bots-only match has ended."""
+    for _ in range(600):
+        if httpx.get(f"{live.url}/api/matches/{mid}").json()["status"] == "ended":
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"match {mid} did not end within a minute")
+
+
 def _ended_page(browser, live, mid: str, tok: str | None, **kw):
     page = open_page(browser, f"{live.url}/play/{mid}" + (f"?token={tok}" if tok else ""), **kw)
     wait_ready(page)
@@ -84,10 +93,7 @@ def test_issue23_resigned_factory_counts_flags_not_the_win(browser, live):
 
 def test_issue23_geeko_standings_and_the_race_after_the_end(browser, live):
     m = live.create("geeko", ["builtin:random", "builtin:random"], {"turn_limit": "1"}, seed=4)
-    for _ in range(600):
-        if httpx.get(f"{live.url}/api/matches/{m['match']}").json()["status"] == "ended":
-            break
-        time.sleep(0.1)
+    _wait_ended(live, m["match"])
     page = _ended_page(browser, live, m["match"], m["seats"][0]["token"])
     info = page.inner_text("#sides")
     assert re.search(r"1\. (Red|Blue) — (did not finish|left room 5|won)", info), info
@@ -125,10 +131,7 @@ def test_issue23_a_page_opened_after_the_end_shows_the_last_turn_not_nothing(bro
     # dadoed's turn limit (D-8.5) ends the match on a decision point of its own, whose only event
     # is the result: the page opened afterwards said "Nothing you can see happened"
     m = live.create("dadoed", ["builtin:random", "builtin:random"], {"max_turns": "4"}, seed=3)
-    for _ in range(600):
-        if httpx.get(f"{live.url}/api/matches/{m['match']}").json()["status"] == "ended":
-            break
-        time.sleep(0.1)
+    _wait_ended(live, m["match"])
     page = _ended_page(browser, live, m["match"], m["seats"][0]["token"])
     page.wait_for_function("document.querySelectorAll('#events h3').length >= 2", timeout=WAIT_MS)
     heads = page.eval_on_selector_all("#events h3", "hs => hs.map(h => h.textContent)")
