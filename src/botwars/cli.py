@@ -509,6 +509,10 @@ def serve(
                                               "or silent connections are closed."),
     shutdown_timeout: float = typer.Option(3.0, "--shutdown-timeout", min=0, max=60,
                                            help="Seconds open requests get to finish after SIGTERM or Ctrl-C."),
+    workers: int = typer.Option(1, "--workers", min=1, max=256,
+                                help="Server processes on this port (PostgreSQL only; any of them answers any "
+                                     "request, a killed one is restarted). Servers on other machines may share "
+                                     "the same PostgreSQL database too (docs/server.md, 'Several workers')."),
 ) -> None:
     """Run the game-master server (HTTP + WebSocket; OpenAPI schema at /docs). Limits: docs/server.md.
 
@@ -527,6 +531,14 @@ def serve(
     _guard(lambda: _check_listen(host, port))  # a port in use: one line now, not after the lobby URL
     url = db or default_url()
     store = _guard(lambda: Store(url))
+    if workers > 1:
+        if store.is_sqlite:
+            _fail(f"--workers {workers}: SQLite allows one server process per database file; give a PostgreSQL "
+                  f"database (--db postgresql+psycopg://USER@HOST:PORT/DB) for several workers")
+        store.dispose()
+        return _serve_workers(workers, url, host, port, log_level, header_timeout, shutdown_timeout,
+                              dict(bot_workers=bot_workers, bot_time_cap_s=bot_time_cap, ws_per_match=ws_per_match,
+                                   ws_per_address=ws_per_address, max_board_chars=max_board_chars))
     app_ = _guard(lambda: create_app(store=store, bot_workers=bot_workers, bot_time_cap_s=bot_time_cap,
                                      ws_per_match=ws_per_match, ws_per_address=ws_per_address,
                                      max_board_chars=max_board_chars))  # bad BOTWARS_SMTP_* etc.: one line
@@ -565,6 +577,51 @@ def serve(
                 ws_per_message_deflate=False, http=guarded_h11(header_timeout), timeout_keep_alive=5,
                 ws_ping_interval=10.0, ws_ping_timeout=10.0, timeout_graceful_shutdown=shutdown_timeout)
     notes.join(timeout=60)
+
+
+WORKER_ENV = "BOTWARS_SERVE_WORKER"
+"""The environment variable that hands ``botwars serve --workers N``'s settings (JSON) to each
+worker process (:func:`worker_app`)."""
+
+
+def _serve_workers(workers: int, url: str, host: str, port: int, log_level: str, header_timeout: float,
+                   shutdown_timeout: float, app_kw: dict) -> None:
+    """``botwars serve --workers N``: uvicorn's supervisor runs ``workers`` processes on one
+    socket, each made by :func:`worker_app` (it restarts a worker that dies); each is a worker
+    of the cluster over the PostgreSQL database at ``url`` (issue 27)."""
+    import uvicorn
+    from uvicorn.config import WS_PROTOCOLS
+
+    from botwars.store.repo import safe_url
+    os.environ[WORKER_ENV] = json.dumps({"db": url, "header_timeout_s": header_timeout, **app_kw})
+    err_console.print(f"botwars server on http://{host}:{port} ({workers} workers, database {safe_url(url)})",
+                      highlight=False, markup=False)
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    console.print(f"lobby: http://{shown}:{port}/", highlight=False, markup=False)
+    ws = "websockets-sansio" if "websockets-sansio" in WS_PROTOCOLS else "auto"
+    uvicorn.run("botwars.cli:worker_app", factory=True, workers=workers, host=host, port=port,
+                log_level=log_level, ws=ws, ws_max_size=65536, ws_per_message_deflate=False,
+                http="botwars.server.slowclients:GuardedH11Protocol", timeout_keep_alive=5,
+                ws_ping_interval=10.0, ws_ping_timeout=10.0, timeout_graceful_shutdown=shutdown_timeout)
+
+
+def worker_app() -> Any:
+    """The app of one worker process of ``botwars serve --workers N`` (uvicorn's app factory):
+    the settings come from ``$BOTWARS_SERVE_WORKER`` (:data:`WORKER_ENV`, JSON written by the
+    parent); the match manager starts in the app's lifespan. Raises ``KeyError`` outside such a
+    process."""
+    from botwars.server.app import create_app
+    from botwars.server.slowclients import GuardedH11Protocol
+    from botwars.store import Store
+    from botwars.web import install_web
+    cfg = json.loads(os.environ[WORKER_ENV])
+    GuardedH11Protocol.header_timeout_s = float(cfg.pop("header_timeout_s"))
+    app_ = create_app(store=Store(cfg.pop("db")), **cfg)
+    install_web(app_)
+    sys.setswitchinterval(0.001)  # as `botwars serve` does (see there)
+    gc.freeze()
+    gc.set_threshold(20_000, 50, 1000)
+    return app_
 
 
 def _print_start_notes() -> None:

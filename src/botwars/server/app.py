@@ -33,9 +33,11 @@ from typing import Any, AsyncIterator, Callable
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import InterfaceError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from botwars.server.botpool import BotPool, DEFAULT_TIME_CAP_S
+from botwars.server.cluster import RENEW_S, lease_from_env
 from botwars.server.deps import (MAX_BOARD_CHARS, MAX_BODY, WS_PER_ADDRESS, WS_PER_MATCH, WS_SEND_TIMEOUT_S,
                                  Limits, seat_token)
 from botwars.server.hub import Hub
@@ -130,6 +132,19 @@ async def _rules_unavailable(request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse({"error": "rules_unavailable", "message": printable(str(exc))}, status_code=503)
 
 
+DATABASE_DOWN = ("the database cannot be reached just now; nothing of this request was stored. This server "
+                 "keeps trying: send it again in a few seconds")
+"""The sentence of a 503 ``database_unavailable`` (issue 27)."""
+
+
+async def _database_down(request: Request, exc: Exception) -> JSONResponse:
+    # the connection to the database dropped (or it is being restarted): nothing was
+    # acknowledged that is not stored; the pool makes new connections as it comes back
+    log.warning("database unavailable on %s %s: %s", request.method, request.url.path, type(exc).__name__)
+    return JSONResponse({"error": "database_unavailable", "message": DATABASE_DOWN}, status_code=503,
+                        headers={"Retry-After": "2"})
+
+
 async def _invalid(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     parts = []
@@ -158,6 +173,7 @@ async def _http_error(request: Request, exc: Exception) -> JSONResponse:
 
 ERROR_HANDLERS: dict[Any, Callable[..., Any]] = {
     ApiError: _api_error, RulesUnavailable: _rules_unavailable, RequestValidationError: _invalid,
+    OperationalError: _database_down, InterfaceError: _database_down,
     Exception: _internal, StarletteHTTPException: _http_error}
 """Every error as ``{"error": CODE, "message": TEXT}``: never a traceback, never a 500 with
 details (they go to the server's log)."""
@@ -220,7 +236,8 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, backgro
     if not st.is_sqlite:  # workers may share this database: count WebSocket connections in it (issue 27)
         from botwars.store.shared import SharedConnections
         hub.shared = SharedConnections(st)
-    manager = MatchManager(st, now=now, background=background, notify=hub.publish)
+    manager = MatchManager(st, now=now, background=background, notify=hub.publish, lease_s=lease_from_env(),
+                           renew_s=min(RENEW_S, lease_from_env() / 4))
     if background:
         manager.bot_pool = BotPool(bot_workers, time_cap_s=bot_time_cap_s)
         manager.rules_pool = RulesPool()

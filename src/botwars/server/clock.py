@@ -36,7 +36,12 @@ class MatchClock:
     def tick(self) -> None:
         """Apply every deadline that has passed (default orders, or loss on time). In
         background mode a heavy match's expiries are applied in the heavy-match thread
-        (:meth:`_heavy_work`), so the clock never waits for a heavy point to resolve."""
+        (:meth:`_heavy_work`), so the clock never waits for a heavy point to resolve. With
+        several workers only the leader applies deadlines (issue 27), each through the match's
+        locked transaction (:meth:`_locked`), so a deadline and an order arriving at once at
+        two workers give one outcome."""
+        if not self._leads():
+            return
         now = self.now()
         for sess in list(self.sessions.values()):
             nd = sess.next_deadline
@@ -47,13 +52,15 @@ class MatchClock:
 
     def _tick_one(self, sess: MatchSession, now: float) -> None:
         """Apply ``sess``'s deadlines that passed by ``now``."""
-        changed = False
-        with sess.lock:
+        changed = []
+
+        def expire_due() -> None:
             for seat in sess.awaited():
                 dl = sess.deadline(seat)
                 if dl is not None and now > dl and not sess.ended and sess.paused_at is None:
                     self._expire(sess, seat, now)
-                    changed = True
+                    changed.append(seat)
+        self._locked(sess, expire_due)
         if changed:
             self._after_change(sess)
         else:

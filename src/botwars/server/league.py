@@ -46,7 +46,7 @@ import shlex
 import shutil
 import threading
 import time
-from typing import Any, Literal, Optional
+from typing import Any, Callable, Literal, Optional
 
 from fastapi import APIRouter, Depends, FastAPI, Query, Request
 from fastapi.concurrency import run_in_threadpool
@@ -393,10 +393,14 @@ class League:
                 self._check_pool.join(timeout=10)
                 self._check_pool = None
 
+    leader: Callable[[], bool] = staticmethod(lambda: True)
+    """Whether this worker runs the scheduler now (issue 27: only the cluster's leader does;
+    a worker that loses the lease stops at its next round)."""
+
     def _loop(self) -> None:
         while not self._stop.is_set():
             try:
-                n = self.step()
+                n = self.step() if self.leader() else 0
             except Exception:  # pragma: no cover - keep the scheduler alive, log the bug
                 log.exception("league scheduler")
                 n = 0
@@ -1254,6 +1258,7 @@ def install_league(app: FastAPI, manager: MatchManager, store: Store) -> League:
                     budget_s=_env_seconds("BOTWARS_LEAGUE_BUDGET_S", BOT_BUDGET_S),
                     max_match_s=_env_seconds("BOTWARS_LEAGUE_MAX_MATCH_S", MAX_MATCH_S),
                     **rest_rules_from_env().model_dump())
+    league.leader = manager._leads
     app.state.league = league
     r = APIRouter(prefix="/api/league", tags=["league"])
 

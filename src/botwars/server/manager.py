@@ -25,7 +25,17 @@ for a decision point is from the moment the point opened to the moment its order
 open decision point is moved forward by the time since the last heartbeat, so time while the
 server was down is charged to nobody (to within one heartbeat).
 
-One server process per database: two processes on one database would both drive its matches.
+**Several workers (issue 27).** With PostgreSQL any number of processes (``botwars serve
+--workers N``, or servers on several machines) share one database, and any of them answers any
+request for any match: each keeps a cache of the matches it served, brings it up to the
+database under the match's lock before it acts (:mod:`botwars.server.sync`), and commits only
+from the version it read (compare-and-set on ``matches.version``), so a decision point is
+resolved by exactly one worker, once. ``LISTEN/NOTIFY`` tells the other workers (their caches
+and WebSocket connections follow); a match's built-in bots are played by its owner (a lease
+with a fencing token), deadlines, notices and the league by the leader (a lease too), and a
+dead worker's leases are taken over within the lease time (:mod:`botwars.server.cluster`).
+With SQLite there is one process per database (``--workers`` above 1 is refused), and none of
+this reads the database.
 
 **The parts.** :class:`MatchManager` is made of four parts, each its own module:
 :class:`~botwars.server.registry.MatchRegistry` (matches by id, seats, tokens),
@@ -37,6 +47,7 @@ One server process per database: two processes on one database would both drive 
 
 from __future__ import annotations
 
+import logging
 import queue
 import threading
 import time
@@ -46,19 +57,24 @@ from sqlalchemy import select, update
 
 from botwars.engine.errors import BotwarsError
 from botwars.store import Store
-from botwars.store.models import MatchRow
+from botwars.store.models import MatchRow, ServerStateRow
+from botwars.store.repo import insert_heartbeat
 from botwars.server.clock import MatchClock
+from botwars.server.cluster import LEASE_S, RENEW_S, Leases, new_worker_id
 from botwars.server.persistence import MatchPersistence, answered_points
 from botwars.server.play import SeatPlay
 from botwars.server.registry import MatchRegistry
+from botwars.server.sync import MatchSync
 from botwars.server.session import (GM_KEY, GM_REQUEST, MAX_RECORDED_REFUSALS, ApiError, MatchSession, gm_row_json, new_token,
                                      note_text, shown_turn, token_hash, with_gm_lines)
+
+log = logging.getLogger("botwars.server")
 
 __all__ = ["GM_KEY", "GM_REQUEST", "MAX_RECORDED_REFUSALS", "ApiError", "MatchManager", "MatchSession", "answered_points",
            "gm_row_json", "new_token", "note_text", "shown_turn", "token_hash", "with_gm_lines"]
 
 
-class MatchManager(MatchRegistry, MatchClock, MatchPersistence, SeatPlay):
+class MatchManager(MatchRegistry, MatchClock, MatchPersistence, SeatPlay, MatchSync):
     """All matches of one server.
 
     ``now`` is the server clock (epoch seconds; tests inject a fake one). With
@@ -70,6 +86,11 @@ class MatchManager(MatchRegistry, MatchClock, MatchPersistence, SeatPlay):
     built-in bots in worker processes with a time limit per decision (background mode);
     ``rules_pool`` (a :class:`~botwars.server.rulespool.RulesPool`) resolves heavy matches'
     decision points outside the server's process (:meth:`_resolve_ready`).
+
+    ``cluster`` (default: whether the store is PostgreSQL) makes this manager one worker of
+    several over its database (issue 27): leases of ``lease_s`` seconds renewed every
+    ``renew_s`` (background mode; tests call :meth:`cluster_step`), and with ``listen``
+    (default: ``background``) a thread listening for other workers' changes.
     """
 
     bot_pool: Any = None
@@ -77,8 +98,15 @@ class MatchManager(MatchRegistry, MatchClock, MatchPersistence, SeatPlay):
 
     def __init__(self, store: Store, *, now: Callable[[], float] = time.time, background: bool = True,
                  notify: Callable[[str], None] | None = None, tick_s: float = 0.02,
-                 heartbeat_s: float = 1.0):
+                 heartbeat_s: float = 1.0, cluster: bool | None = None, lease_s: float = LEASE_S,
+                 renew_s: float = RENEW_S, listen: bool | None = None):
         self.store = store
+        self.worker_id = new_worker_id()
+        self.lease_s = lease_s
+        self.renew_s = renew_s
+        self.listen = background if listen is None else listen
+        clustered = (not store.is_sqlite) if cluster is None else cluster
+        self.leases = Leases(store, self.worker_id, lease_s) if clustered else None
         self.now = now
         self.background = background
         self.notify = notify or (lambda _mid: None)
@@ -97,15 +125,12 @@ class MatchManager(MatchRegistry, MatchClock, MatchPersistence, SeatPlay):
         """Migrate the database, charge no one for downtime, reload unfinished matches, and
         (background mode) start the clock and bot threads."""
         self.store.migrate()
-        now = self.now()
-        last = self.store.last_heartbeat()
-        with self.store.write() as s:
-            if last is not None and now > last:
-                s.execute(update(MatchRow).where(MatchRow.status == "running", MatchRow.paused_at.is_(None))
-                          .values(opened_at=MatchRow.opened_at + (now - last)))
-        self.store.heartbeat(now)
-        with self.store.read() as s:
-            ids = list(s.scalars(select(MatchRow.id).where(MatchRow.status == "running").order_by(MatchRow.id)))
+        self._charge_downtime()
+        if self.leases is not None:
+            ids = self._cluster_start()
+        else:
+            with self.store.read() as s:
+                ids = list(s.scalars(select(MatchRow.id).where(MatchRow.status == "running").order_by(MatchRow.id)))
         if self.background and self.rules_pool is not None:
             self.rules_pool.start()  # before loading: a big match is re-simulated in its worker
         for mid in ids:
@@ -126,13 +151,35 @@ class MatchManager(MatchRegistry, MatchClock, MatchPersistence, SeatPlay):
             # one thread, in order: a heavy match's expiries, bot views and bot answers wait for
             # its rules-pool worker here, never in the clock or bot thread (issue 12)
             self._heavy_ex = ThreadPoolExecutor(max_workers=1, thread_name_prefix="botwars-heavy")
-            for target, name in ((self._clock_loop, "botwars-clock"), (self._bot_loop, "botwars-bots")):
+            loops = [(self._clock_loop, "botwars-clock"), (self._bot_loop, "botwars-bots")]
+            if self.leases is not None:
+                loops.append((self._cluster_loop, "botwars-cluster"))
+            for target, name in loops:
                 t = threading.Thread(target=target, name=name, daemon=True)
                 t.start()
                 self._threads.append(t)
 
+    def _charge_downtime(self) -> None:
+        """Move every open decision point forward by the time since the last heartbeat, so
+        that time while the server was down is charged to nobody. With several workers only
+        when the whole cluster was down (no heartbeat for a lease time), once: the heartbeat
+        row is locked and written in the same transaction."""
+        now = self.now()
+        with self.store.write() as s:
+            row = s.get(ServerStateRow, 1, with_for_update=self.leases is not None)
+            last = None if row is None else row.heartbeat_at
+            down = last is not None and now > last and (self.leases is None or now - last > self.lease_s)
+            if down:
+                s.execute(update(MatchRow).where(MatchRow.status == "running", MatchRow.paused_at.is_(None))
+                          .values(opened_at=MatchRow.opened_at + (now - last), version=MatchRow.version + 1))
+            if row is None:  # a new database: workers starting together race to write the one row
+                insert_heartbeat(s, now)
+            elif self.leases is None or down or now > row.heartbeat_at:
+                row.heartbeat_at = now
+
     def stop(self) -> None:
-        """Stop the background threads (matches stay in the database)."""
+        """Stop the background threads (matches stay in the database); with several workers,
+        give up this one's leases."""
         self._stop.set()
         self._bot_queue.put(None)
         for t in self._threads:
@@ -145,6 +192,7 @@ class MatchManager(MatchRegistry, MatchClock, MatchPersistence, SeatPlay):
             self.bot_pool.stop()
         if self.rules_pool is not None:
             self.rules_pool.stop()
+        self._cluster_stop()
 
     def snapshot(self, sess: MatchSession, seat: str | None, since: int | None = None) -> dict[str, Any]:
         """The state of the match as ``seat`` (``None`` = spectator) may see it.

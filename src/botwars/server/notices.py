@@ -699,7 +699,10 @@ class NoticeService:
             while not self._stopping:
                 try:
                     await asyncio.to_thread(self._drain)
-                    due = await asyncio.to_thread(self._due, 32)
+                    # with several workers only the leader delivers (issue 27); any worker
+                    # queues notices (their unique keys keep them from being queued twice)
+                    leads = getattr(self.manager, "_leads", None)
+                    due = await asyncio.to_thread(self._due, 32) if leads is None or leads() else []
                     if due:
                         await asyncio.gather(*(self._attempt(row_id) for row_id in due))
                         if len(due) == 32:

@@ -19,6 +19,7 @@ from botwars.engine.errors import InvalidOrders, RecordError
 from botwars.engine.referee import NotAwaited, Referee
 from botwars.engine.ruleset import canonical_json, get_ruleset
 from botwars.server import rulespool
+from botwars.server.cluster import LostLease, match_lease
 from botwars.server.session import ApiError, GM_REQUEST, MatchSession, gm_row_json
 from botwars.store.models import BotMemoryRow, DecisionRow, GmActionRow, MatchRow, OrderRow, RefusalRow, SeatRow
 
@@ -90,7 +91,7 @@ class MatchPersistence:
         (digests checked), then its open decision point's stored refusals and orders. An
         unfinished match with a big configuration is moved into the rules pool first (when it
         runs), so its lines are re-simulated in its worker, not in this process."""
-        with self.store.read() as s:
+        with self.store.snapshot() as s:  # one snapshot: other workers may be committing (issue 27)
             row = s.get(MatchRow, match_id)
             if row is None:
                 raise ApiError(404, "unknown_match", f"no match {match_id!r}")
@@ -117,7 +118,8 @@ class MatchPersistence:
                             created_at=row.created_at, opened_at=row.opened_at, heavy=rulespool.big_config(config),
                             gm_hash=row.gm_token_hash, paused_at=row.paused_at,
                             extra={k: float(v) for k, v in json.loads(row.extensions or "{}").items()},
-                            notes=notes, names={r.seat: r.name for r in seat_rows if r.name})
+                            notes=notes, names={r.seat: r.name for r in seat_rows if r.name},
+                            version=row.version or 0)
         restored: set[str] = set()
         if not row.outcome:
             self._make_bots(sess)
@@ -131,19 +133,8 @@ class MatchPersistence:
             driver.replay_all(ref, lines, feed_bots)  # the one re-simulation path (digests checked)
             if row.outcome:
                 return sess
-            for r in refusal_rows:
-                if r.seat in seats and ref.settled(r.seat) is None:
-                    ref.apply_refusal(r.seat, json.loads(r.payload))
-            for o in order_rows:
-                if o.seat not in seats or not ref.pending() or o.seat not in ref.pending():
-                    continue
-                key = json.loads(o.request_key) if o.request_key.startswith('["gm"') else None
-                if isinstance(key, list) and len(key) == 2 and key[0] == GM_REQUEST:
-                    ref.adjudicate(o.seat, json.loads(o.payload), str(key[1]))  # the game master's orders
-                else:
-                    ref.apply_entry(o.seat, json.loads(o.payload), json.loads(o.errors), o.time_used,
-                                    o.clock_status == ClockStatus.EXPIRED)
-                sess.keys[o.seat] = o.request_key
+            sess.open_cp = ref.checkpoint()  # where catching up with another worker starts
+            self._apply_open(sess, refusal_rows, order_rows)
         except (RecordError, NotAwaited, InvalidOrders) as exc:
             raise ApiError(409, "match_unreadable", f"match {match_id} cannot be re-simulated: {exc}") from None
         self._replay_bots(sess, {s for s in ref.pending() if ref.settled(s) is not None} - restored)
@@ -154,13 +145,39 @@ class MatchPersistence:
                 self._commit(sess, cp, now=self.now())
         return sess
 
+    @staticmethod
+    def _apply_open(sess: MatchSession, refusal_rows: list[Any], order_rows: list[Any]) -> None:
+        """Give the referee the stored refusals and orders of its open decision point (a
+        restart, or catching up with another worker) and remember each order's request key.
+        Raises :class:`RecordError`, :class:`NotAwaited` or :class:`InvalidOrders` when they
+        do not replay."""
+        ref, seats = sess.ref, sess.seats
+        sess.keys = {}
+        for r in refusal_rows:
+            if r.seat in seats and ref.settled(r.seat) is None:
+                ref.apply_refusal(r.seat, json.loads(r.payload))
+        for o in order_rows:
+            if o.seat not in seats or not ref.pending() or o.seat not in ref.pending():
+                continue
+            key = json.loads(o.request_key) if o.request_key.startswith('["gm"') else None
+            if isinstance(key, list) and len(key) == 2 and key[0] == GM_REQUEST:
+                ref.adjudicate(o.seat, json.loads(o.payload), str(key[1]))  # the game master's orders
+            else:
+                ref.apply_entry(o.seat, json.loads(o.payload), json.loads(o.errors), o.time_used,
+                                o.clock_status == ClockStatus.EXPIRED)
+            sess.keys[o.seat] = o.request_key
+
     def _save_memory(self, sess: MatchSession, seat: str, n: int, blob: bytes) -> None:
         """Store built-in bot ``seat``'s memory (its pickled agent) after decision point ``n``
         (0: as started), replacing the one stored before."""
         try:
             with self.store.write_core() as c:
+                if self.leases is not None:  # only the match's owner keeps its bots' memory (issue 27)
+                    self.leases.check(c, match_lease(sess.id))
                 c.execute(_DELETE_MEMORY, {"mid": sess.id, "mseat": seat})
                 c.execute(_INSERT_MEMORY, {"match_id": sess.id, "seat": seat, "decision": n, "state": blob})
+        except LostLease:
+            log.info("match %s: another worker took it over; the memory of bot %s is its to keep", sess.id, seat)
         except Exception:  # the match goes on; a restart would replay this bot's views instead
             log.exception("match %s: the memory of bot %s was not stored", sess.id, seat)
 
@@ -194,18 +211,24 @@ class MatchPersistence:
 
     def _commit(self, sess: MatchSession, cp: Any, *, now: float, orders: list[dict[str, Any]] = (),
                 refusals: list[dict[str, Any]] = (), replace: list[tuple[int, str]] = (),
-                notes: list[dict[str, Any]] = ()) -> None:
+                notes: list[dict[str, Any]] = (), fence: bool = False) -> None:
         """Commit, in one transaction, the order and refusal rows of a change, the game
         master's ``notes`` (:class:`GmActionRow` dicts, added to ``sess.notes`` once committed)
         and every record line the referee wrote since ``cp`` (with the match row); on failure
         the referee is rolled back to ``cp`` and the error raised. A new decision point opens at
         ``now`` (while paused: at the moment of the pause, so that its clock stands still) with
-        no extensions."""
+        no extensions.
+
+        With several workers (issue 27) the transaction first bumps the match's version from
+        the one this memory holds (:meth:`_bump`; :class:`StaleMatch` when another worker
+        changed the match meanwhile); ``fence``: only while this worker owns the match
+        (a built-in bot's answer; :class:`LostLease` otherwise)."""
         ref = sess.ref
         new_lines = ref.lines[cp.lines:]
         opened = sess.clock_now(now)
         try:
             with self.store.write_core() as c:
+                version = self._bump(c, sess, fence=fence)
                 for row in notes:
                     c.execute(_INSERT_GM, {"match_id": sess.id, **row})
                 for n, seat in replace:
@@ -227,11 +250,13 @@ class MatchPersistence:
         except BaseException:
             ref.rollback(cp)
             raise
+        sess.version = version
         sess.notes.extend(notes)
         if new_lines:
             sess.opened_at = opened
             sess.keys = {}
             sess.extra = {}
+            sess.open_cp = None if ref.over else ref.checkpoint()
 
     def _stored_order(self, match_id: str, n: int, seat: str) -> str | None:
         with self.store.read() as s:

@@ -50,17 +50,21 @@ class SeatPlay:
         BotResult)``)."""
         mid, seat, n, res = item
         sess = self.sessions[mid]
+        kept = []
+
+        def apply() -> None:
+            if seat not in sess.bots:
+                return  # the game master gave the seat back to a player meanwhile
+            if res.agent is not None and not kept:
+                kept.append(seat)
+                sess.bots[seat].bot = res.agent.bot  # its memory after the decision
+                if res.memory is not None and not sess.ended:  # n: points resolved when asked
+                    self._save_memory(sess, seat, n + 1, res.memory)
+            if sess.ended or sess.n != n or seat not in sess.awaited():
+                return  # the clock expired it meanwhile, or the match ended
+            self._apply_bot(sess, seat, res.payload, res.failure, res.spent)
         try:
-            with sess.lock:
-                if seat not in sess.bots:
-                    return  # the game master gave the seat back to a player meanwhile
-                if res.agent is not None:
-                    sess.bots[seat].bot = res.agent.bot  # its memory after the decision
-                    if res.memory is not None and not sess.ended:  # n: points resolved when asked
-                        self._save_memory(sess, seat, n + 1, res.memory)
-                if sess.ended or sess.n != n or seat not in sess.awaited():
-                    return  # the clock expired it meanwhile, or the match ended
-                self._apply_bot(sess, seat, res.payload, res.failure, res.spent)
+            self._fenced(lambda: self._locked(sess, apply))
         finally:
             self.bot_pool.release((mid, seat))
         self._after_change(sess)
@@ -183,7 +187,7 @@ class SeatPlay:
                                "received_at": now, "request_key": key})
         self._resolve_ready(sess)  # a point may await nobody (e.g. a game's ending step): resolve it too
         self._commit(sess, cp, now=now, orders=orders, refusals=refusals,
-                     replace=[(n, seat)] if had and orders else [])
+                     replace=[(n, seat)] if had and orders else [], fence=agent)
         if orders and ref.n + 1 == n:
             sess.keys[seat] = key
         return tk
@@ -201,8 +205,7 @@ class SeatPlay:
         alone is told; it may submit again; the clock keeps running).
         """
         sess = self.get(match_id)
-        with sess.lock:
-            ack = self._submit_locked(sess, seat, decision, payload, failure)
+        ack = self._locked(sess, lambda: self._submit_locked(sess, seat, decision, payload, failure))
         self._after_change(sess)
         return ack
 
@@ -270,12 +273,14 @@ class SeatPlay:
         """``seat`` resigns: the rule set's ``timeout_outcome`` with reason ``resign`` ends the match
         (recorded as a line of its own). 409 if it has already ended."""
         sess = self.get(match_id)
-        with sess.lock:
+
+        def resign() -> None:
             if sess.ended:
                 raise ApiError(409, NotAwaitedCode.MATCH_ENDED, f"match {sess.id} has ended")
             cp = sess.ref.checkpoint()
             sess.ref.resign(seat)
             self._commit(sess, cp, now=self.now())
+        self._locked(sess, resign)
         self._after_change(sess)
         assert sess.outcome is not None
         return {"match": sess.id, "seat": seat, "outcome": sess.outcome.to_json()}
@@ -312,7 +317,7 @@ class SeatPlay:
     def _after_change(self, sess: MatchSession) -> None:
         self._update_deadline(sess)
         self.notify(sess.id)
-        if sess.bots and any(s in sess.bots for s in sess.awaited()):
+        if sess.bots and any(s in sess.bots for s in sess.awaited()) and self._owns(sess):
             if self.background:
                 self._bot_queue.put(sess.id)
             else:
@@ -325,8 +330,11 @@ class SeatPlay:
         its default orders, except where the rules count refusals (it is asked again)."""
         from botwars.agents.base import AgentFailure
         pool = self.bot_pool
+        if not self._owns(sess):
+            return  # another worker plays them (issue 27)
         if pool is not None and pool.running and self.background:
             with sess.lock:
+                self._sync(sess)
                 self._adopt(sess)  # a heavy match's bots get views built in its worker
                 n = sess.n
                 for seat in [s for s in sess.awaited() if s in sess.bots]:
@@ -340,24 +348,27 @@ class SeatPlay:
                     pool.submit((sess.id, seat), sess.bots[seat], self._seat_view(sess, seat), limit,
                                 lambda res, mid=sess.id, seat=seat: self._bot_queue.put((mid, seat, n, res)))
             return
-        while True:
-            with sess.lock:
-                ref = sess.ref
-                todo = [s for s in ref.awaited() if s in sess.bots]
-                if not todo:
-                    break
-                seat = todo[0]
+        memo: dict[tuple[str, int], tuple[Any, Any, float]] = {}  # asked once, even when its commit is retried
+
+        def play_one() -> bool:
+            ref = sess.ref
+            todo = [s for s in ref.awaited() if s in sess.bots]
+            if not todo:
+                return False
+            seat = todo[0]
+            if (seat, ref.n) not in memo:
                 view = ref.view(seat)
-                limit = ref.deadline(seat)
                 t0 = time.perf_counter()
                 payload, failure = None, None
                 try:
-                    payload = sess.bots[seat].act(view, limit)
+                    payload = sess.bots[seat].act(view, ref.deadline(seat))
                 except AgentFailure as exc:
                     failure = {"code": exc.code, "detail": exc.detail}
-                spent = time.perf_counter() - t0
+                memo[(seat, ref.n)] = (payload, failure, time.perf_counter() - t0)
                 self._save_memory(sess, seat, ref.n + 1, pickle.dumps(sess.bots[seat], protocol=pickle.HIGHEST_PROTOCOL))
-                self._apply_bot(sess, seat, payload, failure, spent)
+            self._apply_bot(sess, seat, *memo[(seat, ref.n)])
+            return True
+        while self._owns(sess) and self._fenced(lambda: self._locked(sess, play_one)):
             self._update_deadline(sess)
             self.notify(sess.id)
 

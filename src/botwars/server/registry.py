@@ -18,6 +18,7 @@ from botwars.engine.referee import Referee
 from botwars.engine.ruleset import canonical_json, get_ruleset
 from botwars.server import rulespool
 from botwars.render.palette import seat_colours
+from botwars.server.cluster import match_lease
 from botwars.server.session import ApiError, GM_KEY, MatchSession, _MATCH_ID, new_token, shown_turn, token_hash
 from botwars.store.models import MatchRow, SeatRow
 
@@ -80,6 +81,7 @@ class MatchRegistry:
                             heavy=rulespool.big_config(cfg), gm_hash=token_hash(gm_token),
                             names={s: n for s, n in zip(names, display) if n})
         self._make_bots(sess)
+        sess.open_cp = ref.checkpoint()
         with self.store.write() as s:
             s.add(MatchRow(id=sess.id, ruleset=rs.id, rules_version=rs.rules_version, config=canonical_json(cfg),
                            seed=seed, clock_enabled=sess.clock_enabled, status=sess.status, created_at=now,
@@ -91,6 +93,8 @@ class MatchRegistry:
             for i, name in enumerate(names):
                 s.add(SeatRow(match_id=sess.id, seat=name, idx=i, agent=specs[i], token_hash=sess.token_hashes[name],
                               name=sess.names.get(name)))
+        if sess.bots and self.leases is not None:  # this worker plays its bots (issue 27)
+            self.leases.claim(match_lease(sess.id))
         for seat, agent in sess.bots.items():  # as started: a restart before its first answer restores this
             self._save_memory(sess, seat, 0, pickle.dumps(agent, protocol=pickle.HIGHEST_PROTOCOL))
         with self._lock:
@@ -106,6 +110,9 @@ class MatchRegistry:
         (anything but 1-32 letters, digits, ``-`` or ``_`` is unknown without a look-up)."""
         sess = self.sessions.get(match_id)
         if sess is not None:
+            if self.leases is not None:  # another worker may have changed it (issue 27)
+                with sess.lock:
+                    self._sync(sess)
             return sess
         if not isinstance(match_id, str) or not _MATCH_ID.fullmatch(match_id):
             # not echoed: it may be a pasted token; and no other text (a NUL character, which
@@ -169,14 +176,17 @@ class MatchRegistry:
         """Give ``seat`` the display name ``name`` (already checked by
         :func:`~botwars.server.names.clean_name`), once: :class:`ApiError` 409 ``name_set`` when
         the seat already has one (the stored name is unchanged). Stored before it is shown."""
-        with sess.lock:
+        def name_it() -> None:
             if seat in sess.names:
                 raise ApiError(409, "name_set", f"seat {seat} is already named {sess.names[seat]!r}; a name is "
                                                 f"set once")
             with self.store.write() as s:
+                version = self._bump(s, sess)
                 row = s.get(SeatRow, (sess.id, seat))
                 if row is not None:
                     row.name = name
+            sess.version = version
             sess.names[seat] = name
+        self._locked(sess, name_it)
         self.notify(sess.id)
         return {"match": sess.id, "seat": seat, "name": name}

@@ -114,6 +114,12 @@ class MatchSession:
     defaults_played: dict[tuple[int, str], str] = field(default_factory=dict)
     """``(decision point, seat)`` -> the default orders played for a missed deadline, as move
     text: private to that seat (its notice, issue 24 item 4); kept in memory only."""
+    version: int = 0
+    """The match row's ``version`` this memory is up to (issue 27: another worker's commit
+    bumps it, and this worker catches up before it acts)."""
+    open_cp: Any = None
+    """The referee's checkpoint at the opening of the open decision point (nothing settled):
+    catching up with another worker starts from it (:mod:`botwars.server.cluster`)."""
 
     def clock_now(self, now: float) -> float:
         """The match's clock time at server time ``now``: the moment of the pause while paused."""

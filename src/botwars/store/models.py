@@ -17,6 +17,8 @@ PostgreSQL hold byte-identical data and digests never depend on the database.
 - ``gm_actions``: the game master's actions and the missed deadlines (issue 24); ``matches``
   also holds the GM token's hash, ``paused_at`` (server time of a pause, ``None`` when running)
   and ``extensions`` (seconds granted per seat at the open decision point, JSON).
+- ``leases``: who owns a match (plays its built-in bots) and who leads the cluster, with a
+  fencing token (issue 27); ``matches.version`` counts a match's committed changes.
 - ``server_state``: one row, ``heartbeat_at``, so time while the server was down is not
   charged to any seat.
 """
@@ -50,6 +52,24 @@ class MatchRow(Base):
     gm_token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     paused_at: Mapped[float | None] = mapped_column(Float, nullable=True)
     extensions: Mapped[str | None] = mapped_column(Text, nullable=True)
+    version: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    """Bumped by every committed change of the match (issue 27): a worker's cached match is
+    up to date when it holds this version; a commit made on an older one is refused."""
+
+
+class LeaseRow(Base):
+    """A lease (issue 27): ``name`` ``match:ID`` (the worker that plays the match's built-in
+    bots) or ``leader`` (the worker that runs deadlines, notices and the league), held by
+    ``holder`` (a worker id) until ``expires_at`` (the database's epoch seconds). ``token``
+    (the fencing token) grows by one each time the lease changes hands: a write that only its
+    holder may make checks it in its own transaction."""
+
+    __tablename__ = "leases"
+
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    holder: Mapped[str] = mapped_column(String(64), index=True)
+    token: Mapped[int] = mapped_column(BigInteger)
+    expires_at: Mapped[float] = mapped_column(Float)
 
 
 class GmActionRow(Base):

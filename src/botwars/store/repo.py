@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 import threading
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Any, Iterator
 
-from sqlalchemy import create_engine, event, select
+from sqlalchemy import create_engine, event, select, text
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -30,6 +30,18 @@ def safe_url(url: str) -> str:
 def default_url() -> str:
     """``$BOTWARS_DATABASE_URL``, else SQLite file ``botwars.db`` in the working directory."""
     return os.environ.get("BOTWARS_DATABASE_URL") or "sqlite:///" + os.path.abspath("botwars.db")
+
+
+def insert_heartbeat(s: Any, now: float) -> None:
+    """Write the ``server_state`` row of a new database in session ``s`` (``now``: epoch
+    seconds). Workers that start together on an empty database all try; the first wins and the
+    others' inserts are rolled back to a savepoint (their transactions go on)."""
+    from sqlalchemy.exc import IntegrityError
+    try:
+        with s.begin_nested():
+            s.add(ServerStateRow(id=1, heartbeat_at=now))
+    except IntegrityError:
+        pass  # another worker wrote it first: its time is as good
 
 
 class Store:
@@ -71,6 +83,8 @@ class Store:
         cfg.set_main_option("script_location", MIGRATIONS)
         cfg.set_main_option("sqlalchemy.url", self.url.replace("%", "%%"))
         with self.engine.begin() as conn:
+            if not self.is_sqlite:  # several workers starting at once migrate one at a time
+                conn.execute(text("SELECT pg_advisory_xact_lock(2027110027)"))
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, "head")
 
@@ -102,13 +116,23 @@ class Store:
         with self.Session() as s:
             yield s
 
+    @contextmanager
+    def snapshot(self) -> Iterator[Session]:
+        """A read-only session whose queries all see one snapshot of the database (PostgreSQL:
+        ``REPEATABLE READ``; SQLite: one read transaction), so that rows read one after the
+        other belong together even while other workers commit (issue 27)."""
+        with self.Session() as s:
+            if not self.is_sqlite:
+                s.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+            yield s
+
     # ------------------------------------------------------------------------------------
     def heartbeat(self, now: float) -> None:
         """Record that the server was alive at ``now`` (epoch seconds)."""
         with self.write() as s:
             row = s.get(ServerStateRow, 1)
             if row is None:
-                s.add(ServerStateRow(id=1, heartbeat_at=now))
+                insert_heartbeat(s, now)
             else:
                 row.heartbeat_at = now
 

@@ -43,6 +43,7 @@ from botwars.engine.plugin import get_game
 from botwars.engine.referee import NotAwaited
 from botwars.engine.ruleset import canonical_json
 from botwars.render.palette import seat_colours
+from botwars.server.cluster import match_lease
 from botwars.server.deps import ManagerDep
 from botwars.server.manager import ApiError, MatchManager, MatchSession, GM_REQUEST, new_token, note_text, token_hash
 from botwars.store.models import BotMemoryRow, GmActionRow, MatchRow, SeatRow
@@ -224,9 +225,11 @@ class GameMaster:
         """Commit ``note`` (and ``match_values`` on the match row) in one transaction; the
         referee is not involved."""
         with self.m.store.write() as s:
+            version = self.m._bump(s, sess)  # another worker's change of the match first: retried (issue 27)
             if match_values:
                 s.execute(update(MatchRow).where(MatchRow.id == sess.id).values(**match_values))
             s.add(GmActionRow(match_id=sess.id, **note))
+        sess.version = version
         sess.notes.append(note)
 
     def view(self, sess: MatchSession) -> dict[str, Any]:
@@ -254,7 +257,7 @@ class GameMaster:
 
     def pause(self, sess: MatchSession, reason: str) -> dict[str, Any]:
         """Stop every clock. 409 when the match has ended or is already paused."""
-        with sess.lock:
+        def pause() -> dict[str, Any]:
             _running(sess)
             if sess.paused_at is not None:
                 raise ApiError(409, "already_paused", "the match is already paused; resume it first")
@@ -262,12 +265,13 @@ class GameMaster:
             note = _note(sess, now, "pause", None, reason)
             self._store(sess, note, paused_at=now)
             sess.paused_at = now
-        return self._done(sess, note)
+            return note
+        return self._done(sess, self.m._locked(sess, pause))
 
     def resume(self, sess: MatchSession, reason: str) -> dict[str, Any]:
         """Start the clocks again; the open point's opening (so every deadline) moves by the
         pause. 409 when the match has ended or is not paused."""
-        with sess.lock:
+        def resume() -> dict[str, Any]:
             _running(sess)
             if sess.paused_at is None:
                 raise ApiError(409, "not_paused", "the match is not paused; there is nothing to resume")
@@ -278,12 +282,13 @@ class GameMaster:
             self._store(sess, note, paused_at=None, opened_at=opened)
             sess.paused_at = None
             sess.opened_at = opened
-        return self._done(sess, note)
+            return note
+        return self._done(sess, self.m._locked(sess, resume))
 
     def extend(self, sess: MatchSession, seconds: float, seat: Optional[str], reason: str) -> dict[str, Any]:
         """Add ``seconds`` to the current deadline of ``seat`` (``None``: every awaited seat).
         409 when the match has ended or the seat is not awaited now; 422 an unknown seat."""
-        with sess.lock:
+        def extend() -> dict[str, Any]:
             _running(sess)
             awaited = sess.awaited()
             if seat is not None:
@@ -305,16 +310,17 @@ class GameMaster:
             note = _note(sess, now, "extend", seat, reason, seconds=float(seconds), seats=targets)
             self._store(sess, note, extensions=canonical_json(extra))
             sess.extra = extra
-        return self._done(sess, note)
+            return note
+        return self._done(sess, self.m._locked(sess, extend, point=True))
 
     def replace(self, sess: MatchSession, seat: str, to: str, fresh: bool, reason: str,
                 base_url: str) -> dict[str, Any]:
         """Give ``seat`` to a player (``remote``; ``fresh``: with a new token, the old one void)
         or to a built-in bot (``builtin:NAME``). 409 when ended; 422 an unknown seat or bot."""
-        from botwars.agents.base import AgentFailure, CallableAgent
         m = self.m
         bots = get_game(sess.rs.id).builtin_bots()
-        with sess.lock:
+
+        def replace() -> tuple[dict[str, Any], str | None]:
             _running(sess)
             _seat(sess, seat)
             if to == "remote":
@@ -329,45 +335,61 @@ class GameMaster:
             if agent == sess.agents[seat] and not fresh:
                 raise ApiError(409, "no_change", f"seat {seat} is already played by "
                                                  f"{'its player' if agent == 'remote' else agent}")
-            now = m.now()
-            token = new_token() if fresh else None
-            note = _note(sess, now, "replace", seat, reason, to=agent, new_token=fresh)
-            values: dict[str, Any] = {"agent": agent}
-            if token is not None:
-                values["token_hash"] = token_hash(token)
-            bot = None
-            if agent != "remote":
-                bot = CallableAgent(bots[agent[len("builtin:"):]](), agent)
-                try:
-                    bot.start(sess.rs.id, seat, copy.deepcopy(sess.config), sess.rs.agent_seed(sess.seed, seat))
-                except AgentFailure as exc:
-                    raise ApiError(409, "bot_failed", f"the bot {agent} could not start: {exc}") from None
-            with m.store.write() as s:
-                s.execute(update(SeatRow).where(SeatRow.match_id == sess.id, SeatRow.seat == seat).values(**values))
-                s.execute(delete(BotMemoryRow).where(BotMemoryRow.match_id == sess.id, BotMemoryRow.seat == seat))
-                if bot is not None:
-                    s.add(BotMemoryRow(match_id=sess.id, seat=seat, decision=sess.ref.n,
-                                       state=pickle.dumps(bot, protocol=pickle.HIGHEST_PROTOCOL)))
-                s.add(GmActionRow(match_id=sess.id, **note))
-            sess.notes.append(note)
-            sess.ref.agents[seat] = agent
-            if token is not None:
-                sess.token_hashes[seat] = token_hash(token)
-            if bot is not None:
-                sess.bots[seat] = bot
-            else:
-                sess.bots.pop(seat, None)
+            return self._hand_over(sess, seat, agent, fresh, reason)
+        note, token = m._locked(sess, replace)
+        if token is None and to != "remote" and m.leases is not None:  # this worker plays the bot (issue 27)
+            m.leases.claim(match_lease(sess.id))
         extra: dict[str, Any] = {}
         if token is not None:
             extra = {"token": token, "url": f"{base_url}/play/{sess.id}?token={token}"}
         return self._done(sess, note, **extra)
+
+    def _hand_over(self, sess: MatchSession, seat: str, agent: str, fresh: bool,
+                   reason: str) -> tuple[dict[str, Any], str | None]:
+        """Store and make ``seat``'s new agent (under the match's lock); returns the note and
+        the seat's new token (``fresh``) or ``None``. 409 when the bot cannot start."""
+        from botwars.agents.base import AgentFailure, CallableAgent
+        m = self.m
+        bots = get_game(sess.rs.id).builtin_bots()
+        now = m.now()
+        token = new_token() if fresh else None
+        note = _note(sess, now, "replace", seat, reason, to=agent, new_token=fresh)
+        values: dict[str, Any] = {"agent": agent}
+        if token is not None:
+            values["token_hash"] = token_hash(token)
+        bot = None
+        if agent != "remote":
+            bot = CallableAgent(bots[agent[len("builtin:"):]](), agent)
+            try:
+                bot.start(sess.rs.id, seat, copy.deepcopy(sess.config), sess.rs.agent_seed(sess.seed, seat))
+            except AgentFailure as exc:
+                raise ApiError(409, "bot_failed", f"the bot {agent} could not start: {exc}") from None
+        with m.store.write() as s:
+            version = m._bump(s, sess)
+            s.execute(update(SeatRow).where(SeatRow.match_id == sess.id, SeatRow.seat == seat).values(**values))
+            s.execute(delete(BotMemoryRow).where(BotMemoryRow.match_id == sess.id, BotMemoryRow.seat == seat))
+            if bot is not None:
+                s.add(BotMemoryRow(match_id=sess.id, seat=seat, decision=sess.ref.n,
+                                   state=pickle.dumps(bot, protocol=pickle.HIGHEST_PROTOCOL)))
+            s.add(GmActionRow(match_id=sess.id, **note))
+        sess.version = version
+        sess.notes.append(note)
+        sess.ref.agents[seat] = agent
+        if token is not None:
+            sess.token_hashes[seat] = token_hash(token)
+        if bot is not None:
+            sess.bots[seat] = bot
+        else:
+            sess.bots.pop(seat, None)
+        return note, token
 
     def adjudicate(self, sess: MatchSession, seat: str, orders: Any, cancel: bool, reason: str) -> dict[str, Any]:
         """Set (or ``cancel``) ``seat``'s orders for the open decision point, with ``reason``.
         The orders pass the rules' check (422 naming the refusal; nothing changes); 409 when
         ended or the seat has no orders to give now; 422 an unknown seat."""
         m = self.m
-        with sess.lock:
+
+        def adjudicate() -> dict[str, Any]:
             _running(sess)
             _seat(sess, seat)
             ref = sess.ref
@@ -412,13 +434,15 @@ class GameMaster:
                 sess.keys[seat] = canonical_json([GM_REQUEST, reason])
             elif cancel:
                 sess.keys.pop(seat, None)
-        return self._done(sess, note)
+            return note
+        return self._done(sess, m._locked(sess, adjudicate, point=True))
 
     def end(self, sess: MatchSession, winner: Optional[str], reason: str, abort: bool) -> dict[str, Any]:
         """End the match with ``winner`` (``None``: a draw), or ``abort`` it. 409 when ended;
         422 a winner that is no seat."""
         m = self.m
-        with sess.lock:
+
+        def end() -> dict[str, Any]:
             _running(sess)
             if winner is not None:
                 _seat(sess, winner)
@@ -430,7 +454,8 @@ class GameMaster:
             except NotAwaited as exc:
                 raise ApiError(409, exc.code, str(exc)) from None
             m._commit(sess, cp, now=now, notes=[note])
-        return self._done(sess, note)
+            return note
+        return self._done(sess, m._locked(sess, end))
 
 
 # ---- the API ---------------------------------------------------------------------------------

@@ -1,0 +1,235 @@
+"""Several real `botwars serve` processes over one PostgreSQL database (issue 27 items 1, 2, 6).
+
+- Two servers (as on two machines): players send each request to either at random while the
+  servers are killed with SIGKILL in turn and restarted; built-in bots of a killed server's
+  matches are taken over by the other. At the end no acknowledged order is lost, none applied
+  twice, every record verifies (``botwars replay --verify``) and equals the same match played
+  without a server.
+- A spectator's WebSocket on one server sees the turns that orders sent to the other resolve.
+- ``botwars serve --workers 2``: both workers answer; a killed worker is restarted and nothing
+  acknowledged is lost; with SQLite ``--workers 2`` is refused with a sentence.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+import threading
+import time
+
+import httpx
+import pytest
+
+from server_support import ROOT, free_port, wait_http
+from test_server_kill import TURNS, create, orders_for, strip_times, uninterrupted
+
+ENV = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "src"), "BOTWARS_LEASE_S": "1", "BOTWARS_LEAGUE": "off"}
+pytestmark = pytest.mark.slow
+
+
+class Server:
+    """One `botwars serve` process (``workers`` > 1: uvicorn's supervisor and its workers)."""
+
+    def __init__(self, db: str, log_path: str, workers: int = 1):
+        self.db, self.port, self.log_path, self.workers = db, free_port(), log_path, workers
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        log = open(self.log_path, "a")
+        args = [sys.executable, "-m", "botwars.cli", "serve", "--db", self.db, "--port", str(self.port)]
+        if self.workers > 1:
+            args += ["--workers", str(self.workers)]
+        self.proc = subprocess.Popen(args, stdout=log, stderr=log, env=ENV)
+        wait_http(self.url, 90, self.proc)
+
+    def kill(self) -> None:
+        self.proc.kill()  # SIGKILL
+        self.proc.wait()
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(20)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+def player(urls: list[str], mid: str, k: int, seat: str, token: str, acks: list, stop: threading.Event,
+           seed: int) -> None:
+    """Poll the seat's view at any server; give orders_for() when awaited; resend until
+    acknowledged (a 503 or a dropped connection: again, at either server)."""
+    rng = random.Random(seed)
+    cs = [httpx.Client(base_url=u, headers={"Authorization": f"Bearer {token}"}, timeout=5) for u in urls]
+    while not stop.is_set():
+        c = rng.choice(cs)
+        try:
+            r = c.get(f"/api/matches/{mid}/view")
+            if r.status_code != 200:
+                time.sleep(0.05)
+                continue
+            v = r.json()
+            if v["status"] == "ended":
+                return
+            if v["your_turn"]:
+                time.sleep(rng.uniform(0.0, 0.04))
+                n = v["decision"]
+                body = {"decision": n, "orders": orders_for(k, seat, n)}
+                r = rng.choice(cs).post(f"/api/matches/{mid}/orders", json=body)
+                if r.status_code == 200:
+                    acks.append((mid, seat, n, body["orders"], r.json()["duplicate"]))
+                    continue
+                assert r.status_code in (409, 503), r.text  # resolved meanwhile; the database was busy
+            time.sleep(0.02)
+        except (httpx.TransportError, ValueError):
+            time.sleep(0.05)
+
+
+def verify_cli(path: str) -> None:
+    r = subprocess.run([sys.executable, "-m", "botwars.cli", "replay", path, "--verify"], capture_output=True,
+                       text=True, env=ENV, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def check_records(urls: list[str], made: list[dict], acks: list, tmp_path) -> None:
+    """Every match ended; every acknowledged order is in its record as sent (0 lost), no order
+    was acknowledged as new twice (0 doubled); every record verifies and equals the match
+    played without a server."""
+    recs = []
+    for m in made:
+        text = httpx.get(f"{urls[0]}/api/matches/{m['match']}/record", timeout=10).text
+        recs.append([json.loads(x) for x in text.splitlines()])
+    assert acks, "no order was acknowledged"
+    fresh = [(mid, seat, n) for mid, seat, n, _, dup in acks if not dup]
+    assert len(fresh) == len(set(fresh)), "an order was acknowledged as new twice"
+    for i, rec in enumerate(recs):
+        assert rec[-1]["type"] == "outcome", f"match {i} did not end"
+        assert [d["n"] for d in rec if d["type"] == "decision"] == list(range(1, TURNS + 1))
+        p = tmp_path / f"r{i}.jsonl"
+        p.write_text("".join(json.dumps(x) + "\n" for x in rec))
+        verify_cli(str(p))
+        assert strip_times(rec) == strip_times(uninterrupted(tmp_path, i, rec[0])), \
+            f"match {i} differs from the same match played without kills"
+    for mid, seat, n, payload, _dup in acks:
+        k = int(payload.split("#")[1].split(".")[0])
+        assert recs[k][n]["orders"][seat] == payload, (mid, seat, n)
+
+
+def start_players(urls: list[str], made: list[dict], acks: list, stop: threading.Event) -> list[threading.Thread]:
+    threads = []
+    for k, m in enumerate(made):
+        for s in m["seats"]:
+            if s["agent"] == "remote":
+                t = threading.Thread(target=player, args=(urls, m["match"], k, s["seat"], s["token"], acks, stop,
+                                                          k * 10 + len(threads)), daemon=True)
+                t.start()
+                threads.append(t)
+    return threads
+
+
+SPECS = [["remote", "remote"]] * 2 + [["remote", "builtin:random"], ["builtin:swarm", "remote"]]
+
+
+def test_two_servers_on_one_database_killed_in_turn_lose_nothing_and_apply_nothing_twice(pg_url, tmp_path):
+    servers = [Server(pg_url, str(tmp_path / f"s{i}.log")) for i in range(2)]
+    for s in servers:
+        s.start()
+    urls = [s.url for s in servers]
+    stop = threading.Event()
+    try:
+        made = [create(urls[k % 2], spec, seed=10 + k) for k, spec in enumerate(SPECS)]
+        acks: list = []
+        threads = start_players(urls, made, acks, stop)
+        rng = random.Random(27)
+        for i in range(6):
+            time.sleep(rng.uniform(0.2, 0.6))
+            victim = servers[i % 2]
+            victim.kill()
+            time.sleep(rng.uniform(0.0, 0.5))  # the other server alone meanwhile
+            victim.start()
+        for t in threads:
+            t.join(timeout=120)
+        assert not any(t.is_alive() for t in threads), "a match did not end"
+        check_records(urls, made, acks, tmp_path)
+        logs = "".join(open(s.log_path).read() for s in servers)
+        assert "took over match" in logs, "no bot match changed hands: the kills tested nothing of takeovers"
+    finally:
+        stop.set()
+        for s in servers:
+            s.stop()
+
+
+def test_a_spectator_on_one_server_sees_turns_resolved_at_the_other(pg_url, tmp_path):
+    from websockets.sync.client import connect
+    servers = [Server(pg_url, str(tmp_path / f"s{i}.log")) for i in range(2)]
+    for s in servers:
+        s.start()
+    try:
+        m = create(servers[0].url, ["remote", "remote"], seed=5)
+        mid = m["match"]
+        ws_url = servers[0].url.replace("http", "ws") + f"/api/matches/{mid}/ws"
+        with connect(ws_url, open_timeout=10) as ws:
+            first = json.loads(ws.recv(timeout=10))
+            assert first["decision"] == 1
+            for s in m["seats"]:  # both orders go to the other server
+                r = httpx.post(f"{servers[1].url}/api/matches/{mid}/orders", timeout=10,
+                               headers={"Authorization": f"Bearer {s['token']}"},
+                               json={"decision": 1, "orders": orders_for(0, s["seat"], 1)})
+                assert r.status_code == 200, r.text
+            seen = first
+            while seen["decision"] < 2:
+                seen = json.loads(ws.recv(timeout=20))
+        assert seen["decision"] == 2 and {e["decision"] for e in seen["events"]} == {1}
+    finally:
+        for s in servers:
+            s.stop()
+
+
+def children(pid: int) -> list[int]:
+    out = []
+    for p in os.listdir("/proc"):
+        if p.isdigit():
+            try:
+                with open(f"/proc/{p}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        out.append(int(p))
+            except (OSError, ValueError, IndexError):
+                pass
+    return out
+
+
+def test_serve_workers_2_answers_from_both_and_a_killed_worker_loses_nothing(pg_url, tmp_path):
+    server = Server(pg_url, str(tmp_path / "w.log"), workers=2)
+    server.start()
+    stop = threading.Event()
+    try:
+        made = [create(server.url, spec, seed=10 + k) for k, spec in enumerate(SPECS)]
+        acks: list = []
+        threads = start_players([server.url], made, acks, stop)
+        rng = random.Random(3)
+        for _ in range(3):
+            time.sleep(rng.uniform(0.3, 0.8))
+            workers = [p for p in children(server.proc.pid)
+                       if "botwars" in open(f"/proc/{p}/cmdline").read() or "spawn" in open(f"/proc/{p}/cmdline").read()]
+            assert workers, "no worker process found"
+            os.kill(rng.choice(workers), 9)  # uvicorn's supervisor starts another
+        for t in threads:
+            t.join(timeout=120)
+        assert not any(t.is_alive() for t in threads), "a match did not end"
+        check_records([server.url], made, acks, tmp_path)
+    finally:
+        stop.set()
+        server.stop()
+
+
+def test_serve_workers_on_sqlite_is_refused_with_a_sentence(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "botwars.cli", "serve", "--db", f"sqlite:///{tmp_path}/x.db",
+                        "--port", str(free_port()), "--workers", "2"], capture_output=True, text=True, env=ENV,
+                       timeout=60)
+    assert r.returncode != 0
+    assert "SQLite allows one server process per database file" in r.stderr and "PostgreSQL" in r.stderr
+    assert "Traceback" not in r.stderr
