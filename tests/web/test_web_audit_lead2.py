@@ -142,3 +142,15 @@ def test_issue23_a_page_opened_after_the_end_shows_the_last_turn_not_nothing(bro
     turn4 = page.inner_text("#events ul.happened >> nth=1")
     assert re.search(r"(Blue|Orange)", turn4), turn4  # the last turn's events, named by side
     assert page.errors == [], page.errors
+
+
+def test_issue23_factory_turn_pictures_are_captioned_in_words(live):
+    # item 4: the watched turn said "Register 2: cards"; each picture names F-5.8's sub-step in words
+    m = live.create("factory", ["builtin:random", "builtin:random"], {"board": "tiny-yard", "turn_limit": "1"}, seed=2)
+    _wait_ended(live, m["match"])
+    r = httpx.get(f"{live.url}/web/matches/{m['match']}/turn/1/watch.json")
+    assert r.status_code == 200, r.text
+    labels = [f["label"] for f in r.json()["frames"]]
+    assert "Register 1: the program cards move the robots, highest priority first" in labels, labels
+    assert all(not re.fullmatch(r"Register \d: [a-z ]+", x) or len(x.split(": ", 1)[1].split()) > 2 for x in labels), labels
+    assert labels[-1].startswith("The end of the turn"), labels

@@ -128,7 +128,7 @@ def turn_watch(match_id: str, n: int, manager: ManagerDep, caches: CachesDep,
 
     def make() -> list[dict[str, Any]]:
         if game.stages is not None:
-            return [{"label": stage_caption(sec, f["label"]), "events": [], "svg": f["svg"]}
+            return [{"label": stage_caption(sec, f.get("caption") or f["label"]), "events": [], "svg": f["svg"]}
                     for sec in visible_sections(point_sections(caches, sess, n), seat, ended) for f in sec["frames"]]
         # one re-simulation per point for all its viewers
         before, after, events, _line = caches.stages.get(("before", sess.id, n), lambda: before_point(sess, n))

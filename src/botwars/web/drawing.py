@@ -214,8 +214,10 @@ def watch_frames(game: Game, before: Any, after: Any, events: list[Any], seat: O
 
 
 def stage_caption(sec: dict[str, Any], label: str) -> str:
-    """A stage frame's caption in the words of the turn: ``"Register 2: conveyors"`` for a
-    stage (one register of the program), ``"End of turn"`` for the end section."""
+    """A stage frame's caption in the words of the turn: ``"Register 2: the conveyor belts
+    carry the robots on them"`` for a stage (one register of the program; ``label`` is the
+    frame's ``caption`` where the game gives one, else its label), the words alone for the end
+    section."""
     if sec.get("kind") == "stage" and sec.get("stage") is not None:
         return f"Register {sec['stage']}: {label}"
     return label[:1].upper() + label[1:] if label else str(sec.get("title") or "")

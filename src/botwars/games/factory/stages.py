@@ -28,6 +28,21 @@ SUBSTEP_LABELS = ("start", "cards", "conveyors", "pushers", "gears", "crushers",
                   "stage end", "end of turn")
 """Frame labels in the order they can occur within a turn."""
 
+STAGE_WORDS = {
+    "start": "before the cards: the board as the register begins",
+    "cards": "the program cards move the robots, highest priority first",
+    "conveyors": "the conveyor belts carry the robots on them (express belts first)",
+    "pushers": "the pushers of this register push",
+    "gears": "the gears turn the robots on them",
+    "crushers": "the crushers of this register crush",
+    "lasers": "the lasers fire, the board's and the robots' at once",
+    "buzzsaws": "the buzzsaws cut",
+    "stage end": "the register ends: flags, checkpoints and armouries are touched",
+    "end of turn": "the end of the turn: repairs, robots back from destruction, reboots",
+}
+"""Each frame label (F-5.8's sub-steps S1–S10, F-5.11's end of turn) in a player's words: the
+caption of its picture when the page plays the turn (issue 23 item 4)."""
+
 
 class _Collector:
     """Collects the frames of every resolution context opened while it is active."""
@@ -52,7 +67,8 @@ def _section(seat: str | None, e: Event, frames: list[dict[str, Any]]) -> dict[s
     return {"seat": seat, "kind": e.kind, "stage": d.get("stage"), "turn": d.get("turn"),
             "title": str(d.get("header", "")).strip("= ").strip(), "header": d.get("header", ""),
             "rows": d.get("rows", []), "extra": list(d.get("extra", [])),
-            "frames": [{"label": f["label"], "svg": f["svg"]} for f in frames]}
+            "frames": [{"label": f["label"], "caption": STAGE_WORDS.get(f["label"], f["label"]), "svg": f["svg"]}
+                       for f in frames]}
 
 
 def _run_sections(seat: str | None, frames: list[dict[str, Any]], tables: list[Event]) -> list[dict[str, Any]]:
