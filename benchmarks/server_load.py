@@ -21,6 +21,16 @@ instead, which needs workers that answer for any match (the core of issue 27). M
 worker needs PostgreSQL (``--db postgres``): SQLite is one process.
 
     PYTHONPATH=src python benchmarks/server_load.py --db postgres --workers 1,2 --matches 50 --turns 30
+
+Spectators across workers (issue 27 item 7): ``--spectators S`` opens S spectator WebSockets
+before the play starts, spread over the matches, each at a worker other than the one the
+match's orders go to (with one worker: that one), so every live update a spectator gets crossed
+from the worker that resolved the turn (``LISTEN/NOTIFY``). After the last turn each spectator
+must have seen its match end; the row adds how many did, the snapshots received, and the
+delay from the last acknowledged order of a match to each of its spectators' end snapshot
+(p50/p99). The servers get ``--ws-per-address`` above S (all spectators come from one address).
+
+    PYTHONPATH=src python benchmarks/server_load.py --db postgres --workers 1,2 --matches 50 --turns 30 --spectators 2000
 """
 
 from __future__ import annotations
@@ -102,6 +112,31 @@ async def play(clients: list, k: int, made: dict, turns: int, think: float, lat:
 
 
 CROSS = False  # --cross: each order to the next worker (needs the core of issue 27)
+SPECTATORS = 0  # --spectators
+
+
+async def spectate(url: str, mid: str, seen: dict, ended_at: dict, stop: asyncio.Event) -> None:
+    """One spectator's WebSocket on ``url`` for match ``mid``: counts the snapshots, and notes
+    (in ``ended_at[key]``) when the one saying the match ended arrived."""
+    import websockets
+    key = (mid, id(seen), len(seen))
+    seen[key] = 0
+    ws_url = url.replace("http", "ws", 1) + f"/api/matches/{mid}/ws"
+    try:
+        async with websockets.connect(ws_url, open_timeout=60, max_size=None) as ws:
+            while not stop.is_set():
+                try:
+                    msg = await asyncio.wait_for(ws.recv(), timeout=1.0)
+                except asyncio.TimeoutError:
+                    continue
+                seen[key] += 1
+                if json.loads(msg).get("status") == "ended":
+                    ended_at[key] = (mid, time.perf_counter())
+                    return
+    except Exception as exc:  # noqa: BLE001 - a refused or dropped spectator counts as one that missed the end
+        seen[key] = -1
+        ended_at.pop(key, None)
+        print(f"spectator of {mid}: {type(exc).__name__}: {exc}"[:200], file=sys.stderr)
 
 
 async def run(urls: list[str], matches: int, turns: int, think: float) -> dict:
@@ -125,9 +160,29 @@ async def _run(clients: list, matches: int, turns: int, think: float) -> dict:
     lat: list[float] = []
     acks: dict = {}
     errors: list[str] = []
+    seen: dict = {}
+    ended_at: dict = {}
+    last_ack: dict = {}
+    stop = asyncio.Event()
+    urls = [str(c.base_url).rstrip("/") for c in clients]
+    watchers = [asyncio.create_task(spectate(urls[(j + 1) % len(urls)] if len(urls) > 1 else urls[0],
+                                             made[j % matches]["match"], seen, ended_at, stop))
+                for j in range(SPECTATORS)]
+    while watchers and len(seen) < SPECTATORS:  # every socket opened before the first order
+        await asyncio.sleep(0.05)
+    if watchers:
+        await asyncio.sleep(1.0)
+
+    async def play_and_note(k: int, m: dict) -> None:
+        await play(clients, k, m, turns, think, lat, acks, errors)
+        last_ack[m["match"]] = time.perf_counter()
     t0 = time.perf_counter()
-    await asyncio.gather(*(play(clients, k, m, turns, think, lat, acks, errors) for k, m in enumerate(made)))
+    await asyncio.gather(*(play_and_note(k, m) for k, m in enumerate(made)))
     wall = time.perf_counter() - t0
+    if watchers:
+        await asyncio.wait(watchers, timeout=30)
+        stop.set()
+        await asyncio.gather(*watchers, return_exceptions=True)
     lost = dup = 0
     for k, m in enumerate(made):
         text = (await clients[k % len(clients)].get(f"/api/matches/{m['match']}/record")).text
@@ -146,10 +201,22 @@ async def _run(clients: list, matches: int, turns: int, think: float) -> dict:
     return {"matches": matches, "turns": turns, "think_ms": think * 1000, "orders": len(lat),
             "wall_s": round(wall, 2), "orders_per_s": round(len(lat) / wall, 1),
             "p50_ms": round(q[49] * 1000, 2), "p99_ms": round(q[98] * 1000, 2), "max_ms": round(lat[-1] * 1000, 1),
-            "lost": lost, "duplicated": dup, "errors": len(errors), "workers": len(clients)}
+            "lost": lost, "duplicated": dup, "errors": len(errors), "workers": len(clients),
+            **(_spectator_figures(seen, ended_at, last_ack) if SPECTATORS else {})}
 
 
-def serve(db: str, workers: int, tmp: str) -> tuple[list, list[str]]:
+def _spectator_figures(seen: dict, ended_at: dict, last_ack: dict) -> dict:
+    """The spectators' row: how many saw their match end, snapshots received, and the delay
+    from a match's last acknowledged order to each spectator's end snapshot (ms)."""
+    delays = sorted(max(0.0, t - last_ack[mid]) for mid, t in ended_at.values() if mid in last_ack)
+    q = statistics.quantiles(delays, n=100, method="inclusive") if len(delays) > 1 else delays * 99
+    return {"spectators": len(seen), "spectators_saw_end": len(ended_at),
+            "spectator_snapshots": sum(v for v in seen.values() if v > 0),
+            "end_delay_p50_ms": round(q[49] * 1000, 1) if q else None,
+            "end_delay_p99_ms": round(q[98] * 1000, 1) if q else None}
+
+
+def serve(db: str, workers: int, tmp: str, spectators: int = 0) -> tuple[list, list[str]]:
     """Start ``workers`` ``botwars serve`` processes on their own ports over ``db``; returns the
     processes and their base URLs, once all answer."""
     env = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "src")}
@@ -157,15 +224,16 @@ def serve(db: str, workers: int, tmp: str) -> tuple[list, list[str]]:
     for i in range(workers):
         port = free_port()
         log = open(os.path.join(tmp, f"server{i}.log"), "w")
-        procs.append(subprocess.Popen([sys.executable, "-m", "botwars.cli", "serve", "--db", db, "--port", str(port)],
-                                      stdout=log, stderr=log, env=env))
+        caps = ["--ws-per-address", str(spectators + 64), "--ws-per-match", str(spectators + 64)] if spectators else []
+        procs.append(subprocess.Popen([sys.executable, "-m", "botwars.cli", "serve", "--db", db, "--port", str(port),
+                                       *caps], stdout=log, stderr=log, env=env))
         urls.append(f"http://127.0.0.1:{port}")
         wait_until_up(urls[-1])  # one at a time: the first migrates the database
     return procs, urls
 
 
 def main() -> None:
-    global CROSS
+    global CROSS, SPECTATORS
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--matches", type=int, default=500)
     ap.add_argument("--turns", type=int, default=20)
@@ -173,9 +241,12 @@ def main() -> None:
     ap.add_argument("--db", default="sqlite", help="sqlite, postgres or a SQLAlchemy URL")
     ap.add_argument("--workers", default="1", help="worker counts to measure, e.g. 1,2 (more than 1: PostgreSQL)")
     ap.add_argument("--cross", action="store_true", help="send each order to the next worker (needs issue 27's core)")
+    ap.add_argument("--spectators", type=int, default=0,
+                    help="spectator WebSockets, each at another worker than its match's orders (issue 27 item 7)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     CROSS = args.cross
+    SPECTATORS = max(0, args.spectators)
     try:
         counts = [int(x) for x in args.workers.split(",") if x.strip()]
     except ValueError:
@@ -187,7 +258,7 @@ def main() -> None:
     for n in counts:
         with tempfile.TemporaryDirectory() as tmp:
             db = database(args.db, tmp)
-            procs, urls = serve(db, n, tmp)
+            procs, urls = serve(db, n, tmp, SPECTATORS)
             try:
                 res = asyncio.run(run(urls, args.matches, args.turns, args.think_ms / 1000))
             finally:
@@ -201,6 +272,10 @@ def main() -> None:
         print(f"| {res['db']} | {n} | {res['matches']} | {res['turns']} | {res['think_ms']:g} | {res['orders']} | "
               f"{res['orders_per_s']} | {res['p50_ms']} | {res['p99_ms']} | {res['lost']} | {res['duplicated']} |",
               flush=True)
+        if SPECTATORS:
+            print(f"|   spectators: {res['spectators_saw_end']} of {res['spectators']} saw their match end "
+                  f"({res['spectator_snapshots']} snapshots); end delay p50 {res['end_delay_p50_ms']} ms, "
+                  f"p99 {res['end_delay_p99_ms']} ms |", flush=True)
 
 
 if __name__ == "__main__":
