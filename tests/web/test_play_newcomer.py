@@ -31,6 +31,7 @@ SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 MAX_SHOT_BYTES = 150_000
 # a rule id (R26, H5 is not one on these pages; F-5.4, G-4.5, D-3.4, S-3.3) anywhere on screen is a defect
 RULE_ID = re.compile(r"\b(R\d+|[FGDS]-\d+(\.\d+)*)\b")
+SEAT_ID = re.compile(r"\bp{1,2}[1-8]\b")
 HEADS = ("You won", "You lost", "Draw", "You finished", "You share the win")
 # small matches: a few turns on small boards
 CONFIG = {"arena": {"max_turns": "3"}, "factory": {"board": "tiny-yard", "turn_limit": "2"},
@@ -39,11 +40,13 @@ CONFIG = {"arena": {"max_turns": "3"}, "factory": {"board": "tiny-yard", "turn_l
 
 def visible_text_is_plain(page, where: str) -> None:
     """What the page shows (``innerText``: closed "Details" disclosures and the orders box left
-    out) has no rule id, no ``undefined`` and no JSON object."""
+    out) has no rule id, no engine seat id (``p1``), no ``undefined`` and no JSON object."""
     text = page.evaluate("document.body.innerText")
     found = RULE_ID.search(text)
     assert not found, f"{where}: rule id {found.group(0)!r} on screen: …{text[max(0, found.start() - 80):found.end() + 80]}…"
     assert "undefined" not in text, f"{where}: 'undefined' on screen"
+    seat = SEAT_ID.search(text)  # a seat is its colour or its player's name, never the engine's p1 (issue 23 item 2)
+    assert not seat, f"{where}: seat id {seat.group(0)!r} on screen: …{text[max(0, seat.start() - 80):seat.end() + 80]}…"
     assert '{"' not in text, f"{where}: JSON on screen: …{text[text.index(chr(123) + chr(34)) - 80:][:200]}…"
 
 
