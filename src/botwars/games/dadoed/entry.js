@@ -271,7 +271,7 @@
         }
         return `${CMD[o.command] ? CMD[o.command][0] : o.command}${o.tile ? ` from ${o.tile}` : ""}${o.direction ? ` to the ${o.direction}` : ""}${o.bot ? ` (bot ${o.bot})` : ""}`;
       }
-      box.append(el("p", {class: "hint"}, `${legal.length} legal orders. Choose a command, then its tile (click the board) and direction.`),
+      box.append(el("p", {class: "hint"}, "Choose a command, then its tile (click the board) and direction."),
         cmdBox, help, stepBox);
       redraw();
       return {load(p) {
