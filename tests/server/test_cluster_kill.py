@@ -233,3 +233,91 @@ def test_serve_workers_on_sqlite_is_refused_with_a_sentence(tmp_path):
     assert r.returncode != 0
     assert "SQLite allows one server process per database file" in r.stderr and "PostgreSQL" in r.stderr
     assert "Traceback" not in r.stderr
+
+
+def factory_player(urls: list[str], mid: str, seat: str, token: str, acks: list, stop: threading.Event,
+                   seed: int) -> None:
+    """A person at a factory seat: polls the view at either server; when awaited, asks a server
+    for a built-in bot's program (the page's Suggest) and submits it at either server."""
+    rng = random.Random(seed)
+    cs = [httpx.Client(base_url=u, headers={"Authorization": f"Bearer {token}"}, timeout=10) for u in urls]
+    while not stop.is_set():
+        try:
+            v = rng.choice(cs).get(f"/api/matches/{mid}/view")
+            if v.status_code != 200:
+                time.sleep(0.05)
+                continue
+            v = v.json()
+            if v["status"] == "ended":
+                return
+            if v["your_turn"]:
+                n = v["decision"]
+                time.sleep(rng.uniform(0.3, 0.8))  # a person takes a moment: the match spans the kills
+                s = rng.choice(cs).get(f"/web/matches/{mid}/suggest", params={"token": token, "bot": "random"})
+                if s.status_code != 200:
+                    time.sleep(0.05)
+                    continue
+                body = {"decision": n, "orders": s.json()["orders"]}
+                r = rng.choice(cs).post(f"/api/matches/{mid}/orders", json=body)
+                if r.status_code == 200:
+                    acks.append((mid, seat, n, body["orders"], r.json()["duplicate"]))
+                    continue
+                assert r.status_code in (409, 503), r.text
+            time.sleep(0.03)
+        except (httpx.TransportError, ValueError):
+            time.sleep(0.05)
+
+
+def test_done_when_a_four_player_factory_match_and_bot_matches_survive_kills_of_either_server(pg_url, tmp_path):
+    """Issue 27's "done when", on this machine's scale: two servers over one PostgreSQL; a
+    4-player factory match of people (each request to either server) and 12 bot-only arena
+    matches run side by side while either server is SIGKILLed in turn; nothing acknowledged is
+    lost or doubled, every match ends and every record verifies."""
+    servers = [Server(pg_url, str(tmp_path / f"s{i}.log")) for i in range(2)]
+    for s in servers:
+        s.start()
+    urls = [s.url for s in servers]
+    stop = threading.Event()
+    try:
+        r = httpx.post(urls[0] + "/api/matches", timeout=10, json={
+            "game": "factory", "seats": ["remote"] * 4, "seed": 4, "config": {"turn_limit": 15}})
+        assert r.status_code == 201, r.text
+        fm = r.json()
+        bots = [create(urls[k % 2], ["builtin:random", "builtin:swarm"], seed=40 + k) for k in range(12)]
+        acks: list = []
+        threads = [threading.Thread(target=factory_player, args=(urls, fm["match"], s["seat"], s["token"], acks, stop, i),
+                                    daemon=True) for i, s in enumerate(fm["seats"])]
+        for t in threads:
+            t.start()
+        rng = random.Random(11)
+        running = []  # the factory match's state at each kill, asked of the server that stays up
+        for i in range(4):
+            time.sleep(rng.uniform(0.5, 1.5))
+            victim = servers[i % 2]
+            running.append(httpx.get(f"{servers[1 - i % 2].url}/api/matches/{fm['match']}", timeout=10).json()["status"])
+            victim.kill()
+            time.sleep(rng.uniform(0.0, 0.5))
+            victim.start()
+        for t in threads:
+            t.join(timeout=180)
+        assert not any(t.is_alive() for t in threads), "the factory match did not end"
+        assert running.count("running") >= 2, f"the kills missed the factory match: {running}"
+        fresh = [(seat, n) for _mid, seat, n, _p, dup in acks if not dup]
+        assert len(fresh) == len(set(fresh)), "an order was acknowledged as new twice"
+        rec = [json.loads(x) for x in httpx.get(f"{urls[1]}/api/matches/{fm['match']}/record", timeout=10).text.splitlines()]
+        assert rec[-1]["type"] == "outcome"
+        by_n = {d["n"]: d for d in rec if d["type"] == "decision"}
+        for _mid, seat, n, payload, _dup in acks:  # 0 lost: every acknowledged program is the one played
+            assert by_n[n]["orders"][seat] == payload, (seat, n)
+        end = time.monotonic() + 120
+        for m in [fm, *bots]:
+            while httpx.get(f"{urls[0]}/api/matches/{m['match']}", timeout=10).json()["status"] != "ended":
+                assert time.monotonic() < end, f"match {m['match']} did not end"
+                time.sleep(0.2)
+            p = tmp_path / f"{m['match']}.jsonl"
+            p.write_text(httpx.get(f"{urls[0]}/api/matches/{m['match']}/record", timeout=10).text)
+            verify_cli(str(p))
+    finally:
+        stop.set()
+        for s in servers:
+            s.stop()
