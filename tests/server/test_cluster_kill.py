@@ -268,11 +268,33 @@ def factory_player(urls: list[str], mid: str, seat: str, token: str, acks: list,
             time.sleep(0.05)
 
 
+def live_page(urls: list[str], mid: str, seen: list, stop: threading.Event) -> None:
+    """A spectator's live page: a WebSocket at one server, at the other when it drops; notes
+    every (decision, status) pushed to it."""
+    from websockets.sync.client import connect
+    k = 0
+    while not stop.is_set():
+        try:
+            with connect(urls[k % 2].replace("http", "ws", 1) + f"/api/matches/{mid}/ws", open_timeout=5) as ws:
+                while not stop.is_set():
+                    try:
+                        snap = json.loads(ws.recv(timeout=1))
+                    except TimeoutError:
+                        continue
+                    seen.append((snap["decision"], snap["status"]))
+                    if snap["status"] == "ended":
+                        return
+        except Exception:  # noqa: BLE001 - its server was killed: the page reconnects to the other
+            k += 1
+            time.sleep(0.2)
+
+
 def test_done_when_a_four_player_factory_match_and_bot_matches_survive_kills_of_either_server(pg_url, tmp_path):
     """Issue 27's "done when", on this machine's scale: two servers over one PostgreSQL; a
     4-player factory match of people (each request to either server) and 12 bot-only arena
-    matches run side by side while either server is SIGKILLed in turn; nothing acknowledged is
-    lost or doubled, every match ends and every record verifies."""
+    matches run side by side while either server is SIGKILLed in turn; a spectator's live page
+    (reconnecting to the other server when its own dies) keeps updating to the end; nothing
+    acknowledged is lost or doubled, every match ends and every record verifies."""
     servers = [Server(pg_url, str(tmp_path / f"s{i}.log")) for i in range(2)]
     for s in servers:
         s.start()
@@ -287,6 +309,9 @@ def test_done_when_a_four_player_factory_match_and_bot_matches_survive_kills_of_
         acks: list = []
         threads = [threading.Thread(target=factory_player, args=(urls, fm["match"], s["seat"], s["token"], acks, stop, i),
                                     daemon=True) for i, s in enumerate(fm["seats"])]
+        seen: list = []
+        watcher = threading.Thread(target=live_page, args=(urls, fm["match"], seen, stop), daemon=True)
+        watcher.start()
         for t in threads:
             t.start()
         rng = random.Random(11)
@@ -302,6 +327,9 @@ def test_done_when_a_four_player_factory_match_and_bot_matches_survive_kills_of_
             t.join(timeout=180)
         assert not any(t.is_alive() for t in threads), "the factory match did not end"
         assert running.count("running") >= 2, f"the kills missed the factory match: {running}"
+        watcher.join(timeout=30)
+        # the live page kept updating through the kills, up to the end
+        assert seen and seen[-1][1] == "ended" and len({d for d, _ in seen}) >= 5, seen
         fresh = [(seat, n) for _mid, seat, n, _p, dup in acks if not dup]
         assert len(fresh) == len(set(fresh)), "an order was acknowledged as new twice"
         rec = [json.loads(x) for x in httpx.get(f"{urls[1]}/api/matches/{fm['match']}/record", timeout=10).text.splitlines()]
