@@ -154,3 +154,32 @@ def test_issue23_factory_turn_pictures_are_captioned_in_words(live):
     assert "Register 1: the program cards move the robots, highest priority first" in labels, labels
     assert all(not re.fullmatch(r"Register \d: [a-z ]+", x) or len(x.split(": ", 1)[1].split()) > 2 for x in labels), labels
     assert labels[-1].startswith("The end of the turn"), labels
+
+
+def test_issue23_dadoed_history_names_a_captured_bot_by_its_owner_at_the_time(browser, live):
+    # the audit: after Orange captured Blue's bot A (D-7) and dropped it, the earlier turns read
+    # "Orange's bot A walked from A5 to A7" — history re-told with today's owner
+    m = live.create("dadoed", ["remote", "builtin:random"], seed=3)
+    page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_ready(page)
+    view = {"bots": {"A": {"owner": "orange", "tile": "B7"}, "B": {"owner": "blue", "tile": "H1"},
+                     "C": {"owner": "orange", "tile": "A6"}, "D": {"owner": "orange", "tile": "H8"}},
+            "log": [{"turn": 5, "player": "blue", "order": "stride A5 North 2",
+                     "events": [{"type": "move", "object": "A", "from": "A5", "to": "A7"}, {"type": "hole", "tile": "A5"}]},
+                    {"turn": 6, "player": "orange", "order": "stride A8 South 2",
+                     "events": [{"type": "move", "object": "A", "from": "A7", "to": "A5"},
+                                {"type": "fall", "object": "A", "tile": "A5", "reserve": "orange"},
+                                {"type": "move", "object": "C", "from": "A8", "to": "A6"}]},
+                    {"turn": 8, "player": "orange", "order": "drop_bot B7 A",
+                     "events": [{"type": "drop", "bot": "A", "owner": "orange", "tile": "B7"}]}]}
+    said = page.evaluate("""(view) => {
+        const kit = window.botwarsGames.dadoed, ui = {snap: {view}};
+        return view.log.flatMap(t => t.events.map(x => { const {type, ...rest} = x; return kit.describe({kind: type, ...rest}, ui); }));
+    }""", view)
+    assert said[0] == "Blue's bot A walked from A5 to A7 (Stride).", said
+    assert said[1].startswith("A5 crumbled into a hole: Blue's bot A walked off it"), said
+    assert said[2].startswith("Blue's bot A was pushed from A7 to A5"), said
+    assert said[3].startswith("Blue's bot A was pushed into the hole at A5 by Orange's bot C"), said
+    assert said[3].endswith("it goes to Orange's reserve."), said
+    assert said[5] == "Orange dropped bot A onto B7: it now plays for Orange.", said
+    assert page.errors == [], page.errors

@@ -82,6 +82,25 @@
     if (walker === "boulder") walker = null;
     return {player: turn.player, name, walker, words: walker ? `${side}'s bot ${walker} (${sup ? `its super, ${name} first` : name})` : `${side}'s ${name}`};
   }
+  // Who owned bot `lb` just before event `e` (issue 23: the history named a captured bot by its
+  // owner now, so a turn before the capture read "Orange's bot A walked" for Blue's bot A). The
+  // log is rewound from the owners now (view.bots; a bot in a reserve is owned by that side):
+  // every capture after `e` (a fall, burn or blast that sends a bot to a reserve, D-7) gave the
+  // bot to the other side, so before it the bot was the other side's. Null: `e` is not in the log.
+  const captures = new Set(["fall", "burn", "blasted"]);
+  function ownerBefore(lb, e, view) {
+    const own = Object.fromEntries(Object.entries(view.bots || {}).map(([k, b]) => [k, b.owner]));
+    const log = view.log || [];
+    for (let i = log.length - 1; i >= 0; i--) {
+      const evs = log[i].events || [];
+      for (let j = evs.length - 1; j >= 0; j--) {
+        const x = evs[j], who = x.object || x.bot;
+        if (captures.has(x.type) && x.reserve && who !== "boulder") own[who] = otherSide(x.reserve);
+        if (sameEvent(x, e)) return own[lb] || null;
+      }
+    }
+    return null;
+  }
   const keyOf = o => o.type === "command" ? o.command : (o.type === "super" ? `super:${o.bot}` : o.type);
   // The end screen in words (issue 23 item 2; D-8.1 to D-8.5); the score is the bots left on the board.
   function outcome(o, seat) {
@@ -148,7 +167,8 @@
       // a bot by its owner: a destroyed bot is named by the side that lost it (it went to the other's reserve)
       // (a bot now in a reserve was lost by the other side this turn or earlier)
       const bot = (lb, lostTo) => {
-        const b = bots[lb], o = lostTo ? otherSide(lostTo) : b ? (b.tile ? b.owner : otherSide(b.owner)) : null;
+        const b = bots[lb], then = ownerBefore(lb, e, view);
+        const o = then || (lostTo ? otherSide(lostTo) : b ? (b.tile ? b.owner : otherSide(b.owner)) : null);
         return o ? `${side(o)}'s bot ${lb}` : `Bot ${lb}`;
       };
       const obj = (x, lostTo) => x === "boulder" ? "A boulder" : bot(x, lostTo);
