@@ -183,3 +183,15 @@ def test_issue23_dadoed_history_names_a_captured_bot_by_its_owner_at_the_time(br
     assert said[3].endswith("it goes to Orange's reserve."), said
     assert said[5] == "Orange dropped bot A onto B7: it now plays for Orange.", said
     assert page.errors == [], page.errors
+
+
+def test_issue23_the_card_legend_speaks_words_not_card_codes(browser, live):
+    # the audit: the legend still explained "FWDn forward n, RT90/LF90 …", codes no page shows any more
+    for game in ("factory", "geeko"):
+        m = live.create(game, ["remote", "builtin:random"], seed=3)
+        page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+        wait_ready(page)
+        page.click("#legend-card summary")
+        text = page.inner_text("#legend")
+        assert "priority number decides who moves first" in text, text
+        assert not re.search(r"FWD|RVS|RT90|LF90|UTRN|SLF1|SRT1", text), text

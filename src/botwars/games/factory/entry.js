@@ -231,7 +231,7 @@
       ["white badge on a robot", "its player's seat number 1-8"],
       ["dotted line", "where each robot went during the last turn"],
       ["green dashed arrows", "your planned program on this board: walls, conveyors, pushers and pits included, other robots ignored"],
-      ["Cards", "FWDn forward n, RVSn back n, RT90/LF90 turn right/left, UTRN U-turn, SLF1/SRT1 slide; the number is the priority (higher moves first)"],
+      ["Cards", "each card moves or turns your robot (move 1, 2 or 3 forward, back up, turn left or right, U-turn, slide); its priority number decides who moves first in a register (higher first)"],
     ],
     entry(box, view, h, ui) {
       const el = ui.el;

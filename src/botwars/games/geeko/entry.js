@@ -201,7 +201,7 @@
     legend: [  // the board's elements: the drawn legend above (the game's legend hook); these: the page's marks
       ["dotted line", "where your robots went during the last turn"],
       ["green dashed arrows", "your planned programs on this board (walls, conveyors and pits included; each robot alone)"],
-      ["Cards", "FWDn forward n, RVSn back n, RT90/LF90 turn right/left, UTRN U-turn; the number is the priority"],
+      ["Cards", "each card moves or turns a robot (move 1, 2 or 3 forward, back up, turn left or right, U-turn, slide, do nothing); its priority number decides who moves first in a register (higher first)"],
     ],
     entry(box, view, h, ui) {
       const el = ui.el;
