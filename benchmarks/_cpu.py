@@ -14,8 +14,17 @@ them all. How, by hierarchy:
   ``…/botwars-bench-PID`` of its cgroup, where its children stay; that child's ``cpu.stat``.
 - **cgroup v1**: a ``cpuacct`` group of its own (``cpuacct.usage``; the bots' pids cgroups are
   in another hierarchy and leave this one alone).
-- none writable: :class:`NoAccounting` is raised, naming why; ``--rusage`` (``allow_rusage``)
-  falls back to ``getrusage``, labelled as missing the sandboxed processes.
+- no group can be made (not root, a read-only hierarchy): the counter of this process's own
+  cgroup is read as it is, v2 ``cpu.stat`` ``usage_usec`` or v1 ``cpuacct.usage`` of the path
+  ``/proc/self/cgroup`` names: it counts every process in that cgroup (other work on the same
+  machine or container too, so run alone), and the label says so. On v2 the sandbox may move
+  the bots into its own pids cgroups, which leave that counter: then it is not used.
+- nothing readable: ``getrusage(RUSAGE_SELF)`` + ``RUSAGE_CHILDREN`` (``allow_rusage``, the
+  benchmarks' default), labelled as missing the sandboxed processes; without ``allow_rusage``
+  :class:`NoAccounting` is raised, naming why.
+
+Nothing here raises anything but :class:`NoAccounting`: an unreadable ``/proc/self/mounts``, a
+missing or malformed counter, a refused write all mean "try the next way".
 """
 
 from __future__ import annotations
@@ -44,6 +53,23 @@ def _own_v2_path(proc_cgroup: str) -> str | None:
     return None
 
 
+def _own_v1_path(proc_cgroup: str, controller: str = "cpuacct") -> str | None:
+    """This process's path in the v1 hierarchy holding ``controller`` (``N:cpu,cpuacct:/path``)."""
+    for line in proc_cgroup.splitlines():
+        parts = line.split(":", 2)
+        if len(parts) == 3 and controller in parts[1].split(","):
+            return parts[2].strip() or "/"
+    return None
+
+
+def _read_text(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
 class CpuAccount:
     """Where CPU time is read: :attr:`kind` (``cgroup v2``, ``cgroup v1`` or ``getrusage``),
     :attr:`how` (one line for the report). :meth:`seconds` is the CPU time (seconds) used so
@@ -62,12 +88,22 @@ class CpuAccount:
         self._mine = ""  # the group made for this process (removed at close)
         self._back = ""  # cgroup.procs to move back to
         if mounts is None:
-            with open("/proc/self/mounts", encoding="utf-8") as f:
-                mounts = f.read()
+            mounts = _read_text("/proc/self/mounts")
         if proc_cgroup is None:
-            with open("/proc/self/cgroup", encoding="utf-8") as f:
-                proc_cgroup = f.read()
-        why = []
+            proc_cgroup = _read_text("/proc/self/cgroup")
+        why: list[str] = []
+        if self._pick(bot_cgroup, mounts, proc_cgroup, why):
+            return
+        if not allow_rusage:
+            raise NoAccounting("cannot count the sandboxed bots' CPU: " + "; ".join(why) +
+                               " (run as root, or give --rusage to count only this process and its reaped "
+                               "children, which misses every sandboxed bot)")
+        self.how = ("getrusage (self + reaped children: sandboxed bots and kept hosts are NOT counted; "
+                    + ("; ".join(why) or "no cgroup") + ")")
+
+    def _pick(self, bot_cgroup: str | None, mounts: str, proc_cgroup: str, why: list[str]) -> bool:
+        """Take the first way of counting that works (see the module docstring); False when none
+        does (``why`` then says why, one entry per way tried)."""
         table = _mounts(mounts)
         v2 = [m for m in table if m[1] == "cgroup2"]
         v1 = [m for m in table if m[1] == "cgroup" and "cpuacct" in m[2]]
@@ -81,7 +117,7 @@ class CpuAccount:
                 self.kind = "cgroup v2"
                 self.how = (f"cgroup v2 cpu.stat of {bot_cgroup} (this process in bench-{self.pid} and every "
                             "sandboxed bot in its own pids cgroup there; run no other botwars engine meanwhile)")
-                return
+                return True
             except OSError as exc:
                 why.append(f"cgroup v2 {bot_cgroup}: {exc.strerror or exc}")
         if here and not bots_leave:  # the bots stay in this process's cgroup: a child of it counts all
@@ -90,26 +126,45 @@ class CpuAccount:
                 self._join(mine, os.path.join(mine, "cpu.stat"), os.path.join(here, "cgroup.procs"))
                 self.kind = "cgroup v2"
                 self.how = f"cgroup v2 cpu.stat of {mine} (this process and every process it starts)"
-                return
+                return True
             except OSError as exc:
                 why.append(f"cgroup v2 {mine}: {exc.strerror or exc}")
+        own1 = _own_v1_path(proc_cgroup)
         if v1:
             base = v1[0][0]
             mine = os.path.join(base, f"botwars-bench-{self.pid}")
             try:
-                self._join(mine, os.path.join(mine, "cpuacct.usage"), os.path.join(base, "cgroup.procs"))
+                self._join(mine, os.path.join(mine, "cpuacct.usage"),
+                           os.path.join(base, (own1 or "/").lstrip("/"), "cgroup.procs"))
                 self.kind = "cgroup v1"
                 self.how = f"cgroup v1 cpuacct {mine} (this process and every process it starts)"
-                return
+                return True
             except OSError as exc:
                 why.append(f"cgroup v1 {mine}: {exc.strerror or exc}")
+        # no group of its own: the own cgroup's counter, read only (every process in it counts)
+        if here and not bots_leave and self._take(os.path.join(here, "cpu.stat"), why):
+            self.kind = "cgroup v2"
+            self.how = (f"cgroup v2 cpu.stat of this process's own cgroup {here} (read only: every process in it "
+                        "counts, the bots and anything else running there; run alone)")
+            return True
+        if v1 and own1 is not None and self._take(os.path.join(v1[0][0], own1.lstrip("/"), "cpuacct.usage"), why):
+            self.kind = "cgroup v1"
+            self.how = (f"cgroup v1 cpuacct.usage of this process's own cgroup {self._read} (read only: every "
+                        "process in it counts, the bots and anything else running there; run alone)")
+            return True
         if not v1 and not v2:
             why.append("no cgroup hierarchy is mounted")
-        if not allow_rusage:
-            raise NoAccounting("cannot count the sandboxed bots' CPU: " + "; ".join(why) +
-                               " (run as root, or give --rusage to count only this process and its reaped "
-                               "children, which misses every sandboxed bot)")
-        self.how = "getrusage (self + reaped children: sandboxed bots and kept hosts are NOT counted)"
+        return False
+
+    def _take(self, counter: str, why: list[str]) -> bool:
+        """Read ``counter`` from now on if it can be read (no group is made or joined)."""
+        try:
+            self._counter(counter)
+        except (OSError, ValueError) as exc:
+            why.append(f"{counter}: {getattr(exc, 'strerror', None) or exc}")
+            return False
+        self._read = counter
+        return True
 
     def _join(self, group: str, counter: str, back: str) -> None:
         made = not os.path.isdir(group)

@@ -22,8 +22,10 @@ spawn point spawns, where rgkit picks five random spawn squares).
 A robot-action is one robot's turn (the robots in play at the start of each turn, summed over
 the turns; both engines count the same way). CPU time is every process's: this one's and every
 sandboxed host's, kept hosts included, read from the cgroup hierarchy, v2 (``cpu.stat``) or v1
-(``cpuacct``), and the report says which (``benchmarks/_cpu.py``; where no cgroup is writable
-the benchmark stops, unless ``--rusage`` accepts a count that misses the sandboxed bots): per
+(``cpuacct``), and the report says which (``benchmarks/_cpu.py``: a group of its own where one
+can be made, else the own cgroup's counter read only; where no counter can be read at all it
+falls back to ``getrusage``, which misses the sandboxed bots, and says so; ``--no-rusage``
+stops instead): per
 core, the figure that decides how many matches a machine plays. Seat orders alternate. Usage:
 
     PYTHONPATH=src python benchmarks/tournament_throughput.py [--games 20] [--no-reuse] [--json]
@@ -241,18 +243,21 @@ def main() -> int:
     ap.add_argument("--floor", action="store_true",
                     help="also measure the process boundary alone (an answer-at-once bot; see above)")
     ap.add_argument("--rusage", action="store_true",
-                    help="where no cgroup is writable, count with getrusage (misses every sandboxed bot)")
+                    help="(the default now) where no cgroup counter can be read, count with getrusage")
+    ap.add_argument("--no-rusage", action="store_true",
+                    help="stop (exit 2) instead of counting with getrusage, which misses every sandboxed bot")
     args = ap.parse_args()
     from botwars.agents import sandbox
     global _ACCOUNT
     report = sandbox.probe()
     level = report.level
     try:
-        _ACCOUNT = CpuAccount(report.cgroup, allow_rusage=args.rusage)
+        _ACCOUNT = CpuAccount(report.cgroup, allow_rusage=not args.no_rusage)
     except NoAccounting as exc:
         print(f"tournament_throughput: {exc}", file=sys.stderr)
         return 2
     how = _ACCOUNT.how
+    print(f"tournament_throughput: CPU counted by {_ACCOUNT.kind}: {how}", file=sys.stderr)
     try:
         rows = measure(args)
         floor = None

@@ -78,3 +78,45 @@ def test_a_v2_counter_without_usage_is_not_taken_and_nothing_writable_is_refused
         CpuAccount(None, mounts="proc /proc proc rw 0 0\n", proc_cgroup="", pid=PID)
     acc = CpuAccount(None, allow_rusage=True, mounts="proc /proc proc rw 0 0\n", proc_cgroup="", pid=PID)
     assert acc.kind == "getrusage" and "NOT counted" in acc.how and acc.seconds() > 0
+
+
+def test_no_group_can_be_joined_reads_the_own_v2_cgroup_counter(tmp_path):
+    """Not root (or a read-only hierarchy): no child group can be joined, so the own cgroup's
+    cpu.stat is read as it is, labelled as counting everything in that cgroup."""
+    root = tmp_path / "cg2"
+    here = root / "user.slice"
+    write(str(here / "cpu.stat"), stat(9_000_000))
+    (here / f"botwars-bench-{PID}" / "cgroup.procs").mkdir(parents=True)  # joining fails (a folder)
+    acc = CpuAccount(None, mounts=f"cgroup2 {root} cgroup2 rw 0 0\n", proc_cgroup="0::/user.slice\n", pid=PID)
+    assert acc.kind == "cgroup v2" and "own cgroup" in acc.how and acc.seconds() == pytest.approx(9.0)
+    write(str(here / "cpu.stat"), stat(9_500_000))
+    assert acc.seconds() == pytest.approx(9.5)
+    acc.close()  # nothing was joined: nothing to undo
+
+
+def test_own_v1_cpuacct_counter_is_read_when_no_group_can_be_joined(tmp_path):
+    """cgroup v1 where a group can be made but not joined (the kernel refuses the write): the
+    own cpuacct group's counter (the path /proc/self/cgroup names) is read, read only."""
+    base = tmp_path / "cpu,cpuacct"
+    write(str(base / "docker" / "abc" / "cpuacct.usage"), "4000000000\n")
+    (base / f"botwars-bench-{PID}").mkdir(parents=True)
+    (base / f"botwars-bench-{PID}" / "cgroup.procs").mkdir()  # writing it fails (a folder)
+    acc = CpuAccount(None, mounts=f"cgroup {base} cgroup rw,cpu,cpuacct 0 0\n",
+                     proc_cgroup="5:cpu,cpuacct:/docker/abc\n0::/\n", pid=PID)
+    assert acc.kind == "cgroup v1" and "own cgroup" in acc.how and "docker/abc" in acc.how
+    assert acc.seconds() == pytest.approx(4.0)
+
+
+def test_nothing_readable_falls_back_to_getrusage_and_says_so(tmp_path):
+    """Neither layout usable (mounted but empty, unreadable): never a crash; getrusage, labelled."""
+    root = tmp_path / "cg2"
+    root.mkdir()
+    (root / f"botwars-bench-{PID}").mkdir()
+    (root / f"botwars-bench-{PID}" / "cgroup.procs").mkdir()  # joining fails
+    base = tmp_path / "cpuacct"
+    (base / f"botwars-bench-{PID}" / "cgroup.procs").mkdir(parents=True)
+    mounts = f"cgroup2 {root} cgroup2 rw 0 0\ncgroup {base} cgroup rw,cpuacct 0 0\n"
+    acc = CpuAccount(None, allow_rusage=True, mounts=mounts, proc_cgroup="3:cpuacct:/\n0::/\n", pid=PID)
+    assert acc.kind == "getrusage" and "NOT counted" in acc.how and acc.seconds() > 0
+    with pytest.raises(NoAccounting):
+        CpuAccount(None, mounts=mounts, proc_cgroup="3:cpuacct:/\n0::/\n", pid=PID)

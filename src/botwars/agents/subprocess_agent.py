@@ -392,6 +392,13 @@ class JsonLinesAgent(Agent):
         return self._err.decode("utf-8", "replace")
 
     # ---- one decision ----------------------------------------------------------------------
+    @staticmethod
+    def act_together(asks: list[tuple["JsonLinesAgent", Any, float | None]], now: Any = time.perf_counter
+                     ) -> list[tuple[Any, AgentFailure | None, float]]:
+        """Several agents of this class asked at once in the caller's thread: :func:`act_together`
+        (the seat driver uses it instead of a thread per seat)."""
+        return act_together(asks, now)
+
     def act(self, view: Any, deadline_s: float | None) -> Any:
         """Send ``view``, return the decoded JSON reply. Raises :class:`AgentFailure`."""
         try:
@@ -401,6 +408,29 @@ class JsonLinesAgent(Agent):
             raise
 
     def _act(self, view: Any, deadline_s: float | None) -> Any:
+        ex = self._begin(view, deadline_s)
+        pipes = self._sel
+        assert pipes is not None
+        try:
+            while True:
+                line = self._due_line(ex)
+                if line is not None:
+                    return self._decode(line)
+                timeout = None if ex.end is None else ex.end - time.monotonic()
+                if self._sel is None:
+                    raise AgentFailure(FailureCode.CRASH, "lost the program")  # unreachable: for type checkers
+                for fd, tag in pipes.poll(timeout):
+                    line = self._on_ready(ex, fd, tag)
+                    if line is not None:
+                        return self._decode(line)
+        finally:
+            self._end_exchange(ex)
+
+    def _begin(self, view: Any, deadline_s: float | None) -> "_Exchange":
+        """The first half of a decision: make sure the program runs (start it, or see that it
+        ended since its last reply: its ``crash``), discard what it printed since its last
+        reply, and write the view line (as much of it as the pipe takes now). Returns the
+        exchange's state for :meth:`_due_line` / :meth:`_on_ready`. Raises :class:`AgentFailure`."""
         t0 = time.monotonic()
         if self.env is None:
             self.start("", "", {}, 0)
@@ -430,8 +460,18 @@ class JsonLinesAgent(Agent):
             raise failure
         data = view_line(view)
         end = None if deadline_s is None else t0 + deadline_s
-        line = self._exchange(data, end, deadline_s)
-        return self._decode(line)
+        pipes = self._sel
+        in_fd = pipes.in_fd
+        try:  # a view usually fits in the pipe: write it at once, no poll round
+            n = os.write(in_fd, data)
+        except BlockingIOError:
+            n = 0
+        except OSError:
+            n = len(data)  # it does not read its input: it has ended or will soon; read stdout
+        rest = memoryview(data)[n:] if n < len(data) else None
+        if rest is not None:
+            pipes.register(in_fd, "in")
+        return _Exchange(end, deadline_s, rest, in_fd)
 
     def _ended_before(self, pumped: bool = False) -> None:
         """The program has ended (when :meth:`Popen.poll` agrees) before this decision: read
@@ -445,84 +485,81 @@ class JsonLinesAgent(Agent):
         self._drop()
         raise failure
 
-    def _exchange(self, data: bytes, end: float | None, deadline_s: float | None) -> bytes:
-        proc = self.proc
-        pipes = self._sel
-        assert proc is not None and pipes is not None
-        in_fd = pipes.in_fd
-        try:  # a view usually fits in the pipe: write it at once, no poll round
-            n = os.write(in_fd, data)
-        except BlockingIOError:
-            n = 0
-        except OSError:
-            n = len(data)  # it does not read its input: it has ended or will soon; read stdout
-        rest = memoryview(data)[n:] if n < len(data) else None
-        if rest is not None:
-            pipes.register(in_fd, "in")
+    def _due_line(self, ex: "_Exchange") -> bytes | None:
+        """The reply line if the buffer holds one; raises the ``malformed`` failure of a line
+        too long and the ``timeout`` of a deadline passed; else ``None`` (wait for more)."""
         out = self._out
-        try:
-            while True:
-                if out:
-                    nl = out.find(b"\n")
-                    if nl >= 0:
-                        line = bytes(out[:nl])
-                        del out[:nl + 1]
-                        return line
-                    if len(out) > self.max_line_bytes:
-                        self._drop()
-                        raise AgentFailure(FailureCode.MALFORMED, f"reply line longer than {self.max_line_bytes} bytes")
-                timeout = None if end is None else end - time.monotonic()
-                if timeout is not None and timeout <= 0:
-                    self._drop()
-                    raise AgentFailure(FailureCode.TIMEOUT, f"no reply within {deadline_s:g} s")
-                if self._sel is None:
-                    break
-                whole = None  # a read that is exactly one line (the usual reply): no copy into the buffer
-                for fd, tag in pipes.poll(timeout):
-                    if tag == "in":
-                        assert rest is not None
-                        try:
-                            n = os.write(in_fd, rest)
-                        except BlockingIOError:
-                            n = 0
-                        except (BrokenPipeError, OSError):
-                            n = -1
-                        if n < 0:
-                            # it does not read its input: it has ended or will soon; keep reading stdout
-                            pipes.unregister(in_fd)
-                        else:
-                            rest = rest[n:]
-                            if not rest:
-                                pipes.unregister(in_fd)
-                    elif tag == "out":
-                        try:
-                            chunk = os.read(fd, 65536)
-                        except OSError:
-                            chunk = b""
-                        if chunk and not out and chunk.find(b"\n") == len(chunk) - 1:
-                            whole = chunk
-                        elif chunk:
-                            out += chunk
-                        else:
-                            # stdout closed: the program has ended (or closed it on purpose)
-                            pipes.unregister(fd)
-                            self._pump(0.5)
-                            try:
-                                proc.wait(timeout=0.5)
-                            except Exception:
-                                pass
-                            failure = self._died("ended without replying")
-                            self._drop()
-                            raise failure
-                    elif tag == "err":
-                        self._read(fd, tag)
-                if whole is not None:
-                    return whole[:-1]
-            # unreachable: kept for type checkers
-            raise AgentFailure(FailureCode.CRASH, "lost the program")
-        finally:
-            if self._sel is not None:
-                self._sel.unregister(in_fd)
+        if out:
+            nl = out.find(b"\n")
+            if nl >= 0:
+                line = bytes(out[:nl])
+                del out[:nl + 1]
+                return line
+            if len(out) > self.max_line_bytes:
+                self._drop()
+                raise AgentFailure(FailureCode.MALFORMED, f"reply line longer than {self.max_line_bytes} bytes")
+        if ex.end is not None and ex.end - time.monotonic() <= 0:
+            self._drop()
+            raise AgentFailure(FailureCode.TIMEOUT, f"no reply within {ex.deadline_s:g} s")
+        return None
+
+    def _on_ready(self, ex: "_Exchange", fd: int, tag: str) -> bytes | None:
+        """One ready pipe of the exchange: write more of the view (``in``), read stdout
+        (``out``: the reply line when a read brought exactly one whole line, else ``None`` and
+        the bytes buffered for :meth:`_due_line`) or stderr (``err``). Raises the ``crash``
+        failure when stdout closed."""
+        if tag == "in":
+            rest = ex.rest
+            assert rest is not None
+            try:
+                n = os.write(ex.in_fd, rest)
+            except BlockingIOError:
+                n = 0
+            except (BrokenPipeError, OSError):
+                n = -1
+            if n < 0:
+                # it does not read its input: it has ended or will soon; keep reading stdout
+                if self._sel is not None:
+                    self._sel.unregister(ex.in_fd)
+                ex.rest = None
+            else:
+                ex.rest = rest[n:]
+                if not ex.rest:
+                    ex.rest = None
+                    if self._sel is not None:
+                        self._sel.unregister(ex.in_fd)
+        elif tag == "out":
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                chunk = b""
+            out = self._out
+            if chunk and not out and chunk.find(b"\n") == len(chunk) - 1:
+                return chunk[:-1]  # a read that is exactly one line (the usual reply): no copy
+            if chunk:
+                out += chunk
+            else:
+                # stdout closed: the program has ended (or closed it on purpose)
+                if self._sel is not None:
+                    self._sel.unregister(fd)
+                self._pump(0.5)
+                proc = self.proc
+                try:
+                    if proc is not None:
+                        proc.wait(timeout=0.5)
+                except Exception:
+                    pass
+                failure = self._died("ended without replying")
+                self._drop()
+                raise failure
+        elif tag == "err":
+            self._read(fd, tag)
+        return None
+
+    def _end_exchange(self, ex: "_Exchange") -> None:
+        """Stop watching stdin (the view is written, or abandoned)."""
+        if self._sel is not None:
+            self._sel.unregister(ex.in_fd)
 
     def _read(self, fd: int, which: str) -> bool:
         """Read what is available from stdout/stderr; False at end of file."""
@@ -586,6 +623,108 @@ class JsonLinesAgent(Agent):
         return obj
 
 
+class _Exchange:
+    """One decision's exchange in flight: the monotonic deadline ``end`` (``None``: none), the
+    seconds given (for the message), the part of the view line not yet written, stdin's fd."""
+
+    __slots__ = ("end", "deadline_s", "rest", "in_fd")
+
+    def __init__(self, end: float | None, deadline_s: float | None, rest: memoryview | None, in_fd: int):
+        self.end = end
+        self.deadline_s = deadline_s
+        self.rest = rest
+        self.in_fd = in_fd
+
+
+def act_together(asks: list[tuple["JsonLinesAgent", Any, float | None]], now: Any = time.perf_counter
+                 ) -> list[tuple[Any, AgentFailure | None, float]]:
+    """Ask several JSON-lines agents at once, in this thread (issue 28 items 2 and 3): every
+    view is written first, then one ``poll(2)`` over all their pipes takes the replies as they
+    come, so the programs think at the same time and a point costs the slowest one's time,
+    with no thread per seat. ``asks``: ``(agent, view, deadline_s)``; returns, in the same
+    order, ``(payload, None, seconds)`` or ``(None, failure, seconds)``: each agent's reply (or
+    :class:`AgentFailure`, exactly what :meth:`JsonLinesAgent.act` would raise) and the seconds
+    from its ask to its reply, measured by ``now``."""
+    out: list[Any] = [None] * len(asks)
+    live: dict[int, tuple[JsonLinesAgent, _Exchange, float]] = {}
+    for i, (agent, view, deadline_s) in enumerate(asks):
+        t0 = now()
+        try:
+            live[i] = (agent, agent._begin(view, deadline_s), t0)
+        except AgentFailure as exc:
+            agent._tainted = True
+            out[i] = (None, exc, now() - t0)
+    poll = select.poll()
+    owner: dict[int, tuple[int, str]] = {}
+
+    def finish(i: int, line: bytes | None, failure: AgentFailure | None) -> None:
+        agent, ex, t0 = live.pop(i)
+        for fd in [fd for fd, (j, _) in owner.items() if j == i]:
+            poll.unregister(fd)
+            del owner[fd]
+        agent._end_exchange(ex)
+        if failure is None:
+            assert line is not None
+            try:
+                out[i] = (agent._decode(line), None, now() - t0)
+                return
+            except AgentFailure as exc:
+                failure = exc
+        agent._tainted = True
+        out[i] = (None, failure, now() - t0)
+
+    def watch(i: int) -> None:
+        agent, ex, _ = live[i]
+        sel = agent._sel
+        want = {} if sel is None else {sel.out_fd: "out", sel.err_fd: "err"}
+        if ex.rest is not None:
+            want[ex.in_fd] = "in"
+        for fd, tag in want.items():
+            if tag != "in" and (sel is None or not sel.watching(fd)):
+                continue
+            if owner.get(fd) != (i, tag):
+                if fd in owner:
+                    poll.unregister(fd)
+                owner[fd] = (i, tag)
+                poll.register(fd, select.POLLOUT if tag == "in" else select.POLLIN)
+        for fd in [fd for fd, (j, tag) in owner.items() if j == i and fd not in want]:
+            poll.unregister(fd)
+            del owner[fd]
+
+    while live:
+        timeout = None
+        for i in list(live):
+            agent, ex, _ = live[i]
+            try:
+                line = agent._due_line(ex)
+            except AgentFailure as exc:
+                finish(i, None, exc)
+                continue
+            if line is not None:
+                finish(i, line, None)
+                continue
+            watch(i)
+            if ex.end is not None:
+                left = max(0.0, ex.end - time.monotonic())
+                timeout = left if timeout is None else min(timeout, left)
+        if not live:
+            break
+        for fd, _ in poll.poll(None if timeout is None else timeout * 1000.0):
+            who = owner.get(fd)
+            if who is None or who[0] not in live:
+                continue
+            i, tag = who
+            agent, ex, _ = live[i]
+            try:
+                line = agent._on_ready(ex, fd, tag)
+            except AgentFailure as exc:
+                finish(i, None, exc)
+                continue
+            if line is not None:
+                finish(i, line, None)
+    return out
+
+
 class KeptHost:
     """An idle kept host in a :class:`~botwars.agents.hostpool.HostPool`: the sandboxed
     process, the selector over its stdout/stderr, and the matches it has ``served``."""
@@ -627,4 +766,4 @@ def _clip(text: str, n: int = 80) -> str:
     return repr(text if len(text) <= n else text[:n] + "...")
 
 
-__all__ = ["JsonLinesAgent", "read_config_from_env"]
+__all__ = ["JsonLinesAgent", "act_together", "read_config_from_env"]

@@ -303,19 +303,22 @@ class SeatDriver:
         hand the answers to the referee in seat order once all are in; again for those whose
         refusals are counted, until every one is settled. Each seat's time runs from its first
         ask at this point (S-7.8)."""
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(max_workers=max(2, len(self._threaded)),
-                                            thread_name_prefix="botwars-seat")
         ref = self.referee
-        now = self.time_source
         t0: dict[str, float] = {}
         spent: dict[str, float] = {}
         while seats:
-            asks = []
-            for seat in seats:
-                view, left = ref.view(seat), self._left(seat, spent.get(seat, 0.0))
-                asks.append((seat, self._pool.submit(self._answer, seat, view, left, t0)))
-            answers = [(seat, fut.result()) for seat, fut in asks]
+            together = self._together(seats)
+            if together is not None:  # e.g. sandboxed programs: one poll over all their pipes, no threads
+                answers = self._answer_together(together, seats, spent, t0)
+            else:
+                if self._pool is None:
+                    self._pool = ThreadPoolExecutor(max_workers=max(2, len(self._threaded)),
+                                                    thread_name_prefix="botwars-seat")
+                asks = []
+                for seat in seats:
+                    view, left = ref.view(seat), self._left(seat, spent.get(seat, 0.0))
+                    asks.append((seat, self._pool.submit(self._answer, seat, view, left, t0)))
+                answers = [(seat, fut.result()) for seat, fut in asks]
             for seat, ans in answers:
                 if not self._due(seat):
                     continue  # the match ended (a loss on time) or the seat was settled meanwhile
@@ -325,6 +328,32 @@ class SeatDriver:
                 else:
                     self.settle(seat, ans.payload, ans.spent)
             seats = [s for s in seats if self._due(s)]
+
+    def _together(self, seats: list[str]) -> Callable[..., Any] | None:
+        """The agents' own way to be asked at once in this thread (``act_together``, e.g.
+        :meth:`~botwars.agents.subprocess_agent.JsonLinesAgent.act_together`: one ``poll`` over
+        every program's pipes) when all of ``seats``' agents share one, else ``None`` (threads)."""
+        found = {getattr(type(self.agents[s]), "act_together", None) for s in seats}
+        if len(found) != 1:
+            return None
+        fn = found.pop()
+        return fn if callable(fn) else None
+
+    def _answer_together(self, together: Callable[..., Any], seats: list[str], spent: dict[str, float],
+                         t0: dict[str, float]) -> list[tuple[str, _Answer]]:
+        """``seats`` asked through ``together`` (see :meth:`_together`); each seat's time runs from
+        its first ask at this point, as in :meth:`_answer`."""
+        ref = self.referee
+        now = self.time_source
+        asks = []
+        first = now()
+        for seat in seats:
+            asks.append((self.agents[seat], ref.view(seat), self._left(seat, spent.get(seat, 0.0))))
+            t0.setdefault(seat, first)
+        replies = together(asks, now)
+        # each seat's time from its first ask: its earlier asks at this point, then this one
+        return [(seat, _Answer(payload, failure, took + (first - t0[seat])))
+                for seat, (payload, failure, took) in zip(seats, replies)]
 
     def _answer(self, seat: str, view: dict[str, Any], left: float | None, t0: dict[str, float]) -> _Answer:
         """In a seat's thread: its agent's answer to ``view``, timed from its first ask."""
