@@ -139,10 +139,16 @@ class MatchPersistence:
             raise ApiError(409, "match_unreadable", f"match {match_id} cannot be re-simulated: {exc}") from None
         self._replay_bots(sess, {s for s in ref.pending() if ref.settled(s) is not None} - restored)
         if ref.ready() or (ref.over and not row.outcome):
-            with sess.lock:
-                cp = ref.checkpoint()
+            tried: list[bool] = []
+
+            def settle() -> None:
+                if tried and not sess.ref.ready():
+                    return  # another worker settled it while this one was loading (issue 27)
+                tried.append(True)
+                cp = sess.ref.checkpoint()
                 self._resolve_ready(sess)  # also points that await nobody (e.g. a game's ending step)
                 self._commit(sess, cp, now=self.now())
+            self._locked(sess, settle)  # with several workers: again on the database's state when it lost a race
         return sess
 
     @staticmethod
