@@ -195,3 +195,61 @@ def test_issue23_the_card_legend_speaks_words_not_card_codes(browser, live):
         text = page.inner_text("#legend")
         assert "priority number decides who moves first" in text, text
         assert not re.search(r"FWD|RVS|RT90|LF90|UTRN|SLF1|SRT1", text), text
+
+
+def test_issue23_the_lobby_lists_name_games_and_seats_before_the_script_redraws_them(live):
+    # the audit: for the seconds before the lobby's script refreshed its lists, the page as served
+    # said "geeko · turn 1 · p1: a person, p2: bot planner" and "arena · 20 turns · p1 won"
+    m = live.create("arena", ["builtin:hunter", "builtin:random"], {"max_turns": "2"}, seed=2)
+    _wait_ended(live, m["match"])
+    live.create("dadoed", ["remote", "builtin:random"], seed=2)
+    html = httpx.get(live.url + "/").text
+    running = html[html.index('id="running"'):html.index('id="ended"')]
+    ended = html[html.index('id="ended"'):]
+    assert "Do Androids Dream of Electric Deathmatches?" in running and "Blue: a person" in running, running[:400]
+    assert not re.search(r"\bp[12]\b|\bdadoed\b", running), running[:400]
+    assert re.search(r"Arena \(BotWars\.io\).*?· 2 turns ·\s*<span[^>]*>(Red won|Blue won|draw)</span>", ended, re.S), ended[:400]
+    assert not re.search(r"\bp[12] won\b", ended), ended[:400]
+
+
+def test_issue23_a_resigned_dadoed_match_shows_its_last_turn_and_nobody_to_move(browser, live):
+    # the audit: reloaded after a resignation, the page said "No turn has been played yet." and
+    # "to move now" under "You lost — You resigned."
+    m = live.create("dadoed", ["builtin:random", "remote"], {"max_turns": "40"}, seed=3)
+    tok = m["seats"][1]["token"]
+    for _ in range(600):  # the set-up and Blue's first turn (the bot), then Orange is to move
+        s = httpx.get(f"{live.url}/api/matches/{m['match']}/view", headers={"Authorization": f"Bearer {tok}"}).json()
+        if s["your_turn"] and s["view"].get("phase") != "setup":
+            break
+        if s["your_turn"]:  # Orange's set-up: a built-in bot's picks
+            sug = httpx.get(f"{live.url}/web/matches/{m['match']}/suggest", params={"token": tok, "bot": "random"}).json()
+            httpx.post(f"{live.url}/api/matches/{m['match']}/orders", headers={"Authorization": f"Bearer {tok}"},
+                       json={"decision": s["decision"], "orders": sug["orders"]})
+        time.sleep(0.1)
+    r = httpx.post(f"{live.url}/api/matches/{m['match']}/resign", headers={"Authorization": f"Bearer {tok}"})
+    assert r.status_code == 200, r.text
+    page = _ended_page(browser, live, m["match"], tok)
+    page.wait_for_function("document.querySelectorAll('#events h3').length >= 1", timeout=WAIT_MS)
+    events = page.inner_text("#events")
+    assert "No turn has been played yet" not in events and re.search(r"Turn \d", events), events
+    assert "to move now" not in page.inner_text("#sides")
+    assert page.errors == [], page.errors
+
+
+def test_issue23_submarine_depth_charge_and_factory_flags_in_words(browser, live):
+    m = live.create("submarine", ["remote", "builtin:random"], seed=3)
+    page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_ready(page)
+    said = page.evaluate("""() => window.botwarsGames.submarine.describe({kind: "depth_charge", sub: "w", centre: "C1",
+        hits: [{sub: "a", space: "B1", damage: 1}]}, {snap: {view: {you: "p1"}}})""")
+    # S-6: the space named is where the charge fell, not where the sub is
+    assert said.startswith("Blue's sub w dropped a depth charge on C1 (the space and its neighbours): "), said
+    m = live.create("factory", ["remote", "builtin:random"], {"board": "tiny-yard"}, seed=3)
+    page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_ready(page)
+    rows = page.evaluate("""() => { const v = {board: "grid:\\nr1 F1 F2/wE .\\nend", players: [
+        {name: "p1", next_flag: 3, flags: [1, 2], robots_left: 3, checkpoint: "r1c1", robot: null},
+        {name: "p2", next_flag: 2, flags: [1], robots_left: 3, checkpoint: "r1c1", robot: null}]};
+        return window.botwarsGames.factory.summary(v, {status: "ended"}, {}).map(r => r.lines.join(" | ")); }""")
+    assert "every flag touched" in rows[0] and "F3" not in rows[0], rows  # F-3.8: F1..F2 only
+    assert "next flag: F2" in rows[1], rows

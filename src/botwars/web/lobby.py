@@ -73,5 +73,23 @@ def _games() -> list[dict[str, Any]]:
 def lobby(manager: ManagerDep) -> HTMLResponse:
     """The lobby page."""
     from botwars.server.uploads import uploads_off_reason  # below the sandbox minimum: say uploads are off
-    return page("lobby.html", games=_games(), running=manager.list("running", 50, 0),
-                ended=manager.list("ended", 50, 0), uploads_off=uploads_off_reason())
+    return page("lobby.html", games=_games(), running=_listed(manager.list("running", 50, 0)),
+                ended=_listed(manager.list("ended", 50, 0)), uploads_off=uploads_off_reason())
+
+
+def _listed(matches: list[Any]) -> list[dict[str, Any]]:
+    """The lobby's lists as the page's script redraws them (issue 23 item 2): the game's name,
+    each seat by its colour ("Red: a person"), the winner by colour; never the engine's ids."""
+    names = {gid: g.ruleset().name for gid, g in all_games().items()}
+    out = []
+    for m in matches:
+        d = m if isinstance(m, dict) else m.model_dump()
+        seats = [s["seat"] for s in d["seats"]]
+        labels = {s: seat_label(s, seats, {}) for s in seats}
+        who = [f"{labels[s['seat']]}: {s.get('name') or ('a person' if s['agent'] == 'remote' else s['agent'].replace('builtin:', 'bot '))}"
+               for s in d["seats"]]
+        o = d.get("outcome") or None
+        result = None if o is None else (f"{labels.get(o['winner'], o['winner'])} won" if o.get("winner") else "draw")
+        out.append({"match": d["match"], "game": names.get(d["game"], d["game"]), "turn": d["turn"],
+                    "who": ", ".join(who), "result": result, "reason": (o or {}).get("reason")})
+    return out

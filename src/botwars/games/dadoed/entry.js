@@ -132,7 +132,7 @@
       square: (c, r) => `${COLS[c]}${8 - r}`,
       cell: name => { const c = COLS.indexOf(String(name)[0]), r = Number(String(name).slice(1)); return c < 0 || !r ? null : [c, 8 - r]; },
     },
-    summary(view) {
+    summary(view, snap) {
       const log = view.log || [], last = log[log.length - 1];
       const rows = last ? [{title: "Last move", lines: [`${(kit.seats[last.player] || {name: last.player}).name} played ${orderWords(last.order)} (magenta on the board)`]}] : [];
       return rows.concat(["blue", "orange"].map(p => {
@@ -140,7 +140,7 @@
         return {seat: p, lines: [
           ...bots.map(([lb, b]) => `bot ${lb}: ${b.tile || "in reserve"}${b.rooted ? ", rooted" : ""}${b.super ? `, super: ${superWords(b.super)}` : ""}`),
           `reserve (captured bots to drop): ${(view.reserves || {})[p] && view.reserves[p].length ? view.reserves[p].join(", ") : "none"}`,
-          view.active === p ? "to move now" : ""].filter(Boolean)};
+          view.active === p && !(snap && snap.status === "ended") ? "to move now" : ""].filter(Boolean)};
       }));
     },
     awaited: view => view.phase === "setup" ? "give each of your bots its super: a blue command then any other, four different commands" :

@@ -15,6 +15,8 @@
     out.append(span("card-move", `${w[0].toUpperCase()}${w.slice(1)}`), span("card-sep", " · "), span("card-prio", `priority ${n}`));
     return out;
   };
+  // the board's flags F1..Fn (F-3.8), counted in the board text the view carries
+  const flagCount = view => Math.max(0, ...[...String(view.board || "").matchAll(/(?:^|\s)F(\d+)(?=[\s/]|$)/gm)].map(m => Number(m[1])));
   const cardsWord = k => `${k} card${k === 1 ? "" : "s"}`;  // "1 card", "5 cards"
   const parseSq = s => { const m = /^r(\d+)c(\d+)$/.exec(s || ""); return m ? [Number(m[1]), Number(m[2])] : null; };
 
@@ -204,7 +206,7 @@
         p.out ? "out of the game" : `robot on ${p.robot && p.robot.square || "—"} facing ${p.robot && p.robot.facing || "?"}, ${p.robot ? p.robot.hp : "?"} HP` +
           (p.robot && p.robot.mode === "virtual" ? " (virtual: passes through robots)" : "") + (p.robot && p.robot.rebooting ? ", rebooting" : ""),
         `${p.robots_left} robot${p.robots_left === 1 ? "" : "s"} left · checkpoint ${p.checkpoint}`,
-        `flags touched: ${(p.flags || []).length ? p.flags.join(", ") : "none"} · next flag: F${p.next_flag}`]}));
+        `flags touched: ${(p.flags || []).length ? p.flags.join(", ") : "none"} · ${p.next_flag > flagCount(view) && flagCount(view) ? "every flag touched" : `next flag: F${p.next_flag}`}`]}));
     },
     awaited: view => `click ${cardsWord(view.free_registers || 0)} from your hand into your registers (the dotted path shows where ${(view.free_registers || 0) === 1 ? "it" : "they"} would take your robot)`,
     warnings(view) {

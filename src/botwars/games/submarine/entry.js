@@ -13,7 +13,7 @@
     submerge: [1, null, "dive: enemies no longer see it"],
     replace: [2, "special", "swap its special for one none of your subs holds"],
     torpedo: [2, "dir", "the first sub within 3 spaces in a direction surfaces and takes 2 damage"],
-    depth_charge: [3, "space", "a space within 3 (Manhattan) and its neighbours: every sub there surfaces and takes 1 damage, yours too"],
+    depth_charge: [3, "space", "a space at most 3 steps away (counting steps along rows and columns) and its neighbours: every sub there surfaces and takes 1 damage, yours too"],
     sonar: [2, null, "find every enemy sub within 2 spaces"],
     mine: [1, "space", "lay a mine on a neighbouring space (not D4, D3, C4, E4, D5): an enemy entering it takes 2 damage"],
     heal: [2, "space", "a neighbouring sub of yours gains 2 HP (max 5)"],
@@ -118,7 +118,7 @@
         }
         const gone = (view.destroyed_subs || (st && st.destroyed_subs) || {})[p] || [];
         if (gone.length) lines.push(`destroyed: ${gone.join(", ")}`);
-        if (view.active === p) lines.push("to move now");
+        if (view.active === p && !(snap && snap.status === "ended")) lines.push("to move now");
         if (res && res.scores) lines.push(`final score ${res.scores[p]}`);
         else if (p !== view.you || !view.own_subs) lines.push(scoreKnown(view, p));
         return {seat: p, lines};
@@ -155,7 +155,7 @@
         case "surface": return `${Sub(d.sub)} surfaced.`;
         case "submerge": return `${Sub(d.sub)} submerged.`;
         case "score": return `${d.player && d.player !== me ? side(d.player) + " scored" : "You scored"} ${d.points} point${d.points === 1 ? "" : "s"} for subs on the middle spaces (total ${d.total}).`;
-        case "depth_charge": return `Depth charge${d.sub ? ` from ${sub(d.sub)}` : ""} on ${d.centre}: ${(d.hits || []).length ? d.hits.map(h => `${sub(h.sub)} on ${h.space} took ${h.damage} damage${plate(h)}`).join("; ") : "no sub was hit"}.`;
+        case "depth_charge": return `${d.sub ? `${sub(d.sub)[0].toUpperCase()}${sub(d.sub).slice(1)} dropped a depth charge` : "A depth charge fell"} on ${d.centre} (the space and its neighbours): ${(d.hits || []).length ? d.hits.map(h => `${sub(h.sub)} on ${h.space} took ${h.damage} damage${plate(h)}`).join("; ") : "no sub was hit"}.`;
         case "torpedo_hit": return `Torpedo${d.sub ? ` from ${sub(d.sub)}` : ""}${d.dir ? ` fired ${DIRNAME[d.dir] || d.dir}` : ""} hit ${sub(d.target)} on ${d.space}: it surfaced and took ${d.damage} damage${plate(d)}.`;
         case "torpedo_miss": return `Torpedo from ${sub(d.sub)} fired ${DIRNAME[d.dir] || d.dir}: no sub within 3 spaces, it missed.`;
         case "mine_triggered": return `${Sub(d.sub)} entered a mine on ${d.space}: it surfaced and took ${d.damage} damage${plate(d)}.`;
@@ -178,7 +178,7 @@
       }
     },
     legend: [
-      ["letters a–e / v–z", "subs: a–e are p1's (Red), v–z p2's (Blue). Solid: surfaced; hollow: submerged (only your own)"],
+      ["letters a–e / v–z", "subs: a–e are Red's, v–z Blue's (drawn in capitals on the board). Solid: surfaced; hollow: submerged (only your own)"],
       ["numbers on gold", "scoring spaces: D4 = 4; D3 C4 E4 D5 = 2; C3 E3 C5 E5 = 1 (scored at the end of your turn)"],
       ["tinted rows", "home rows (setup)"],
       ["hatched space", "destroyed space: a sub ending its turn there takes 1 damage"],

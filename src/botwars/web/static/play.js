@@ -686,7 +686,8 @@
   async function backfill(s) {
     backfilled = true;
     const evs = s.events || [];
-    if (GM || s.status !== "ended" || s.decision < 2 || !evs.length || !evs.every(e => e.kind === "result")) return;
+    // (a resignation or a loss on time ends the match at an open point: no event of its own)
+    if (GM || s.status !== "ended" || s.decision < 2 || !evs.every(e => e.kind === "result")) return;
     const r = await fetch(`/api/matches/${M}/view${q}${q ? "&" : "?"}since=${s.decision - 2}`);
     if (r.ok) apply(await r.json());
   }
