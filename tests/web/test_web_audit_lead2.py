@@ -253,3 +253,17 @@ def test_issue23_submarine_depth_charge_and_factory_flags_in_words(browser, live
         return window.botwarsGames.factory.summary(v, {status: "ended"}, {}).map(r => r.lines.join(" | ")); }""")
     assert "every flag touched" in rows[0] and "F3" not in rows[0], rows  # F-3.8: F1..F2 only
     assert "next flag: F2" in rows[1], rows
+
+
+def test_issue23_geeko_players_panel_says_where_each_robot_is_by_its_mode(browser, live):
+    # the audit: the panel said "robot B: left the room (waiting for the other)" for a robot in
+    # transit (G-5.5) and "not on the board" for the one that had left the room (G-10.2 modes)
+    m = live.create("geeko", ["remote"], seed=3)
+    page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_ready(page)
+    lines = page.evaluate("""() => window.botwarsGames.geeko.summary({you: 1, room: 3, turn: 12, robots: {
+        A: {square: null, mode: "exited", hp: 10}, B: {square: null, mode: "transit", transit: 2, hp: 10}}},
+        {status: "running"}, {})[0].lines""")
+    text = " | ".join(lines)
+    assert "robot A: left the room (waiting for the other)" in text, text
+    assert "robot B: destroyed; its replacement is on its way through the rooms" in text, text

@@ -19,6 +19,11 @@
   };
   const parseSq = s => { const m = /^r(\d+)c(\d+)$/.exec(s || ""); return m ? [Number(m[1]), Number(m[2])] : null; };
   const seatName = n => `p${n}`;
+  // a robot off the board by its mode (G-10.2): exited (left the room, waits for the other),
+  // transit (travelling back through the rooms, G-5.5), destroyed (back in a later turn)
+  const ROBOT_AWAY = r => r.mode === "exited" ? "left the room (waiting for the other)"
+    : r.mode === "transit" || r.transit ? "destroyed; its replacement is on its way through the rooms (it arrives in a later turn)"
+    : /destroyed/.test(r.mode || "") ? "destroyed (it comes back in a later turn)" : "not on the board";
   // a standings row's status (the engine's words) as the page says it
   const STANDING = {winner: "won", finished: "left room 5", unfinished: "did not finish", out: "out of the race (no robot left)"};
   // ---- the report tables in plain words (issue 23 item 2) ------------------------------------
@@ -155,7 +160,7 @@
       const used = view.phase === "over" ? (view.turn || 0) : Math.max(0, (view.turn || 1) - 1), limit = view.config && view.config.turn_limit;
       if (view.you) {
         const rs = Object.entries(view.robots || {}).map(([k, r]) =>
-          `robot ${k}: ${r.square ? `${r.square} facing ${r.facing}, ${r.hp} HP` : (r.transit ? "left the room (waiting for the other)" : "not on the board")}${r.rebooting ? ", rebooting" : ""}`);
+          `robot ${k}: ${r.square ? `${r.square} facing ${r.facing}, ${r.hp} HP` : ROBOT_AWAY(r)}${r.rebooting ? ", rebooting" : ""}`);
         out.push({seat: seatName(view.you), lines: [`room ${view.room}/5`, `turns used: ${used}${limit ? ` (limit ${limit})` : ""} — your score is the turn you leave room 5; lower is better`, ...rs]});
       }
       if (!view.you) out.push({title: "Spectators", lines: ["Each player races through a private copy of the rooms; during the game only room numbers are public. The robots appear in the replay once the match is over."]});
