@@ -115,11 +115,10 @@ CROSS = False  # --cross: each order to the next worker (needs the core of issue
 SPECTATORS = 0  # --spectators
 
 
-async def spectate(url: str, mid: str, seen: dict, ended_at: dict, stop: asyncio.Event) -> None:
-    """One spectator's WebSocket on ``url`` for match ``mid``: counts the snapshots, and notes
-    (in ``ended_at[key]``) when the one saying the match ended arrived."""
+async def spectate(url: str, mid: str, key: int, seen: dict, ended_at: dict, stop: asyncio.Event) -> None:
+    """Spectator ``key``'s WebSocket on ``url`` for match ``mid``: counts the snapshots in
+    ``seen[key]``, and notes in ``ended_at[key]`` when the one saying the match ended arrived."""
     import websockets
-    key = (mid, id(seen), len(seen))
     seen[key] = 0
     ws_url = url.replace("http", "ws", 1) + f"/api/matches/{mid}/ws"
     try:
@@ -166,7 +165,7 @@ async def _run(clients: list, matches: int, turns: int, think: float) -> dict:
     stop = asyncio.Event()
     urls = [str(c.base_url).rstrip("/") for c in clients]
     watchers = [asyncio.create_task(spectate(urls[(j + 1) % len(urls)] if len(urls) > 1 else urls[0],
-                                             made[j % matches]["match"], seen, ended_at, stop))
+                                             made[j % matches]["match"], j, seen, ended_at, stop))
                 for j in range(SPECTATORS)]
     while watchers and len(seen) < SPECTATORS:  # every socket opened before the first order
         await asyncio.sleep(0.05)

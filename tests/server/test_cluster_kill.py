@@ -19,6 +19,7 @@ import subprocess
 import sys
 import threading
 import time
+from typing import Any, Callable
 
 import httpx
 import pytest
@@ -59,16 +60,16 @@ class Server:
                 self.kill()
 
 
-def player(urls: list[str], mid: str, k: int, seat: str, token: str, acks: list, stop: threading.Event,
-           seed: int) -> None:
-    """Poll the seat's view at any server; give orders_for() when awaited; resend until
-    acknowledged (a 503 or a dropped connection: again, at either server)."""
+def seat_loop(urls: list[str], mid: str, seat: str, token: str, acks: list, stop: threading.Event, seed: int,
+              orders: Callable[[list, random.Random, int], Any], think: tuple[float, float] = (0.0, 0.04)) -> None:
+    """A seat's player: polls the view at any server; when awaited, waits ``think`` seconds (a
+    range), asks ``orders(clients, rng, decision)`` (``None``: ask again later) and submits them
+    at any server; resends until acknowledged (a 503 or a dropped connection: again)."""
     rng = random.Random(seed)
-    cs = [httpx.Client(base_url=u, headers={"Authorization": f"Bearer {token}"}, timeout=5) for u in urls]
+    cs = [httpx.Client(base_url=u, headers={"Authorization": f"Bearer {token}"}, timeout=10) for u in urls]
     while not stop.is_set():
-        c = rng.choice(cs)
         try:
-            r = c.get(f"/api/matches/{mid}/view")
+            r = rng.choice(cs).get(f"/api/matches/{mid}/view")
             if r.status_code != 200:
                 time.sleep(0.05)
                 continue
@@ -76,9 +77,13 @@ def player(urls: list[str], mid: str, k: int, seat: str, token: str, acks: list,
             if v["status"] == "ended":
                 return
             if v["your_turn"]:
-                time.sleep(rng.uniform(0.0, 0.04))
+                time.sleep(rng.uniform(*think))
                 n = v["decision"]
-                body = {"decision": n, "orders": orders_for(k, seat, n)}
+                payload = orders(cs, rng, n)
+                if payload is None:
+                    time.sleep(0.05)
+                    continue
+                body = {"decision": n, "orders": payload}
                 r = rng.choice(cs).post(f"/api/matches/{mid}/orders", json=body)
                 if r.status_code == 200:
                     acks.append((mid, seat, n, body["orders"], r.json()["duplicate"]))
@@ -87,6 +92,12 @@ def player(urls: list[str], mid: str, k: int, seat: str, token: str, acks: list,
             time.sleep(0.02)
         except (httpx.TransportError, ValueError):
             time.sleep(0.05)
+
+
+def player(urls: list[str], mid: str, k: int, seat: str, token: str, acks: list, stop: threading.Event,
+           seed: int) -> None:
+    """An arena seat that gives orders_for() (:func:`seat_loop`)."""
+    seat_loop(urls, mid, seat, token, acks, stop, seed, lambda _cs, _rng, n: orders_for(k, seat, n))
 
 
 def verify_cli(path: str) -> None:
@@ -237,35 +248,12 @@ def test_serve_workers_on_sqlite_is_refused_with_a_sentence(tmp_path):
 
 def factory_player(urls: list[str], mid: str, seat: str, token: str, acks: list, stop: threading.Event,
                    seed: int) -> None:
-    """A person at a factory seat: polls the view at either server; when awaited, asks a server
-    for a built-in bot's program (the page's Suggest) and submits it at either server."""
-    rng = random.Random(seed)
-    cs = [httpx.Client(base_url=u, headers={"Authorization": f"Bearer {token}"}, timeout=10) for u in urls]
-    while not stop.is_set():
-        try:
-            v = rng.choice(cs).get(f"/api/matches/{mid}/view")
-            if v.status_code != 200:
-                time.sleep(0.05)
-                continue
-            v = v.json()
-            if v["status"] == "ended":
-                return
-            if v["your_turn"]:
-                n = v["decision"]
-                time.sleep(rng.uniform(0.3, 0.8))  # a person takes a moment: the match spans the kills
-                s = rng.choice(cs).get(f"/web/matches/{mid}/suggest", params={"token": token, "bot": "random"})
-                if s.status_code != 200:
-                    time.sleep(0.05)
-                    continue
-                body = {"decision": n, "orders": s.json()["orders"]}
-                r = rng.choice(cs).post(f"/api/matches/{mid}/orders", json=body)
-                if r.status_code == 200:
-                    acks.append((mid, seat, n, body["orders"], r.json()["duplicate"]))
-                    continue
-                assert r.status_code in (409, 503), r.text
-            time.sleep(0.03)
-        except (httpx.TransportError, ValueError):
-            time.sleep(0.05)
+    """A person at a factory seat: when awaited, takes a moment (the match spans the kills), asks
+    a server for a built-in bot's program (the page's Suggest) and submits it (:func:`seat_loop`)."""
+    def suggest(cs: list, rng: random.Random, _n: int) -> Any:
+        r = rng.choice(cs).get(f"/web/matches/{mid}/suggest", params={"token": token, "bot": "random"})
+        return r.json()["orders"] if r.status_code == 200 else None
+    seat_loop(urls, mid, seat, token, acks, stop, seed, suggest, think=(0.3, 0.8))
 
 
 def live_page(urls: list[str], mid: str, seen: list, stop: threading.Event) -> None:

@@ -73,17 +73,18 @@ def _games() -> list[dict[str, Any]]:
 def lobby(manager: ManagerDep) -> HTMLResponse:
     """The lobby page."""
     from botwars.server.uploads import uploads_off_reason  # below the sandbox minimum: say uploads are off
-    return page("lobby.html", games=_games(), running=_listed(manager.list("running", 50, 0)),
-                ended=_listed(manager.list("ended", 50, 0)), uploads_off=uploads_off_reason())
+    games = _games()
+    names = {g["id"]: g["name"] for g in games}
+    return page("lobby.html", games=games, running=_listed(manager.list("running", 50, 0), names),
+                ended=_listed(manager.list("ended", 50, 0), names), uploads_off=uploads_off_reason())
 
 
-def _listed(matches: list[Any]) -> list[dict[str, Any]]:
-    """The lobby's lists as the page's script redraws them (issue 23 item 2): the game's name,
-    each seat by its colour ("Red: a person"), the winner by colour; never the engine's ids."""
-    names = {gid: g.ruleset().name for gid, g in all_games().items()}
+def _listed(matches: list[dict[str, Any]], names: dict[str, str]) -> list[dict[str, Any]]:
+    """The lobby's lists as the page's script redraws them (issue 23 item 2): the game's name
+    (``names``: game id → name), each seat by its colour ("Red: a person"), the winner by
+    colour; never the engine's ids."""
     out = []
-    for m in matches:
-        d = m if isinstance(m, dict) else m.model_dump()
+    for d in matches:
         seats = [s["seat"] for s in d["seats"]]
         labels = {s: seat_label(s, seats, {}) for s in seats}
         who = [f"{labels[s['seat']]}: {s.get('name') or ('a person' if s['agent'] == 'remote' else s['agent'].replace('builtin:', 'bot '))}"

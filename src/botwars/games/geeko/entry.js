@@ -84,7 +84,7 @@
   function sectionSentences(sec, who) {  // who(nameCell) -> "Red's robot"
     const rows = sec.rows || [], get = (label, i) => { const r = rows.find(x => x[0] === label); const v = r ? r[i + 1] : undefined; return v && v !== "-" ? v : null; };
     if (sec.kind === "result") {
-      const head = rows[0] || [];
+      const head = rows[0] || [], STATUS = {winner: "the winner", unfinished: "did not finish", finished: "finished", out: "out"};
       return rows.slice(1).map(r => {
         const cell = k => r[head.indexOf(k)];
         const bits = [];
@@ -93,7 +93,7 @@
         if (head.includes("TURNS")) bits.push(cell("TURNS") && cell("TURNS") !== "-" ? `left room 5 on turn ${cell("TURNS")}` : count(cell("ROOMS"), "room done", "rooms done"));
         if (head.includes("ROBOTS")) bits.push(count(cell("ROBOTS"), "robot left", "robots left"));
         if (head.includes("LOST")) bits.push(Number(cell("LOST")) ? count(cell("LOST"), "robot lost", "robots lost") : "no robot lost");
-        const st = cell("STATUS"), STATUS = {winner: "the winner", unfinished: "did not finish", finished: "finished", out: "out"};
+        const st = cell("STATUS");
         return `Place ${cell("RANK")}: ${who(cell("NAME")).replace(/'s robot$/, "")} — ${bits.join(", ")}${st && st !== "-" ? ` (${STATUS[st] || st})` : ""}.`;
       });
     }
