@@ -221,7 +221,9 @@ def test_issue23_a_newcomer_plays_a_whole_match_by_clicking(browser, live, game,
     screenshot(page, game, size, "end")
     # the headings of "What just happened" are turns, not decision points (issue 23 item 2)
     assert "Decision point" not in page.inner_text("#events")
-    assert re.search(r"^(Turn \d+|Setup|The end)$", page.inner_text("#events h3").strip()), page.inner_text("#events h3")
+    # (games of alternate turns say whose: "Your turn 4", "Blue's turn 5")
+    assert re.search(r"^((Your|Red's|Blue's) turn \d+|Turn \d+|Setup|The end)$", page.inner_text("#events h3").strip()), \
+        page.inner_text("#events h3")
     if size == "phone":
         assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
     assert page.errors == [], page.errors

@@ -279,8 +279,9 @@ def test_issue13_a_keyboard_user_plays_a_turn_of_every_game(browser, live, game)
     check_contrast(page, game)
     TURN[game](page)
     assert page.get_attribute("#page", "data-status") in ("running", "ended")
-    page.wait_for_function("/^(Turn \\d+|Setup): /.test(document.getElementById('announce').textContent)",
-                           timeout=WAIT_MS)  # the live region says what just happened (issue 23: "Turn 8")
+    # the live region says what just happened (issue 23: "Turn 8"; "Your turn 4" where turns alternate)
+    page.wait_for_function("/^((Your|Red's|Blue's) turn \\d+|Turn \\d+|Setup): /.test(document.getElementById('announce').textContent)",
+                           timeout=WAIT_MS)
     check_contrast(page, game)
     shot(page, f"{game}-keyboard")
     assert page.errors == [], page.errors

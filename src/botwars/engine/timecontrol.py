@@ -48,6 +48,42 @@ class TimeControl:
         return self.move_limit_s + max(0.0, bank_left_s)
 
 
+def span_words(seconds: float) -> str:
+    """A length of time in words for people: ``"30 seconds"``, ``"1 hour"``, ``"24 hours"``,
+    ``"5 days"``, ``"2 hours 30 minutes"`` (whole units, the two largest; ``seconds`` ≥ 0)."""
+    s = int(round(seconds))
+    if s % 86_400 == 0 and s >= 172_800 or s >= 30 * 86_400:
+        n = round(s / 86_400)
+        return f"{n} day{'' if n == 1 else 's'}"
+    parts = []
+    for k, word in ((3_600, "hour"), (60, "minute"), (1, "second")):
+        n, s = divmod(s, k)
+        if n:
+            parts.append(f"{n} {word}{'' if n == 1 else 's'}")
+    return " ".join(parts[:2]) or "0 seconds"
+
+
+def time_control_words(tc: TimeControl) -> str:
+    """A time control as one sentence for people choosing a clock (issue 23 item 5): the time a
+    turn, the bank for the whole game, the increment, and what running out does, e.g. "24
+    hours a turn, then a reserve of 5 minutes for the whole game; running out loses the game"
+    (submarine S-7.8) or "a bank of 30 days for the whole game, each turn costing at least 30
+    seconds; running out loses the game" (dadoed D-8.3)."""
+    if tc.move_limit_s is None:
+        return "no time limit"
+    if tc.move_limit_s > 0:
+        out = f"{span_words(tc.move_limit_s)} a turn"
+        if tc.bank_s > 0:
+            out += f", then a reserve of {span_words(tc.bank_s)} for the whole game"
+    else:
+        out = f"a bank of {span_words(tc.bank_s)} for the whole game"
+    if tc.increment_s:
+        out += f", each turn costing at least {span_words(tc.increment_s)}"
+    if tc.on_expiry is OnExpiry.LOSS:
+        return out + "; running out loses the game"
+    return out + "; a turn not given in time plays the default orders"
+
+
 @dataclass
 class Clock:
     """Mutable per-seat clock state: seconds left in each seat's bank."""

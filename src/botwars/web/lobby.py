@@ -12,6 +12,8 @@ from fastapi import APIRouter
 from fastapi.responses import HTMLResponse
 
 from botwars.engine.plugin import games as all_games
+from botwars.engine.timecontrol import time_control_words
+from botwars.server.routes.matches import CLOCK_PRESETS
 from botwars.server.deps import ManagerDep
 from botwars.server.names import seat_label
 from botwars.web.rendering import page
@@ -53,6 +55,21 @@ def _seat_labels(seats: list[str]) -> list[str]:
     return [seat_label(s, seats, {}) for s in seats]
 
 
+def _clock_words(rs: Any) -> dict[str, str]:
+    """What each clock choice of the lobby means in this game, in words (issue 23 item 5): the
+    presets go through the game's own ``clock_settings`` (arena caps a turn at an hour, dadoed
+    keeps a bank, submarine a reserve), so "Daily" never promises "24 hours a turn" where the
+    game gives something else. Keys: the presets, ``game`` (its own defaults) and ``off``."""
+    out = {"off": "no time limit: a player who leaves stalls the match"}
+    for name, per_turn in (*CLOCK_PRESETS.items(), ("game", None)):
+        try:
+            cfg = rs.validate_config(rs.clock_settings(per_turn) if per_turn else {})
+            out[name] = time_control_words(rs.time_control(cfg))
+        except Exception:  # noqa: BLE001 - a game whose clock cannot be put in words: no sentence
+            continue
+    return out
+
+
 def _games() -> list[dict[str, Any]]:
     out = []
     for gid, game in all_games().items():
@@ -64,6 +81,7 @@ def _games() -> list[dict[str, Any]]:
                     "params": [{"name": p.name, "type": p.type.__name__, "default": p.default, "doc": p.doc,
                                 "plain": plain_doc(p.doc), "choices": _choices(p), "file": p.kind == "file"}
                                for p in rs.params],
+                    "clock_words": _clock_words(rs),
                     "bots": sorted(game.builtin_bots()), "howto": game.how_to_play is not None,
                     "rules": game.rules_page is not None})
     return out

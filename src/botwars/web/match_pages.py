@@ -94,5 +94,5 @@ def replay(request: Request, match_id: str, manager: ManagerDep, caches: CachesD
     except ApiError as exc:
         return refused(request, exc, match_id)
     game = get_game(sess.rs.id)
-    return page("replay.html", sess=sess, count=len(steps), game=sess.rs.id,
+    return page("replay.html", sess=sess, count=len(steps), game=sess.rs.id, howto=has_how_to_play(sess.rs.id),
                 entry_script=game.web_entry is not None, palette=palette_data(sess.seats))

@@ -27,6 +27,16 @@ def has_rules(game_id: str) -> bool:
 env.globals["has_rules"] = has_rules
 
 
+def _seat_label(seat: str, seats: list[str], names: dict[str, str] | None = None) -> str:
+    """A seat as pages name it: its colour, with the player's name where there is one ("Ana
+    (Red)"); never the engine's seat id (issue 23 item 2; server/names.seat_label)."""
+    from botwars.server.names import seat_label
+    return seat_label(seat, seats, names or {})
+
+
+env.globals["seat_label"] = _seat_label
+
+
 def page(name: str, **ctx: object) -> HTMLResponse:
     """The template ``name`` rendered with ``ctx``, status 200."""
     return HTMLResponse(env.get_template(name).render(**ctx))

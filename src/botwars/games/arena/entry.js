@@ -60,7 +60,7 @@
         `${rs.length} robot${rs.length === 1 ? "" : "s"}, ${rs.reduce((t, r) => t + r.hp, 0)} HP in all`,
         rs.length ? rs.map(r => `${r.x}:${r.y} ${r.hp} HP`).join(" · ") : "none (new robots come on the next spawn turn)"]}));
     },
-    awaited: () => "click one of your robots, then a neighbouring square (move there, or attack an enemy on it); unchanged robots defend",
+    awaited: () => "click one of your robots, then a neighbouring square (move there, or attack an enemy on it); unchanged robots defend (half damage this turn)",
     warnings(view) {
       const t = view.turn;
       const out = [];
@@ -159,7 +159,8 @@
       });
       for (const a of ["M", "A"]) for (const d of ["N", "E", "S", "W"])
         acts.append(el("button", {type: "button", dataset: {order: a + d}, onclick: () => order(a, d)}, `${ACT[a]} ${d}`));
-      acts.append(el("button", {type: "button", dataset: {order: "D"}, onclick: () => order("D")}, "Defend"),
+      acts.append(el("button", {type: "button", dataset: {order: "D"}, title: "the robot stays and takes half damage this turn",
+                                onclick: () => order("D")}, "Defend"),
                   el("button", {type: "button", dataset: {order: "S"}, title: "the robot dies and damages every robot around it",
                                 onclick: () => order("S")}, "Self-destruct"));
       box.addEventListener("keydown", ev => {
@@ -168,7 +169,7 @@
         else if (ev.key === "d" || ev.key === "D") order("D");
         else if (ev.key === "x" || ev.key === "X") order("S");
       });
-      box.append(el("p", {class: "hint"}, "Click one of your robots (on the board or below), then a neighbouring square: moving there, or attacking an enemy on it. Robots you leave alone defend."),
+      box.append(el("p", {class: "hint"}, "Click one of your robots (on the board or below), then a neighbouring square: moving there, or attacking an enemy on it. Robots you leave alone defend: they stay and take half damage this turn (with the usual settings)."),
         list, acts);
       redraw();
       return {load(p) {

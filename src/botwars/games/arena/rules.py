@@ -80,19 +80,19 @@ def _map_check(value: str) -> None:
 _PRINTABLE = string.ascii_letters + string.digits + string.punctuation + " "
 
 PARAMS = (
-    Param("rules", str, "arena", "arena: these rules; robotgame: RobotGame's own rules, taken from rgkit's source "
-          "(19x19 board, random spawns, 50 HP, attack 8-10; docs/arena-robotgame.md)",
+    Param("rules", str, "arena", "arena: the BotWars.io rules; robotgame: RobotGame's original rules "
+          "(19 by 19 board, robots appear at random, 50 HP, attacks of 8 to 10)",
           choices=("arena", "robotgame")),
     Param("map", str, "default", "Walls and spawn points (R5): a shipped map name, a file path or map text",
           check=_map_check, kind="file", names=shipped_maps),
     Param("max_turns", int, 100, "Last turn (R26)", minimum=1, maximum=100_000),
-    Param("spawn_interval", int, 10, "Spawn turns: t mod spawn_interval = 0 (R19)", minimum=1, maximum=100_000),
+    Param("spawn_interval", int, 10, "New robots appear every this many turns (R19)", minimum=1, maximum=100_000),
     Param("initial_hp", int, 100, "HP of every new robot", minimum=1, maximum=1_000_000),
     Param("attack_damage_enemy", int, 12, "Attack hit on an enemy robot (R20)", minimum=0, maximum=1_000_000),
     Param("attack_damage_friendly", int, 8, "Attack hit on a friendly robot (R20)", minimum=0, maximum=1_000_000),
     Param("self_destruct_damage", int, 6, "Blast hit on each neighbouring robot (R21)", minimum=0, maximum=1_000_000),
-    Param("defend_divisor", int, 2, "Defended hit = floor(base / divisor) (R24)", minimum=1, maximum=1_000_000),
-    Param("wipeout_ends_game", bool, False, "Early end when a player has no robots (R27)"),
+    Param("defend_divisor", int, 2, "A defending robot takes the hit divided by this, rounded down (R24)", minimum=1, maximum=1_000_000),
+    Param("wipeout_ends_game", bool, False, "End the game early when a player has no robots left (R27)"),
     Param("turn_time_limit_s", float, 2.0, "Wall-clock seconds per bot per turn (P2)", minimum=0.001, maximum=3600),
     Param("time_bank_s", float, 0.0, "Per-seat reserve for the whole match (P2)", minimum=0, maximum=86_400),
     Param("memory_limit_mib", int, 512, "Per bot process, where enforced (P3)", minimum=1, maximum=65_536),

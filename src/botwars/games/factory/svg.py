@@ -78,9 +78,48 @@ def _conveyor_entries(b: Any, sq: tuple[int, int], d: int) -> tuple[int, ...]:
     return ents if any(s != (d + 2) % 4 for s in ents) else ()
 
 
+_DEVICE_WORDS = {"TD": "trap door", "DB": "drawbridge", "TP": "teleporter", "GT": "gate", "blaser": "blaser",
+                 "SG": "green switch", "SR": "red switch", "eye": "electric eye"}
+
+
+def _channel_of(k: tuple, b: Any, sq: tuple[int, int]) -> int | None:
+    """The channel of the switch or device on ``sq`` (F-3.7; geeko gates G-2.2), else ``None``."""
+    sw = b.switch_of(sq)
+    if sw is not None:
+        return sw[1]
+    if k[0] == "TD":
+        return k[1]
+    if k[0] in ("DB", "TP") or (k[0] == "GT" and len(k) > 1):
+        ch = k[2] if k[0] in ("DB", "TP") else k[1]
+        return ch if isinstance(ch, int) else None
+    return None
+
+
+def _channel_words(b: Any, ch: int, switch: bool) -> str:
+    """What channel ``ch`` links, in words: for a switch the devices it flips ("flips the gate on
+    r1c4"), for a device what flips it ("flipped by the green switch on r3c2")."""
+    members = b._cache.get("channel-members")
+    if members is None:
+        members = b._cache["channel-members"] = b.channel_members()
+    side = members[1 if switch else 0].get(ch, [])
+    said = [f"the {_DEVICE_WORDS.get(kind, kind)} on {sq_str(at)}" for kind, at in side]
+    if not said:
+        return "nothing on this board" if switch else "no switch on this board"
+    return ("flips " if switch else "flipped by ") + ", ".join(said)
+
+
 def floor_symbol(k: tuple, st: Any, sq: tuple[int, int], x: float, y: float, cell: float) -> str:
     """The symbol of square ``sq``'s floor (kind ``k``) in its current state, or ``""`` for open
-    floor (:mod:`.symbols`)."""
+    floor (:mod:`.symbols`); a switch or a device on a channel carries its channel's number
+    (:func:`.symbols.channel_tag`, F-3.7)."""
+    out = _floor_symbol(k, st, sq, x, y, cell)
+    ch = _channel_of(k, st.board, sq)
+    if out and ch is not None:
+        out += sym.channel_tag(x, y, cell, ch, _channel_words(st.board, ch, st.board.switch_of(sq) is not None))
+    return out
+
+
+def _floor_symbol(k: tuple, st: Any, sq: tuple[int, int], x: float, y: float, cell: float) -> str:
     kind = k[0]
     here = f"{sq_str(sq)}: "
     b = st.board
@@ -217,7 +256,8 @@ def _sample(name: str, x: float, y: float, k: float) -> str:
               + sym.emitter(x, y, k, 3, "laser"),
               "blaser": lambda: sym.beam([(x + k / 2, y + k / 2), (x + k, y + k / 2)], 1, "blaser", 1)
               + sym.emitter(x, y, k, 3, "blaser"),
-              "eye": lambda: sym.emitter(x, y, k, 0, "eye", True, channel=1)}
+              "eye": lambda: sym.emitter(x, y, k, 0, "eye", True, channel=1),
+              "channel": lambda: sym.switch(x, y, k, "SG", False) + sym.channel_tag(x, y, k, 1)}
     if name in simple:
         return simple[name]()
     c = seat_colour(0)

@@ -53,6 +53,8 @@ ELEMENTS: dict[str, str] = {
              "each parallel beam is 1 damage",
     "blaser": "Blaser (orange, dashed beam): a laser a switch turns on and off; grey: off",
     "eye": "Electric eye (green): a beam reaching it flips the devices of its channel",
+    "channel": "Channel number (small dark tag in the top corner): a switch or eye flips every trap door, bridge, "
+               "teleporter, gate or blaser with the same number",
 }
 
 #: What each option does, in words (F-6.33's table), for the legend of a board with armouries.
@@ -266,6 +268,18 @@ def switch(x: float, y: float, k: float, kind: str, on: bool, where: str = "", t
                 f'stroke="{ink}" stroke-width="1.2"/>')
         name, what = "switch-red", "red toggle switch"
     return _g(name, f"{where}{what}, now {'on' if on else 'off'}", body, state="on" if on else "off")
+
+
+def channel_tag(x: float, y: float, k: float, channel: int, what: str = "") -> str:
+    """The channel number (F-3.7) of a switch or of a device it flips, as a small dark tag in the
+    square's top-right corner, so that a player sees which switch opens which gate (newcomer
+    audit); ``what``: the tooltip's words after "channel N" ("flips the gate on r1c4")."""
+    w = max(7.0, k * 0.28)
+    bx, by = x + k - w - 1, y + 1
+    body = (f'<rect x="{_f(bx)}" y="{_f(by)}" width="{_f(w)}" height="{_f(w)}" rx="2" fill="#1f2937"/>'
+            f'<text x="{_f(bx + w / 2)}" y="{_f(by + w * 0.8)}" font-size="{_f(w * 0.85)}" text-anchor="middle" '
+            f'fill="#fff" font-family="sans-serif" font-weight="bold">{channel}</text>')
+    return _g("channel", f"channel {channel}" + (f": {what}" if what else ""), body, channel=channel)
 
 
 def crusher(x: float, y: float, k: float, regs: Iterable[int], where: str = "") -> str:

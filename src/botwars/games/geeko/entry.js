@@ -171,7 +171,14 @@
         `${s.rank}. ${((kit.seats || {})[s.seat] || {name: s.seat}).name} — ${STANDING[s.status] || s.status}${s.score !== undefined ? `, score ${s.score}` : ""}`)});
       return out;
     },
-    awaited: () => "choose robot A or B (click it on the board), then click cards into its registers; both robots get the same number of cards",
+    // what to do now, for the robots actually on the board (newcomer audit: "click robot A or B"
+    // was asked with one of them, or both, away between rooms)
+    awaited: v => {
+      const on = Object.entries((v && v.robots) || {}).filter(([, r]) => r && r.square).map(([k]) => k);
+      if (!on.length) return "neither of your robots is on the board this turn: submit to go on (there is nothing to program)";
+      if (on.length === 1) return `program robot ${on[0]}, your only robot on the board now: click cards into its registers`;
+      return "choose robot A or B (click it on the board), then click cards into its registers; both robots get the same number of cards";
+    },
     warnings(view, snap) {
       const out = [];
       if (view.you && typeof view.finished === "number" && snap && snap.status !== "ended")  // done, the race goes on
@@ -179,7 +186,7 @@
       else if (view.you && snap && !snap.your_turn && snap.status !== "ended" && Object.values(view.robots || {}).every(r => !r.square))
         out.push("Your robots are between rooms or travelling back: no cards for you this turn. The page moves on by itself.");
       const gates = Object.entries((view.devices || {}).gates || {});
-      if (gates.length && gates.every(([, open]) => !open)) out.push(`Every gate of this room is closed now (${gates.map(g => g[0]).join(", ")}): find the switch that opens it.`);
+      if (gates.length && gates.every(([, open]) => !open)) out.push(`Every gate of this room is closed now (${gates.map(g => g[0]).join(", ")}): find the switch with the gate's number in its corner: it opens the gate.`);
       return out;
     },
     describe(e, ui) {

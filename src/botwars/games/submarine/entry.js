@@ -134,6 +134,12 @@
       out.push("A depth charge hits your own subs in the blast too; a torpedo hits the first sub in line, yours included.");
       return out;
     },
+    // a decision point is one player's turn (S-4): "Your turn 4", "Blue's turn 5", "Setup"
+    turnLabel(evs, ui) {
+      const end = evs.find(e => e.kind === "turn_end");
+      if (end) return end.player === (ui.seat || null) ? `Your turn ${end.turn}` : `${seatInfoOf(ui, end.player).name}'s turn ${end.turn}`;
+      return evs.some(e => e.kind === "game_start") ? "Setup" : null;
+    },
     describe(e, ui) {
       const d = e;
       const me = ui.seat || null;
@@ -148,9 +154,13 @@
       switch (e.kind) {
         case "game_start": return "All subs are placed; the game begins.";
         case "turn_start": return `Turn ${d.turn} (round ${d.round}): ${d.player === me ? "your move" : `${side(d.player)} to move`}.`;
-        case "turn_end": return null;
+        // the other player's turn: a newcomer saw an empty turn and took it for a pass (S-8: what
+        // submerged subs do is not shown to the other player)
+        case "turn_end": return me && d.player !== me ? `End of ${side(d.player)}'s turn: what its submerged subs did is hidden from you.` : null;
         case "ap": return `${d.player && d.player !== me ? side(d.player) + " has" : "You have"} ${d.ap} action points this turn.`;
-        case "passive": return `${Sub(d.sub)}: ${SPECIAL_NAME[d.special] || d.special} takes effect.`;
+        // a passive special works at the start of every own turn (S-6.3): the subs panel says what
+        // each does; repeating "Armor takes effect" every turn told a newcomer nothing
+        case "passive": return null;
         case "move": return `${Sub(d.sub)} moved from ${d.from} to ${d.to}.`;
         case "surface": return `${Sub(d.sub)} surfaced.`;
         case "submerge": return `${Sub(d.sub)} submerged.`;
@@ -162,7 +172,7 @@
         case "collision": return `Collision: ${sub(d.attacker.sub)} rammed ${sub(d.defender.sub)}; the rammer took ${d.attacker.damage} damage and the rammed sub ${d.defender.damage}${/^[A-G]\d$/.test(d.push || "") ? `, and was pushed to ${d.push}` : d.push === "chain" ? `, and was shoved into the next sub` : d.push ? ", and could not be pushed further" : ""}.`;
         case "destroyed": return `${Sub(d.sub)} was destroyed${d.space ? ` on ${d.space}` : ""}.`;
         case "announce_25": return `${d.player === me ? "You have" : side(d.player) + " has"} reached 25 points.`;
-        case "mine_placed": return `A mine was laid on ${d.space}.`;
+        case "mine_placed": return `${d.sub ? Sub(d.sub) + " laid" : "A mine was laid"}${d.sub ? " a mine" : ""} on ${d.space}.`;
         case "mine_not_placed": return `No mine was laid on ${d.space}: one is already there.`;
         case "heal": return `${d.target ? Sub(d.target) : "A sub"} was repaired${d.space ? ` on ${d.space}` : ""}${d.hp_gained !== undefined ? ` (+${d.hp_gained} HP)` : ""}.`;
         case "sonar_result": return `Sonar${d.sub ? ` of ${sub(d.sub)}` : ""}: ${(d.detected || []).length ? "found " + d.detected.map(x => `${sub(x.sub)} on ${x.space}${x.surfaced ? "" : " (submerged)"}`).join(", ") : "no enemy sub within 2 spaces"}.`;

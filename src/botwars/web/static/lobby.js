@@ -11,7 +11,15 @@
     $("rules-link").href = `/rules/${game.value}`;
     $("rules-link").hidden = game.selectedOptions[0] && game.selectedOptions[0].dataset.rules === "0";  // no rules page
     document.querySelectorAll(".howto-link").forEach(a => { a.hidden = a.dataset.howto !== game.value; });
+    clockWords();
   }
+  // what the chosen clock means in the chosen game (each game turns a preset into its own clock)
+  function clockWords() {
+    const o = game.selectedOptions[0], words = o ? JSON.parse(o.dataset.clock || "{}") : {};
+    const w = words[$("clock-preset").value];
+    $("clock-words").textContent = w ? `In ${o.textContent.split(":")[0]} this clock gives ${w}.` : "";
+  }
+  $("clock-preset").addEventListener("change", clockWords);
   game.addEventListener("change", show);
   show();
   function el(tag, attrs, ...kids) {

@@ -5,6 +5,8 @@
 //   seats: {seat: {name, colour, letter}},            // names and colours of the seats
 //   grid: {square(c, r, meta) -> name, cell(name, meta) -> [c, r]},  // board notation <-> drawing
 //   summary(view, snap, ui) -> [{seat, lines: [text...]}],  // per-side facts
+//   turnLabel(events, ui) -> text or null,            // the heading of one decision point's events where
+//                                                      //   "Turn N" would not say whose turn it was
 //   describe(event, ui) -> text or null,              // one event in plain words (null: skip): a sentence
 //                                                      //   naming the robot or player, what happened and why
 //                                                      //   (no rule ids, engine ids or JSON: those go in the
@@ -196,8 +198,10 @@
     $("board-cursor").textContent = cursor ? `Cursor on ${cursor}${on ? ": " + on : ""}` : "";
     drawPlanned();
   }
-  $("board").addEventListener("focus", () => moveCursor(0, 0));
-  $("board").addEventListener("blur", () => drawPlanned());
+  // the cursor is for the keyboard: a click or a tap also focuses the board, and then "Cursor on
+  // E5" was a stale line that nobody asked for (newcomer audit); leaving the board clears it
+  $("board").addEventListener("focus", () => { if ($("board").matches(":focus-visible")) moveCursor(0, 0); });
+  $("board").addEventListener("blur", () => { cursor = null; $("board").dataset.cursor = ""; $("board-cursor").textContent = ""; drawPlanned(); });
   $("board").addEventListener("keydown", ev => {
     const d = {ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0]}[ev.key];
     if (d) { ev.preventDefault(); moveCursor(d[0], d[1]); return; }
@@ -241,11 +245,6 @@
   // on a narrow screen the board alone fills the width, and the panel follows as a second
   // picture of the same drawing under it (issue 23: squares of ~20 px on a phone otherwise).
   const NARROW = window.matchMedia("(max-width: 700px)");
-  // a touch screen gets touch help, not keyboard help (app.css html.touch), also where the
-  // browser's media queries report a mouse: by its touch points, or from its first touch
-  const markTouch = () => document.documentElement.classList.add("touch");
-  if (navigator.maxTouchPoints > 0 || matchMedia("(hover: none), (pointer: coarse)").matches) markTouch();
-  window.addEventListener("touchstart", markTouch, {once: true, passive: true});
   NARROW.addEventListener("change", () => loadBoard());
   function splitPanel(svg) {
     const old = $("board-side");
@@ -522,6 +521,8 @@
   const turnLabels = {};
   function turnLabel(d, evs, s) {
     if (evs.length && evs.every(e => e.kind === "result")) return "The end";  // a point that only ended the match
+    const own = KIT.turnLabel ? KIT.turnLabel(evs, ui) : null;  // "Blue's turn 3" in games of alternate turns
+    if (own) return own;
     const t = evs.map(e => e.turn).find(x => typeof x === "number" && x > 0);
     if (t !== undefined) return `Turn ${t}`;
     const played = s.status === "ended" ? s.turn : s.turn - 1;

@@ -17,6 +17,9 @@
     return i && i.name ? i.name : s; };  // "Red", never the engine's "p1"
   const seatInfo = s => { const p = (PALETTE.seats || {})[s], k = (KIT.seats || {})[s] || {};
     return Object.assign({name: String(s), colour: "#666", letter: String(s).slice(0, 1).toUpperCase()}, k, p ? {name: p.name, colour: p.colour, ink: p.ink} : {}); };
+  // a move in the game's notation, read by people: "b depth charge C4", not the record's
+  // "depth_charge" (the notation itself stays as the rules write it in records and documents)
+  const plainMove = t => String(t).replace(/_/g, " ");
   const ui = {seatName, seatInfo};  // what a kit's describe(event, ui) may use here (no seat: third person)
   function words(e) {
     const flat = Object.assign({kind: e.type || e.kind}, e.data || e);
@@ -122,9 +125,9 @@
     }
     // orders, hands, stage table or report, events, move list
     const orders = $("orders"); orders.innerHTML = "";
-    Object.entries(s.moves || {}).forEach(([seat, t]) => orders.append(el("div", `${seatName(seat)}: ${t}`)));
+    Object.entries(s.moves || {}).forEach(([seat, t]) => orders.append(el("div", `${seatName(seat)}: ${plainMove(t)}`)));
     const hands = $("hands"); hands.innerHTML = "";
-    Object.entries(s.hands || {}).forEach(([seat, h]) => hands.append(el("div", `${seat} hand: ${h.join(", ")}`)));
+    Object.entries(s.hands || {}).forEach(([seat, h]) => hands.append(el("div", `${seatName(seat)}'s hand: ${h.join(", ")}`)));
     const stage = $("stage"); stage.innerHTML = "";
     if (fr.sec >= 0) {
       $("stage-title").textContent = "Stage report";
@@ -209,7 +212,7 @@
     [...$("as-seat").options].forEach(o => { if (o.value) o.textContent = seatName(o.value); });
     const ol = $("moves");
     j.steps.forEach(s => {
-      const moves = Object.entries(s.moves).map(([seat, t]) => `${seatName(seat)}: ${t}`).join("; ");
+      const moves = Object.entries(s.moves).map(([seat, t]) => `${seatName(seat)}: ${plainMove(t)}`).join("; ");
       const li = el("li", s.k === 0 ? "start" : `${s.label || "turn " + s.turn} — ${moves || "(no orders)"}`);
       li.dataset.k = s.k;
       li.onclick = () => { stop(); go(s.k, 0); };

@@ -184,7 +184,10 @@
     const going = playing && at >= 0;
     const from = first || !shown ? n : (going ? seqFrom : shown + 1);
     shown = n;
-    load(from, n, !first, going ? at : -1);  // a page just opened does not play by itself; a turn that happens while it is open does
+    // a page just opened does not play by itself; a turn that happens while it is open does, but
+    // not the one that ended the match: the end screen is the news, and a board still moving under
+    // it for half a minute read as a match going on (newcomer audit); Play replays it on request
+    load(from, n, !first && !ended, going ? at : -1);
   }
   new MutationObserver(check).observe(page, {attributes: true, attributeFilter: ["data-decision", "data-status"]});
   check();

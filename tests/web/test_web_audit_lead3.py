@@ -1,0 +1,175 @@
+"""Issue 23, the lead's third list from the newcomer audits, each checked in Chromium against a
+real server:
+
+- the replay viewer's header said "p2 won" and "Rules of submarine", its move list "b
+  depth_charge C4", and a phone got keyboard help: colours, "How to play" and "Full rules", plain
+  move words, touch help;
+- on a touch screen the pages said "click" and "point at": they say "tap";
+- submarine's "What just happened" had two "Turn 1" headings, an empty block for the other
+  player's turn and "Armor takes effect" every turn: each block is "Your turn N" / "Blue's turn
+  N" / "Setup", the other player's turn says what stays hidden (S-8), no passive noise (S-6.3);
+- the lobby's "Daily: 24 hours a turn" where arena gives an hour a turn (its cap) and dadoed a
+  30-day bank (D-8.3): the lobby says what the chosen clock gives in the chosen game;
+- geeko's switches and gates did not say which opens which (F-3.7, G-2.2): both carry the
+  channel's number, and the switch's tooltip names what it flips;
+- a stale "Cursor on …" line after a click on the board: the cursor is for the keyboard only;
+- the board replayed the last turn for half a minute under the end banner: the turn that ended
+  the match does not play by itself.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+import httpx
+import pytest
+
+from tests.web.test_web_browser import WAIT_MS, browser, open_page, wait_decision, wait_ready  # noqa: F401
+
+pytestmark = [pytest.mark.browser]
+
+
+def _phone(browser, url: str):
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url)
+    page.errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+def _wait_ended(live, mid: str) -> dict:
+    for _ in range(1200):
+        j = httpx.get(f"{live.url}/api/matches/{mid}").json()
+        if j["status"] == "ended":
+            return j
+        time.sleep(0.1)
+    raise AssertionError(f"match {mid} did not end within two minutes")
+
+
+def _play_by_suggestion(live, mid: str, tok: str, turns: int) -> None:
+    """Play ``turns`` of the seat's decisions with the random bot's suggestion (the page's own
+    Suggest route), through the API."""
+    for _ in range(turns):
+        for _ in range(300):
+            v = httpx.get(f"{live.url}/api/matches/{mid}/view", params={"token": tok}).json()
+            if v["your_turn"] or v["status"] == "ended":
+                break
+            time.sleep(0.05)
+        if v["status"] == "ended":
+            return
+        s = httpx.get(f"{live.url}/web/matches/{mid}/suggest", params={"token": tok, "bot": "random"})
+        assert s.status_code == 200, s.text
+        r = httpx.post(f"{live.url}/api/matches/{mid}/orders", headers={"Authorization": f"Bearer {tok}"},
+                       json={"decision": v["decision"], "orders": s.json()["orders"]})
+        assert r.status_code == 200, r.text
+
+
+def test_issue23_replay_header_moves_and_help_on_a_phone(browser, live):
+    m = live.create("submarine", ["builtin:random", "builtin:random"], seed=4)
+    end = _wait_ended(live, m["match"])
+    page = _phone(browser, f"{live.url}/replay/{m['match']}")
+    page.wait_for_selector("#moves li:nth-child(3)", timeout=WAIT_MS)
+    head = page.inner_text("header.top")
+    winner = end["outcome"]["winner"]
+    colour = {s["seat"]: s["colour"] for s in m["seats"]}
+    assert (f"{colour[winner]} won" if winner else "draw") in head, head
+    assert not re.search(r"\bp[12]\b", head) and "Rules of" not in head, head
+    assert page.get_attribute("#howto-link", "href") == "/howto/submarine"
+    assert page.locator("header.top a", has_text="Full rules").count() == 1
+    moves = page.inner_text("#moves")
+    assert "_" not in moves and not re.search(r"\bp[12]\b", moves), moves
+    assert page.locator("#touch-help").is_visible() and not page.locator("#keys-help").is_visible()
+    assert page.inner_text("#touch-help").startswith("Tap ◀ Prev")
+    assert page.errors == [], page.errors
+
+
+def test_issue23_a_touch_screen_reads_tap_not_click(browser, live):
+    m = live.create("arena", ["remote", "builtin:hunter"], seed=2)
+    page = _phone(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_ready(page)
+    text = page.inner_text("main")
+    assert "Tap one of your robots" in text, text[:2000]
+    assert not re.search(r"\b[Cc]lick", text), re.findall(r".{40}[Cc]lick.{40}", text)
+    # the same page at a desk says "click"
+    desk = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_ready(desk)
+    assert "Click one of your robots" in desk.inner_text("main")
+
+
+def test_issue23_submarine_turns_are_headed_by_whose_turn_it_was(browser, live):
+    m = live.create("submarine", ["remote", "builtin:random"], seed=5,
+                    config={"first_player": "p2"})
+    mid, tok = m["match"], m["seats"][0]["token"]
+    _play_by_suggestion(live, mid, tok, 3)  # the setup, then two turns of Red's
+    page = open_page(browser, f"{live.url}/play/{mid}?token={tok}")
+    wait_ready(page)
+    v = httpx.get(f"{live.url}/api/matches/{mid}/view", params={"token": tok}).json()
+    wait_decision(page, v["decision"])
+    page.wait_for_function("document.querySelectorAll('#events h3').length >= 1", timeout=WAIT_MS)
+    heads = page.locator("#events h3").all_inner_texts()
+    assert all(re.fullmatch(r"Your turn \d+|Blue's turn \d+|Setup|The end", h) for h in heads), heads
+    assert len(heads) == len(set(heads)), heads  # never two "Turn 1"
+    text = page.inner_text("#events")
+    assert "takes effect" not in text, text  # S-6.3 passives: the subs panel says what they do
+    assert any(h.startswith("Blue's turn") for h in heads), heads  # Blue moves first (first_player p2)
+    assert "what its submerged subs did is hidden from you" in text, text  # S-8
+    assert page.errors == [], page.errors
+
+
+def test_issue23_the_lobby_says_what_a_clock_gives_in_each_game(browser, live):
+    page = open_page(browser, live.url + "/")
+    page.wait_for_selector("#clock-words:not(:empty)", timeout=WAIT_MS)
+
+    def words(game: str, preset: str) -> str:
+        page.select_option("#game", game)
+        page.select_option("#clock-preset", preset)
+        return page.inner_text("#clock-words")
+    # F-5.5: a day a turn; arena's turn_time_limit_s tops at an hour (its parameter's range)
+    assert "24 hours a turn" in words("factory", "daily")
+    assert "1 hour a turn" in words("arena", "daily")
+    # D-8.3: a bank for the whole game charged in 30 s steps, running out loses
+    w = words("dadoed", "daily")
+    assert "a bank of 30 days for the whole game" in w and "at least 30 seconds" in w and "loses" in w, w
+    # S-7.8: a time a turn, then the reserve
+    w = words("submarine", "blitz")
+    assert "30 seconds a turn, then a reserve of 5 minutes" in w, w
+    assert "no time limit" in words("geeko", "off")
+
+
+def test_issue23_switches_and_gates_carry_their_channel(live):
+    m = live.create("geeko", ["remote", "builtin:random"], seed=5)
+    svg = httpx.get(f"{live.url}/web/matches/{m['match']}/board.svg",
+                    params={"token": m["seats"][0]["token"]}).text
+    tags = re.findall(r'data-el="channel" data-channel="(\d+)"><title>([^<]*)</title>', svg)
+    # room 1 (G-2.1 Intake): switch SG1 on r4c7 opens the gate on r7c4 (channel 1)
+    assert ("1", "channel 1: flips the gate on r7c4") in tags, tags
+    assert ("1", "channel 1: flipped by the green switch on r4c7") in tags, tags
+
+
+def test_issue23_a_click_on_the_board_leaves_no_cursor_line(browser, live):
+    m = live.create("arena", ["remote", "builtin:hunter"], seed=2)
+    page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_ready(page)
+    page.click("#board svg", position={"x": 200, "y": 200})
+    assert page.inner_text("#board-cursor") == ""
+    page.keyboard.press("ArrowRight")  # the keyboard still gets its cursor once it moves it
+    assert page.inner_text("#board-cursor").startswith("Cursor on")
+
+
+def test_issue23_the_last_turn_does_not_play_under_the_end_banner(browser, live):
+    m = live.create("arena", ["remote", "builtin:hunter"], seed=2, config={"max_turns": 2})
+    mid, tok = m["match"], m["seats"][0]["token"]
+    page = open_page(browser, f"{live.url}/play/{mid}?token={tok}")
+    wait_ready(page)
+    _play_by_suggestion(live, mid, tok, 1)
+    wait_decision(page, 2)
+    page.wait_for_function("window.botwarsWatch.frames.length > 0", timeout=WAIT_MS)
+    assert page.get_attribute(".watch-bar, [data-playing]", "data-playing") == "true"  # a turn mid-game plays
+    _play_by_suggestion(live, mid, tok, 1)
+    page.wait_for_selector("#outcome:not([hidden]) #result-head", timeout=WAIT_MS)
+    page.wait_for_timeout(1500)
+    assert page.locator("[data-playing]").first.get_attribute("data-playing") == "false"
+    assert page.errors == [], page.errors
