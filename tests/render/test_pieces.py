@@ -126,7 +126,8 @@ def test_legend_lists_exactly_the_elements_on_the_board():
     doc = ET.fromstring(RS.legend(_state()))
     rows = [g for g in doc.iter(f"{NS}g") if g.get("class") == "legend-row"]
     names = [g.get("data-el") for g in rows]
-    assert set(names) == set(WHERE) | {"next-flag"} and len(names) == len(set(names))  # p1 aims at flag 1
+    # p1 aims at flag 1; the switches and the devices of their channels carry its number (F-3.7)
+    assert set(names) == set(WHERE) | {"next-flag", "channel"} and len(names) == len(set(names))
     for g in rows:  # the row's symbol is the board's symbol (same data-el), then its words
         assert g.find(f".//{NS}g[@data-el='{g.get('data-el')}']") is not None or g.get("data-el") in ("robot", "next-flag")
         assert "".join(t.text for t in g.iter(f"{NS}text") if t.get("font-size") == "11")
