@@ -47,6 +47,7 @@ import sys
 import tempfile
 import time
 
+import aiohttp
 import httpx
 
 from _serve import wait_until_up  # noqa: E402  (benchmarks/ is on sys.path when run)
@@ -92,16 +93,17 @@ async def play(clients: list, k: int, made: dict, turns: int, think: float, lat:
             t0 = time.perf_counter()
             client = clients[(k + n + (seat == "p2")) % len(clients)] if CROSS else clients[k % len(clients)]
             try:
-                r = await client.post(f"/api/matches/{mid}/orders", json=body,
-                                      headers={"Authorization": f"Bearer {toks[seat]}"})
-            except httpx.TransportError as exc:
+                async with client.post(f"/api/matches/{mid}/orders", json=body,
+                                       headers={"Authorization": f"Bearer {toks[seat]}"}) as r:
+                    status, text = r.status, await r.text()
+            except aiohttp.ClientError as exc:
                 errors.append(f"{mid} {seat} {n}: {type(exc).__name__}")
                 continue
             lat.append(time.perf_counter() - t0)
-            if r.status_code != 200:
-                errors.append(f"{mid} {seat} {n}: {r.status_code} {r.text[:100]}")
+            if status != 200:
+                errors.append(f"{mid} {seat} {n}: {status} {text[:100]}")
                 return
-            a = r.json()
+            a = json.loads(text)
             acks[(mid, seat, n)] = acks.get((mid, seat, n), 0) + (0 if a["duplicate"] else 1)
             return
 
@@ -139,16 +141,24 @@ async def spectate(url: str, mid: str, key: int, seen: dict, ended_at: dict, sto
 
 
 async def run(urls: list[str], matches: int, turns: int, think: float) -> dict:
+    """One measurement against the servers at ``urls``. The orders go through aiohttp (its C
+    HTTP parser): with httpx the one client process spent about twice the server's CPU per
+    order, and on a 2-core machine the figure measured the client, not the server (measured
+    with py-spy, 2026-11-29); httpx makes the matches and reads the records."""
     limits = httpx.Limits(max_connections=2 * matches, max_keepalive_connections=2 * matches)
     clients = [httpx.AsyncClient(base_url=u, timeout=120, limits=limits) for u in urls]
+    fast = [aiohttp.ClientSession(base_url=u, connector=aiohttp.TCPConnector(limit=2 * matches),
+                                  timeout=aiohttp.ClientTimeout(total=120)) for u in urls]
     try:
-        return await _run(clients, matches, turns, think)
+        return await _run(clients, fast, matches, turns, think)
     finally:
         for c in clients:
             await c.aclose()
+        for f in fast:
+            await f.close()
 
 
-async def _run(clients: list, matches: int, turns: int, think: float) -> dict:
+async def _run(clients: list, fast: list, matches: int, turns: int, think: float) -> dict:
     made = []
     for k in range(matches):
         client = clients[k % len(clients)]
@@ -173,7 +183,7 @@ async def _run(clients: list, matches: int, turns: int, think: float) -> dict:
         await asyncio.sleep(1.0)
 
     async def play_and_note(k: int, m: dict) -> None:
-        await play(clients, k, m, turns, think, lat, acks, errors)
+        await play(fast, k, m, turns, think, lat, acks, errors)
         last_ack[m["match"]] = time.perf_counter()
     t0 = time.perf_counter()
     await asyncio.gather(*(play_and_note(k, m) for k, m in enumerate(made)))

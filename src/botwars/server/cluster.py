@@ -68,10 +68,6 @@ class LostLease(Exception):
     transaction changed nothing and was rolled back."""
 
 
-class DatabaseUnavailable(Exception):
-    """The database cannot be reached: nothing was stored."""
-
-
 def lease_from_env() -> float:
     """``$BOTWARS_LEASE_S`` (seconds a worker's leases last: a dead worker's matches are taken
     over within about this), default :data:`LEASE_S`. Raises :class:`ConfigError` naming it

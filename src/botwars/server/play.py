@@ -204,8 +204,24 @@ class SeatPlay:
         do not let it replace, or its time ran out; 422 when the orders are invalid (the seat
         alone is told; it may submit again; the clock keeps running).
         """
-        sess = self.get(match_id)
-        ack = self._locked(sess, lambda: self._submit_locked(sess, seat, decision, payload, failure))
+        sess = self._session(match_id)
+        ack = self._locked(sess, lambda: self._submit_locked(sess, seat, decision, payload, failure), optimistic=True)
+        self._after_change(sess)
+        return ack
+
+    def submit_with_token(self, match_id: str, token: str | None, decision: int, payload: Any,
+                          failure: dict[str, str] | None = None) -> dict[str, Any]:
+        """:meth:`submit` for the request of a seat token (the order route): the token is
+        checked inside the locked action, on the cache the action decides on, so that a token
+        the game master replaced on another worker is refused even by a cache that had not
+        caught up yet. Raises what :meth:`submit` and :meth:`authenticate` raise (403 for a
+        wrong token)."""
+        sess = self._session(match_id)
+
+        def act() -> dict[str, Any]:
+            seat = self.authenticate(sess, token)
+            return self._submit_locked(sess, seat, decision, payload, failure)
+        ack = self._locked(sess, act, optimistic=True)
         self._after_change(sess)
         return ack
 
@@ -272,7 +288,7 @@ class SeatPlay:
     def resign(self, match_id: str, seat: str) -> dict[str, Any]:
         """``seat`` resigns: the rule set's ``timeout_outcome`` with reason ``resign`` ends the match
         (recorded as a line of its own). 409 if it has already ended."""
-        sess = self.get(match_id)
+        sess = self._session(match_id)
 
         def resign() -> None:
             if sess.ended:

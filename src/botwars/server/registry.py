@@ -125,6 +125,13 @@ class MatchRegistry:
                 self.sessions[match_id] = sess
         return sess
 
+    def _session(self, match_id: str) -> MatchSession:
+        """The cached session of ``match_id`` as it is, else :meth:`get`: for actions that run
+        in :meth:`_locked`, which brings the cache up to the database under the match's lock
+        anyway (one version read an order fewer with several workers, issue 27)."""
+        sess = self.sessions.get(match_id)
+        return sess if sess is not None else self.get(match_id)
+
     def authenticate(self, sess: MatchSession, token: str | None) -> str:
         """The seat ``token`` belongs to; 403 if missing or wrong (compared in constant time)."""
         if not token:

@@ -17,9 +17,7 @@ async def orders(match_id: str, body: OrdersIn, token: TokenDep, manager: Manage
     """Submit the seat's orders for the open decision point. Acknowledged only once stored;
     resending the same orders is answered with ``duplicate: true`` and changes nothing."""
     def work() -> dict:
-        sess = manager.get(match_id)
-        seat = manager.authenticate(sess, token)
-        return manager.submit(sess.id, seat, body.decision, body.orders,
-                              body.failure.model_dump() if body.failure else None)
+        return manager.submit_with_token(match_id, token, body.decision, body.orders,
+                                         body.failure.model_dump() if body.failure else None)
     live = manager.sessions.get(match_id)  # unknown or not loaded yet: the thread finds out
     return JSONResponse(await hot(store, work, heavy=live is None or live.heavy))
