@@ -173,3 +173,96 @@ def test_issue23_the_last_turn_does_not_play_under_the_end_banner(browser, live)
     page.wait_for_timeout(1500)
     assert page.locator("[data-playing]").first.get_attribute("data-playing") == "false"
     assert page.errors == [], page.errors
+
+
+# ---- the fresh audit of 2026-11-29 (helper-13) -------------------------------------------------
+
+def test_issue23_submit_waits_while_a_suggestion_is_on_its_way(browser, live):
+    """Geeko: a Submit pressed while Suggest was loading sent the empty program (G-4.5 refusal)."""
+    m = live.create("geeko", ["remote", "builtin:random"], seed=5)
+    page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_ready(page)
+    held: list = []
+    page.route("**/suggest?**", lambda route: held.append(route))
+    page.click("#suggest")
+    page.wait_for_function("document.getElementById('submit').disabled", timeout=WAIT_MS)
+    assert page.inner_text("#submit-why") == "Asking the bot for a suggestion…"
+    assert page.locator("#suggest").is_disabled()
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    held[0].continue_()
+    page.wait_for_function("!document.getElementById('submit').disabled", timeout=WAIT_MS)
+    assert "Suggestion loaded" in page.inner_text("main")
+    assert page.errors == [], page.errors
+
+
+def test_issue23_geeko_cards_and_register_counts_in_words(browser, live):
+    m = live.create("geeko", ["remote", "builtin:random"], seed=5)
+    page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_ready(page)
+    page.wait_for_selector("button.robot[data-robot='A']", timeout=WAIT_MS)
+    # G-4.5: 10 HP, 9 registers; nothing placed yet
+    assert page.inner_text("button.robot[data-robot='A']") == "Robot A (r1c3: 0 of 9 registers filled)"
+    page.locator("#entry button.cardbtn").first.click()
+    assert page.inner_text("button.robot[data-robot='A']") == "Robot A (r1c3: 1 of 9 registers filled)"
+    # a locked register (G-4.5, F-5.4) names its card in words, as the hand does
+    said = page.evaluate("""() => window.botwarsGames.geeko.sectionWords({kind: 'fused',
+        rows: [['NAME', 'p1-A'], ['FUSED', 'R8 FWD2, R9 UTRN']]})""")
+    text = " ".join(said)
+    assert "register 8 (“move 2 forward”) and register 9 (“U-turn”) are locked by damage" in text, said
+    assert "FWD2" not in text and "UTRN" not in text, said
+
+
+def test_issue23_arena_says_a_defending_robot_took_a_reduced_hit(browser, live):
+    """R24: a robot without an order defends; the sentence of a hit on it says so."""
+    m = live.create("arena", ["remote", "builtin:hunter"], seed=2)
+    page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_ready(page)
+    lines = page.evaluate("""() => { const k = window.botwarsGames.arena, ui = {seatInfo: s => ({name: s === 'p1' ? 'Red' : 'Blue'}), seat: 'p1'};
+        return [{decision: 7, kind: 'orders', player: 2, orders: '12:5-D'},
+                {decision: 7, kind: 'orders', player: 1, orders: '11:5-A-E,5:5-M-N'},
+                {decision: 7, kind: 'move', robot: 2, from: '5:5', to: '5:4'},
+                {decision: 7, kind: 'attack', robot: 1, from: '11:5', to: '12:5', damage: 6, target: 9},
+                {decision: 7, kind: 'attack', robot: 9, from: '12:5', to: '5:4', damage: 12, target: 2}].map(e => k.describe(e, ui)); }""")
+    assert lines[3].endswith("lost 6 HP (it was defending, so the hit was reduced)."), lines
+    assert "defending" not in lines[4], lines  # the robot that moved to 5:4 was not defending
+    page.click("#legend-card summary")
+    legend = page.inner_text("#legend-card")
+    assert "(p1)" not in legend and "Red's robot" in legend
+
+
+def test_issue23_lobby_options_in_words(live):
+    html = httpx.get(live.url + "/").text
+    for label in ("Red&#39;s home row", "Time bank (seconds)", "Initial HP", "Wipeout ends game"):
+        assert f">{label}\n" in html or f">{label} " in html or f">{label}<" in html, label
+    assert "docs/arena-robotgame.md" not in html and "t mod spawn_interval" not in html
+    assert '<option value="p2" >Blue</option>' in html  # submarine's first player by colour
+    assert re.search(r'data-name="wipeout_ends_game">\s*<option value="true" >yes</option>\s*<option value="false" selected>no</option>', html)
+
+
+def test_issue23_howto_pages_match_the_game(live):
+    sub = httpx.get(live.url + "/howto/submarine").text
+    assert "drawn at random for each match" in sub  # S-3.2: home rows and the first player
+    dad = httpx.get(live.url + "/howto/dadoed").text
+    assert "the exploding bot last" in dad and "this one included, is destroyed" not in dad  # D rules E16
+    gee = httpx.get(live.url + "/howto/geeko").text
+    assert "robot A's tab" not in gee
+
+
+def test_issue23_phone_controls_are_big_enough_and_the_legend_fits(browser, live):
+    m = live.create("factory", ["remote", "builtin:random"], seed=3)
+    url = f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}"
+    page = open_page(browser, url)
+    wait_ready(page)
+    page.click("#legend-card summary")
+    page.wait_for_selector("#legend svg", timeout=WAIT_MS)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+    phone = _phone(browser, url)
+    wait_ready(phone)
+    phone.wait_for_selector("#suggest", timeout=WAIT_MS)
+    small = phone.evaluate("""() => [...document.querySelectorAll('#entry button, #entry select, #suggest, #submit')]
+        .filter(b => b.offsetParent).map(b => [b.textContent.trim().slice(0, 20), b.getBoundingClientRect().height])
+        .filter(([, h]) => h < 36)""")
+    assert small == [], small

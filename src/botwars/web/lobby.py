@@ -22,10 +22,13 @@ router = APIRouter(include_in_schema=False)
 
 
 def _choices(p: Any) -> list[str]:
-    """The values the lobby offers in a drop-down for parameter ``p``: its ``choices``, or the
-    shipped names of a ``kind="file"`` parameter (boards, maps, room sets); ``[]``: free input."""
+    """The values the lobby offers in a drop-down for parameter ``p``: its ``choices``, ``true``
+    and ``false`` for a yes/no one, or the shipped names of a ``kind="file"`` parameter (boards,
+    maps, room sets); ``[]``: free input."""
     if p.choices:
         return [str(c) for c in p.choices]
+    if p.type is bool:
+        return ["true", "false"]
     if p.kind == "file" and p.names is not None:
         try:
             return [str(n) for n in p.names()]
@@ -47,6 +50,33 @@ def plain_doc(doc: str) -> str:
     out = re.sub(rf"^{_RULE_ID.pattern}:?\s*", "", out)
     out = _RULE_ID.sub("", out)
     return re.sub(r"\s{2,}", " ", out).strip(" ,;:")
+
+
+_UNITS = {"s": "seconds", "mib": "MiB", "ms": "milliseconds"}
+_WORDS = {"hp": "HP", "ap": "AP", "len": "length", "chars": "characters"}
+
+
+def param_label(name: str, seats: list[str]) -> str:
+    """A parameter's name as the lobby shows it (newcomer audit: "time bank s", "p1 home row"):
+    words, a unit spelled out, a seat by its colour — ``time_bank_s`` → "time bank (seconds)",
+    ``p1_home_row`` → "Red's home row", ``initial_hp`` → "Initial HP"."""
+    words = name.split("_")
+    unit = _UNITS.get(words[-1]) if len(words) > 1 else None
+    if unit:
+        words = words[:-1]
+    if words and words[0] in seats:
+        words[0] = seat_label(words[0], seats, {}) + "'s"
+    text = " ".join(_WORDS.get(w, w) for w in words)
+    text = "most " + text[4:] if text.startswith("max ") else text
+    return f"{text[:1].upper()}{text[1:]}" + (f" ({unit})" if unit else "")
+
+
+def choice_label(value: str, seats: list[str]) -> str:
+    """A drop-down value as the lobby shows it: a seat by its colour (``p2`` → "Blue"), yes/no
+    for ``true``/``false``; others as they are."""
+    if value in seats:
+        return seat_label(value, seats, {})
+    return {"true": "yes", "false": "no"}.get(value, value)
 
 
 def _seat_labels(seats: list[str]) -> list[str]:
@@ -79,7 +109,9 @@ def _games() -> list[dict[str, Any]]:
                     # what the lobby calls each seat: its colour ("Red"), never the engine's "p1"
                     "seat_labels": _seat_labels(rs.seat_names(min(rs.max_seats, 6))),
                     "params": [{"name": p.name, "type": p.type.__name__, "default": p.default, "doc": p.doc,
-                                "plain": plain_doc(p.doc), "choices": _choices(p), "file": p.kind == "file"}
+                                "label": param_label(p.name, rs.seat_names(2)),
+                                "plain": plain_doc(p.doc), "file": p.kind == "file",
+                                "choices": [(c, choice_label(c, rs.seat_names(2))) for c in _choices(p)]}
                                for p in rs.params],
                     "clock_words": _clock_words(rs),
                     "bots": sorted(game.builtin_bots()), "howto": game.how_to_play is not None,

@@ -44,7 +44,7 @@
     else why = `${n(robots[w])} each; ${subj(w)} ${seat && w === seat ? "win" : "wins"} on total HP ${hp[w]} to ${hp[l]}.`;
     return {why, scores};
   }
-  const owners = {decision: null, square: {}, robot: {}};  // who ordered a square, who owns a robot id (see describe)
+  const owners = {decision: null, square: {}, robot: {}, busy: new Set()};  // who ordered a square, who owns a robot id (see describe)
   const kit = {
     outcome,
     keys: "Orders: Tab to a robot's button and press Enter to choose it; then arrow keys = move, Shift+arrow keys = attack, D = defend, X = self-destruct (or Tab to the order buttons).",
@@ -73,11 +73,13 @@
       // a robot keeps its id through the turn, so a moved or attacking robot is known by it
       const DIR = {N: "north", E: "east", S: "south", W: "west"};
       const side = p => seatInfoOf(ui, seatOfPlayer(p)).name;
-      if (e.decision !== owners.decision) { owners.decision = e.decision; owners.square = {}; owners.robot = {}; }
+      if (e.decision !== owners.decision) { owners.decision = e.decision; owners.square = {}; owners.robot = {}; owners.busy = new Set(); }
+      // R24: a robot that neither moved, attacked nor self-destructed (nor failed a move) defends
+      const defending = sq => !owners.busy.has(sq);
       const whose = (robot, sq) => { const p = owners.robot[robot] || owners.square[sq]; return p ? `${side(p)}'s robot` : "A robot"; };
       if (e.kind === "orders") {
         const toks = String(e.orders || "").split(",").filter(Boolean);
-        toks.forEach(t => { owners.square[t.split("-")[0]] = e.player; });
+        toks.forEach(t => { owners.square[t.split("-")[0]] = e.player; if (t.split("-")[1] !== "D") owners.busy.add(t.split("-")[0]); });
         const said = toks.map(t => { const [sq, a, d] = t.split("-"); return `the robot on ${sq} ${{M: "moves", A: "attacks", D: "defends", S: "self-destructs"}[a] || a}${d ? " " + (DIR[d] || d) : ""}`; });
         return `${side(e.player)} ordered: ${said.join("; ") || "nothing (every robot defends)"}.`;
       }
@@ -85,15 +87,17 @@
       if (e.kind === "spawn_kill") return `${side(e.player)}'s robot standing on spawn point ${e.at} died: this was a spawn turn.`;
       if (e.kind === "move") {
         if (owners.square[e.from]) owners.robot[e.robot] = owners.square[e.from];
+        owners.busy.add(e.to);
         return `${whose(e.robot, e.from)} moved from ${e.from} to ${e.to}.`;
       }
+      if (e.kind === "move_failed") owners.busy.add(e.at);
       if (e.kind === "move_failed") return `${whose(e.robot, e.at)} on ${e.at} could not move${e.to ? " to " + e.to : ""}` +
         `${WHY[e.why] ? ": " + WHY[e.why] : ""}; it stays, not defending.`;
       if (e.kind === "attack") {
         if (owners.square[e.from]) owners.robot[e.robot] = owners.square[e.from];
         const target = e.target !== undefined && e.target !== null ? whose(e.target, null).replace(/^A robot$/, "the robot there") : null;
         return `${whose(e.robot, e.from)} on ${e.from} attacked ${e.to}: ` +
-          (e.damage ? `${target || "the robot there"} lost ${e.damage} HP.` : "nobody was there, it missed.");
+          (e.damage ? `${target || "the robot there"} lost ${e.damage} HP${defending(e.to) ? " (it was defending, so the hit was reduced)" : ""}.` : "nobody was there, it missed.");
       }
       if (e.kind === "blast") {
         const hits = (e.hits || []).map(h => `${h.at} (${h.damage} HP)`);
@@ -107,13 +111,14 @@
       return undefined;
     },
     legend: [
-      ["● red disc", "a robot of Red (p1); the number is its HP (a smaller mark: under half HP)"],
-      ["■ blue square", "a robot of Blue (p2)"],
+      ["● red disc", "Red's robot; the number is its HP (a smaller mark: under half HP)"],
+      ["■ blue square", "Blue's robot"],
       ["dashed square", "a spawn point (its colour: whose). On spawn turns (10, 20, …) a robot standing on one dies"],
       ["dark square", "a wall"],
       ["dashed arrow", "a move (the last turn's in the player's colour; yours, planned, in green)"],
       ["solid arrow", "an attack (damages a robot on that square)"],
       ["D / S in a corner", "defend / self-destruct order"],
+      ["green dashed ring", "your robot will defend this turn (no order given: it stays and takes half damage)"],
     ],
     entry(box, view, h, ui) {
       const el = ui.el;

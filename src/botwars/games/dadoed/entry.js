@@ -317,7 +317,7 @@
     spread_fire: "A fire anywhere spreads to the next tile in a direction you choose (a bot standing there burns at the end of the turn).",
     nudge_boulder: "Any boulder is pushed one tile in a direction you choose; it keeps rolling until it hits a boulder or a rooted bot, or falls.",
     root: "Your bot becomes rooted: nothing can push it until it walks again.",
-    self_destruct: "Your bot explodes: it and every tile around it become holes, and every bot there is destroyed (yours last).",
+    self_destruct: "Your bot explodes: it and every tile around it become holes, and every bot there is destroyed (yours last; if that already wins the game, yours survives).",
     ignite: "Your bot sets the next tile in a direction you choose on fire.",
     place_boulder: "A boulder appears on a tile you choose (without a bot); a fire there goes out.",
     douse: "The fires on your bot's tile and on the four tiles next to it go out.",

@@ -110,7 +110,7 @@
     return names.map((n, i) => {
       const w = who(n), mode = get("MODE", i) || "";
       if (sec.kind === "fused") {
-        const regs = String(get("FUSED", i) || "").split(/,\s*/).filter(Boolean).map(x => { const [r, t] = x.split(" "); return `${r.replace(/^R/, "register ")} (${t})`; });
+        const regs = String(get("FUSED", i) || "").split(/,\s*/).filter(Boolean).map(x => { const [r, t] = x.split(" "); return `${r.replace(/^R/, "register ")} (“${CARD[t] || t}”)`; });
         return `${w}: ${list(regs)} ${regs.length === 1 ? "is" : "are"} locked by damage; ${regs.length === 1 ? "its card plays" : "their cards play"} every turn until repaired.`;
       }
       if (sec.kind === "end") {

@@ -101,7 +101,7 @@
     return names.map((n, i) => {
       const w = who(n), mode = get("MODE", i) || "";
       if (sec.kind === "fused") {
-        const regs = String(get("FUSED", i) || "").split(/,\s*/).filter(Boolean).map(x => { const [r, t] = x.split(" "); return `${r.replace(/^R/, "register ")} (${t})`; });
+        const regs = String(get("FUSED", i) || "").split(/,\s*/).filter(Boolean).map(x => { const [r, t] = x.split(" "); return `${r.replace(/^R/, "register ")} (“${CARD[t] || t}”)`; });
         return `${w}: ${list(regs)} ${regs.length === 1 ? "is" : "are"} locked by damage; ${regs.length === 1 ? "its card plays" : "their cards play"} every turn until repaired.`;
       }
       if (sec.kind === "end") {
@@ -234,7 +234,7 @@
         robots.forEach(r => {
           const row = el("div", {class: "regrow" + (r === cur ? " sel" : ""), role: "group", "aria-label": `robot ${r} registers`},
             el("button", {type: "button", class: "robot" + (r === cur ? " sel" : ""), dataset: {robot: r}, "aria-pressed": String(r === cur),
-              onclick: () => { cur = r; redraw(); }}, `Robot ${r} (${all[r].square}, ${all[r].free} free)`));
+              onclick: () => { cur = r; redraw(); }}, `Robot ${r} (${all[r].square}: ${prog[r].length} of ${all[r].free} registers filled)`));
           prog[r].forEach((c, i) => row.append(...ui.registerCard(prog[r], i, redraw, {id: cardId, describe: cardText, label: cardLabel, who: `robot ${r}`})));
           regs.append(row);
         });

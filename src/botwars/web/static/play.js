@@ -43,6 +43,7 @@
   const KIT = (window.botwarsGames || {})[GAME] || (OLD ? {entry: (b, v, h, u) => { OLD(b, v, h, u); return null; }} : {});
   const STORE = `botwars:${GM ? "gm-orders" : "orders"}:${M}:${SEAT}`;
   let snap = null, builtFor = null, clockAt = 0, entryCtl = null, planned = [], boardClick = null;
+  let suggesting = false;  // a Suggest on its way: Submit waits for it
   const history = [];  // [{decision, events}] newest last, a few decision points
   let announced = {decision: null, count: 0};
   let legendFor = null;  // the decision point whose drawn legend is shown
@@ -669,12 +670,13 @@
     if (!SEAT || !b || !snap) return;
     const editing = editingNow(snap);
     const held = paused(snap) && !GM;  // the game master paused the match: no orders until it resumes
-    b.disabled = !(snap.your_turn || editing) || snap.status === "ended" || !!entryBlock || held;
+    b.disabled = !(snap.your_turn || editing) || snap.status === "ended" || !!entryBlock || held || suggesting;
     let why = $("submit-why");
     if (!why) { why = el("span", {id: "submit-why", class: "note", role: "status"}); b.after(why); }
     why.textContent = held ? "Paused by the game master: Submit comes back when the match resumes."
+      : suggesting ? "Asking the bot for a suggestion…"
       : entryBlock && snap.your_turn && snap.status !== "ended" ? entryBlock : "";
-    if (entryBlock || held) b.setAttribute("aria-describedby", "submit-why"); else b.removeAttribute("aria-describedby");
+    if (entryBlock || held || suggesting) b.setAttribute("aria-describedby", "submit-why"); else b.removeAttribute("aria-describedby");
   }
   function ready(ok, why) { entryBlock = ok ? null : (why || "The orders are not complete yet."); updateSubmit(); }
   const ui = {el, setOrders, board, seatName, seatInfo, swatch, palette: PALETTE, say: (t, bad) => say(t, bad), get snap() { return snap; }, seat: SEAT,
@@ -963,14 +965,24 @@
     const j = await r.json();
     say(r.ok ? "You resigned." : j.message, !r.ok);
   });
+  // while the bot thinks, Submit waits (newcomer audit: a Submit pressed meanwhile sent the empty
+  // controls, and the refusal then stood beside the suggestion that arrived a moment later)
   if ($("suggest")) $("suggest").addEventListener("click", async () => {
-    const r = await fetch(`/web/matches/${M}/suggest${q}&bot=${encodeURIComponent($("suggest-bot").value)}`);
-    const j = await r.json();
-    if (r.ok) {
-      setOrders(j.orders);
-      if (entryCtl && entryCtl.load) entryCtl.load(j.orders);
-      say("Suggestion loaded into the controls: change it or submit it.", false);
-    } else say(j.message, true);
+    if (suggesting) return;
+    suggesting = true; $("suggest").disabled = true; updateSubmit();
+    try {
+      const r = await fetch(`/web/matches/${M}/suggest${q}&bot=${encodeURIComponent($("suggest-bot").value)}`);
+      const j = await r.json();
+      if (r.ok) {
+        setOrders(j.orders);
+        if (entryCtl && entryCtl.load) entryCtl.load(j.orders);
+        say("Suggestion loaded into the controls: change it or submit it.", false);
+      } else say(j.message, true);
+    } catch (e) {
+      say("The suggestion did not arrive (the connection failed): try again.", true);
+    } finally {
+      suggesting = false; $("suggest").disabled = false; updateSubmit();
+    }
   });
   box.addEventListener("input", () => {  // the Advanced box drives the controls too
     let v;
