@@ -266,3 +266,29 @@ def test_issue23_phone_controls_are_big_enough_and_the_legend_fits(browser, live
         .filter(b => b.offsetParent).map(b => [b.textContent.trim().slice(0, 20), b.getBoundingClientRect().height])
         .filter(([, h]) => h < 36)""")
     assert small == [], small
+
+
+def test_issue23_past_turn_pages_say_the_turn_in_words_and_keep_tables_one_click_away(browser, live):
+    """The audit's finding A: a past-turn page printed the game master's tables ("NAME p1 (red) /
+    MODE real / CARDS LF90 330") and arena's "player 1 (p1): 5:5-D"; it now says each event as
+    the seat page does, the tables under "The game master's table/report"."""
+    for game, bot in (("factory", "builtin:random"), ("arena", "builtin:hunter")):
+        m = live.create(game, ["remote", bot], seed=3)
+        mid, tok = m["match"], m["seats"][0]["token"]
+        _play_by_suggestion(live, mid, tok, 1)
+        for _ in range(100):
+            if httpx.get(f"{live.url}/api/matches/{mid}").json()["decision"] >= 2:
+                break
+            time.sleep(0.05)
+        page = open_page(browser, f"{live.url}/matches/{mid}/turns/1?token={tok}")
+        page.wait_for_selector(".point-words li", timeout=WAIT_MS)
+        words = page.inner_text(".point-words")
+        shown = page.inner_text("main")
+        assert "undefined" not in shown and not re.search(r"\bp[12]\b", shown), (game, shown[:3000])
+        if game == "factory":  # F-8: each register's cards and moves as sentences
+            assert re.search(r"Register 1: (Red|Blue)'s robot plays “", words), words
+            assert page.locator("details.gm-table").count() >= 1 and "CARDS" not in shown
+        else:  # R30: the orders of both sides and what they did
+            assert "Red ordered:" in words and "Blue ordered:" in words, words
+            assert page.locator("details.gm-report").count() == 1 and "player 1" not in shown
+        assert page.errors == [], page.errors

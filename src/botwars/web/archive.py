@@ -40,7 +40,7 @@ from botwars.web.boards import point_sections, seat_of
 from botwars.web.caches import CachesDep
 from botwars.server.names import seat_label, with_names
 from botwars.web.drawing import before_point, named_section, report_html, step_label, visible_sections
-from botwars.web.match_pages import refused
+from botwars.web.match_pages import palette_data, refused
 from botwars.web.rendering import env
 
 log = logging.getLogger("botwars.web")
@@ -68,7 +68,19 @@ def point_page(sess: Any, n: int, seat: Optional[str], before: Any, after: Any, 
     report = ""
     if reveal or not game.capabilities.hidden_information:
         report = with_names(report_html(sess.rs, before, after, events), sess.seats, sess.names, markup=True)
-    return {"n": n, "label": step_label(sess.rs, before, n), "sections": shown, "board": board, "report": report}
+    # the events as the seat's page gets them (Referee.seat_events): archive.js says them in the
+    # game's own words above the tables (issue 23 item 2), the tables go under a disclosure
+    # (without the tables' own text lines and header, which the disclosure shows)
+    said = [{"decision": n, **{k: v for k, v in e.to_json().items() if k not in ("lines", "header")}}
+            for e in filter_events(events, seat)]
+    return {"n": n, "label": step_label(sess.rs, before, n), "sections": shown, "board": board, "report": report,
+            "events": said}
+
+
+def _kit(sess: Any) -> dict[str, Any]:
+    """What turn.html needs to say the events in the game's words: whether the game ships a web
+    kit (``/web/games/ID/entry.js``) and the seats' colours."""
+    return {"entry_script": get_game(sess.rs.id).web_entry is not None, "palette": palette_data(sess.seats)}
 
 
 def _legend(sess: Any, state: Any, seat: Optional[str]) -> str | None:
@@ -126,7 +138,7 @@ def turn_page(request: Request, match_id: str, n: int, manager: ManagerDep, cach
     query = f"?token={token}" if token else ""
     back = f"/play/{sess.id}{query}" if seat else f"/watch/{sess.id}"
     html = env.get_template("turn.html").render(
-        sess=sess, seat=seat, point=point, players=_players(sess), query=query, back=back,
+        sess=sess, seat=seat, point=point, players=_players(sess), query=query, back=back, **_kit(sess),
         legend=_legend(sess, after, seat),
         prev=n - 1 if n > 1 else None, next=n + 1 if n < sess.n else None, document=False,
         gm_notes=_gm_notes(sess, n))
@@ -160,7 +172,7 @@ def document_html(manager: MatchManager, match_id: str) -> str:
     winner = seat_label(o.winner, sess.seats, sess.names) if o is not None and o.winner in sess.seats else None
     return env.get_template("turn.html").render(sess=sess, seat=None, points=list(all_points(sess)), winner=winner,
                                                 legend=_legend(sess, final, None),
-                                                players=_players(sess), query="", back=f"/replay/{sess.id}",
+                                                players=_players(sess), query="", back=f"/replay/{sess.id}", **_kit(sess),
                                                 document=True, gm_notes=_gm_notes(sess))
 
 

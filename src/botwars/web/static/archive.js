@@ -1,0 +1,38 @@
+// Past-turn pages and the whole-game document (turn.html): each point's events in the game's own
+// sentences (the seat page's kit: /web/games/GAME/entry.js), above the game master's tables,
+// which stay one click away (issue 23 item 2: no engine tables by default). An event the kit does
+// not put in words is left to the tables; a point with no sentence at all opens them.
+"use strict";
+(function () {
+  const root = document.getElementById("archive");
+  if (!root) return;
+  const GAME = root.dataset.game, SEAT = root.dataset.seat || null;
+  const KIT = (window.botwarsGames || {})[GAME] || {};
+  const PALETTE = JSON.parse(root.dataset.palette || "{}");
+  for (const [s, p] of Object.entries(PALETTE.seats || {})) {  // a kit's code reads kit.seats[s].name
+    KIT.seats = KIT.seats || {};
+    KIT.seats[s] = Object.assign({}, KIT.seats[s] || {}, {name: p.name, colour: p.colour, ink: p.ink});
+  }
+  const seatInfo = s => { const p = (PALETTE.seats || {})[s], k = (KIT.seats || {})[s] || {};
+    return Object.assign({name: String(s), colour: "#666", letter: String(s).slice(0, 1).toUpperCase()}, k,
+                         p ? {name: p.name, colour: p.colour, ink: p.ink} : {}); };
+  const el = (tag, attrs, ...kids) => { const e = document.createElement(tag);
+    Object.entries(attrs || {}).forEach(([k, v]) => e.setAttribute(k, v));
+    kids.forEach(k => k !== null && k !== undefined && e.append(k)); return e; };
+  const ui = {seat: SEAT, seatName: s => seatInfo(s).name, seatInfo, el};
+  document.querySelectorAll(".point-words").forEach(box => {
+    let events = [];
+    try { events = JSON.parse(box.dataset.events || "[]"); } catch (e) { events = []; }
+    const lines = [];
+    for (const e of events) {
+      let t;
+      try { t = KIT.describe ? KIT.describe(e, ui) : undefined; } catch (err) { t = undefined; }
+      if (typeof t === "string" && t) lines.push(t);
+    }
+    lines.forEach(t => box.append(el("li", {}, t)));
+    if (!lines.length) {
+      box.hidden = true;
+      box.closest(".archive-point").querySelectorAll("details.gm-table, details.gm-report").forEach(d => { d.open = true; });
+    }
+  });
+})();
