@@ -34,8 +34,9 @@ pytestmark = pytest.mark.slow
 class Server:
     """One `botwars serve` process (``workers`` > 1: uvicorn's supervisor and its workers)."""
 
-    def __init__(self, db: str, log_path: str, workers: int = 1):
+    def __init__(self, db: str, log_path: str, workers: int = 1, env: dict | None = None):
         self.db, self.port, self.log_path, self.workers = db, free_port(), log_path, workers
+        self.env = ENV if env is None else env
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen | None = None
 
@@ -44,7 +45,7 @@ class Server:
         args = [sys.executable, "-m", "botwars.cli", "serve", "--db", self.db, "--port", str(self.port)]
         if self.workers > 1:
             args += ["--workers", str(self.workers)]
-        self.proc = subprocess.Popen(args, stdout=log, stderr=log, env=ENV)
+        self.proc = subprocess.Popen(args, stdout=log, stderr=log, env=self.env)
         wait_http(self.url, 90, self.proc)
 
     def kill(self) -> None:
@@ -279,16 +280,23 @@ def live_page(urls: list[str], mid: str, seen: list, stop: threading.Event) -> N
 
 def test_done_when_a_four_player_factory_match_and_bot_matches_survive_kills_of_either_server(pg_url, tmp_path):
     """Issue 27's "done when", on this machine's scale: two servers over one PostgreSQL; a
-    4-player factory match of people (each request to either server) and 12 bot-only arena
-    matches run side by side while either server is SIGKILLed in turn; a spectator's live page
+    4-player factory match of people (each request to either server), 12 bot-only arena
+    matches and the league (an uploaded bot on the arena ladder against the house bots) run
+    side by side while either server is SIGKILLed in turn; a spectator's live page
     (reconnecting to the other server when its own dies) keeps updating to the end; nothing
-    acknowledged is lost or doubled, every match ends and every record verifies."""
-    servers = [Server(pg_url, str(tmp_path / f"s{i}.log")) for i in range(2)]
+    acknowledged is lost or doubled, every match ends and every record verifies; the league's
+    scheduler (one per cluster, item 3) plays on and never plays a match twice."""
+    env = {**ENV, "BOTWARS_LEAGUE": "on", "BOTWARS_LEAGUE_QUARANTINE": "off", "BOTWARS_LEAGUE_KEEP_REPLAYS": "100000"}
+    servers = [Server(pg_url, str(tmp_path / f"s{i}.log"), env=env) for i in range(2)]
     for s in servers:
         s.start()
     urls = [s.url for s in servers]
     stop = threading.Event()
     try:
+        up = httpx.post(urls[0] + "/api/league/bots", timeout=60, json={
+            "name": "kill-test-bot", "game": "arena", "kind": "jsonl-py",
+            "source": open(os.path.join(ROOT, "examples/starters/python/bot.py"), encoding="utf-8").read()})
+        assert up.status_code == 201, up.text
         r = httpx.post(urls[0] + "/api/matches", timeout=10, json={
             "game": "factory", "seats": ["remote"] * 4, "seed": 4, "config": {"turn_limit": 15}})
         assert r.status_code == 201, r.text
@@ -332,6 +340,23 @@ def test_done_when_a_four_player_factory_match_and_bot_matches_survive_kills_of_
                 time.sleep(0.2)
             p = tmp_path / f"{m['match']}.jsonl"
             p.write_text(httpx.get(f"{urls[0]}/api/matches/{m['match']}/record", timeout=10).text)
+            verify_cli(str(p))
+        # the league went on through the kills: its matches, each once, each record verifying
+        bot = up.json()["bot"]
+        end = time.monotonic() + 180
+        while True:
+            ms = httpx.get(f"{urls[1]}/api/league/bots/{bot}", timeout=10).json()["matches"]
+            done = [m for m in ms if m["status"] == "ok" and m["replay"]]
+            if len(done) >= 2:
+                break
+            assert time.monotonic() < end, f"the league played no two matches in three minutes: {ms}"
+            time.sleep(1.0)
+        assert len({m["match"] for m in ms}) == len(ms) and len({m["seq"] for m in ms}) == len(ms), ms
+        for m in done:
+            p = tmp_path / f"league-{m['match']}.jsonl"
+            rec = httpx.get(f"{urls[0]}/api/league/matches/{m['match']}/record", timeout=10)
+            assert rec.status_code == 200, (rec.status_code, rec.text[:300], m)
+            p.write_text(rec.text)
             verify_cli(str(p))
     finally:
         stop.set()
