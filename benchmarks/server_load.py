@@ -225,6 +225,21 @@ def _spectator_figures(seen: dict, ended_at: dict, last_ack: dict) -> dict:
             "end_delay_p99_ms": round(q[98] * 1000, 1) if q else None}
 
 
+def _cpu(procs: list) -> float:
+    """CPU seconds (user + system) used so far by the server processes and their children."""
+    import psutil
+    total = 0.0
+    for proc in procs:
+        try:
+            p = psutil.Process(proc.pid)
+            for q in [p, *p.children(recursive=True)]:
+                t = q.cpu_times()
+                total += t.user + t.system
+        except psutil.Error:  # a process that just ended: its time is no longer counted
+            continue
+    return total
+
+
 def serve(db: str, workers: int, tmp: str, spectators: int = 0) -> tuple[list, list[str]]:
     """Start ``workers`` ``botwars serve`` processes on their own ports over ``db``; returns the
     processes and their base URLs, once all answer."""
@@ -269,7 +284,12 @@ def main() -> None:
             db = database(args.db, tmp)
             procs, urls = serve(db, n, tmp, SPECTATORS)
             try:
+                cpu0, own0 = _cpu(procs), time.process_time()
                 res = asyncio.run(run(urls, args.matches, args.turns, args.think_ms / 1000))
+                # where the CPU went, per acknowledged order: the servers (all their processes)
+                # and this client; on a small machine their sum bounds what more workers can add
+                res["server_cpu_ms_per_order"] = round((_cpu(procs) - cpu0) * 1000 / max(1, res["orders"]), 2)
+                res["client_cpu_ms_per_order"] = round((time.process_time() - own0) * 1000 / max(1, res["orders"]), 2)
             finally:
                 for proc in procs:
                     proc.terminate()
@@ -281,6 +301,8 @@ def main() -> None:
         print(f"| {res['db']} | {n} | {res['matches']} | {res['turns']} | {res['think_ms']:g} | {res['orders']} | "
               f"{res['orders_per_s']} | {res['p50_ms']} | {res['p99_ms']} | {res['lost']} | {res['duplicated']} |",
               flush=True)
+        print(f"|   CPU per order: servers {res['server_cpu_ms_per_order']} ms, this client "
+              f"{res['client_cpu_ms_per_order']} ms ({os.cpu_count()} CPUs) |", flush=True)
         if SPECTATORS:
             print(f"|   spectators: {res['spectators_saw_end']} of {res['spectators']} saw their match end "
                   f"({res['spectator_snapshots']} snapshots); end delay p50 {res['end_delay_p50_ms']} ms, "
