@@ -49,7 +49,7 @@ def test_names_given_at_creation_are_in_summary_view_list_and_every_page_escaped
     api.post(f"/api/matches/{mid}/resign", headers=H(toks[1]))
     html = api.get(f"/replay/{mid}").text
     assert TRICKY_HTML in html and TRICKY not in html and "李雷" in html
-    assert f"{TRICKY_HTML} (p1) won" in html  # the winner named beside the seat
+    assert f"{TRICKY_HTML} (Red) won" in html  # the winner named beside the colour (issue 23: no seat ids)
 
 
 def test_a_player_sets_the_seat_name_once_and_only_for_their_own_seat(api):

@@ -71,10 +71,22 @@ def point_page(sess: Any, n: int, seat: Optional[str], before: Any, after: Any, 
     # the events as the seat's page gets them (Referee.seat_events): archive.js says them in the
     # game's own words above the tables (issue 23 item 2), the tables go under a disclosure
     # (without the tables' own text lines and header, which the disclosure shows)
-    said = [{"decision": n, **{k: v for k, v in e.to_json().items() if k not in ("lines", "header")}}
-            for e in filter_events(events, seat)]
+    said = [_named({"decision": n, **{k: v for k, v in e.to_json().items() if k not in ("lines", "header")}},
+                   sess.seats, sess.names) for e in filter_events(events, seat)]
     return {"n": n, "label": step_label(sess.rs, before, n), "sections": shown, "board": board, "report": report,
             "events": said}
+
+
+def _named(v: Any, seats: list[str], names: dict[str, str]) -> Any:
+    """``v`` (an event's JSON) with each named seat's "p1 (red)" read "Ana (red)" in every text
+    in it, as the tables beside it name the players (issue 24 item 2)."""
+    if isinstance(v, str):
+        return with_names(v, seats, names)
+    if isinstance(v, list):
+        return [_named(x, seats, names) for x in v]
+    if isinstance(v, dict):
+        return {k: _named(x, seats, names) for k, x in v.items()}
+    return v
 
 
 def _kit(sess: Any) -> dict[str, Any]:
