@@ -192,7 +192,20 @@ def test_issue23_a_refusal_drops_the_rule_id_and_keeps_its_explanation(browser, 
     page = open_page(browser, f"{live.url}/play/{g['match']}?token={g['seats'][0]['token']}")
     wait_ready(page)
     page.wait_for_function("document.getElementById('page').dataset.yourTurn === 'true'", timeout=WAIT_MS)
-    page.click("#submit")  # no card in any register: the rules refuse the empty program (G-4.5)
+    # the empty program, which the rules refuse (G-4.5). The page itself keeps Submit disabled
+    # until both robots have cards, so it plans one card each and the request on its way is
+    # emptied, as a page whose controls the server judges otherwise would send it
+    import json as _json
+
+    def empty(route):
+        body = _json.loads(route.request.post_data)
+        body["orders"] = {"type": "program", "length": 0, "reboot": None, "A": [], "B": []}
+        route.continue_(post_data=_json.dumps(body))
+    page.route("**/orders**", empty)
+    for robot in ("A", "B"):
+        page.click(f"button.robot[data-robot='{robot}']")
+        page.locator("#entry button.cardbtn").first.click()
+    page.click("#submit")
     page.wait_for_function("/^Refused/.test(document.getElementById('order-msg').textContent)", timeout=WAIT_MS)
     said = page.inner_text("#order-msg")
     assert "G-4.5" not in said and "(every program has length" in said, said

@@ -292,3 +292,98 @@ def test_issue23_past_turn_pages_say_the_turn_in_words_and_keep_tables_one_click
             assert "Red ordered:" in words and "Blue ordered:" in words, words
             assert page.locator("details.gm-report").count() == 1 and "player 1" not in shown
         assert page.errors == [], page.errors
+
+
+# ---- the second fresh audit of 2026-11-29 (helper-14) ------------------------------------------
+
+def test_issue23_dadoed_names_a_walker_by_its_owner_at_the_time_after_a_burn(browser, live):
+    """D-7: a burned bot goes to the other side's reserve, and the view's log names no reserve
+    for a burn, so a bot burned and dropped back by the other side was named by its first owner
+    in every later walk ("Blue's bot B walked ... (Dash)" on Orange's turn). Every walk is named
+    by the player whose turn it was (the log's player), at every turn of a whole match."""
+    m = live.create("dadoed", ["remote", "builtin:greedy"], seed=7)
+    mid, tok = m["match"], m["seats"][0]["token"]
+    for _ in range(120):
+        v = httpx.get(f"{live.url}/api/matches/{mid}/view", params={"token": tok}).json()
+        if v["status"] == "ended":
+            break
+        if not v["your_turn"]:
+            time.sleep(0.05)
+            continue
+        s = httpx.get(f"{live.url}/web/matches/{mid}/suggest", params={"token": tok, "bot": "greedy"}).json()
+        httpx.post(f"{live.url}/api/matches/{mid}/orders", headers={"Authorization": f"Bearer {tok}"},
+                   json={"decision": v["decision"], "orders": s["orders"]})
+    view = httpx.get(f"{live.url}/api/matches/{mid}/view", params={"token": tok}).json()["view"]
+    log = view.get("log", [])
+    burns = [x for t in log for x in t.get("events", []) if x.get("type") == "burn"]
+    drops = [x for t in log for x in t.get("events", []) if x.get("type") == "drop"]
+    assert burns and drops, "seed 7 of greedy against greedy burns a bot and drops it back (the case under test)"
+    page = open_page(browser, f"{live.url}/play/{mid}?token={tok}")
+    wait_ready(page)
+    wrong = page.evaluate("""(view) => { const k = window.botwarsGames.dadoed, out = [];
+      const ui = {seat: 'p1', snap: {view}, seatInfo: s => ({name: s}), seatName: s => s};
+      (view.log || []).forEach((t, i) => (t.events || []).forEach(x => {
+        const e = Object.assign({kind: x.type}, x); delete e.type;
+        const said = k.describe(e, ui), who = (k.seats[t.player] || {name: t.player}).name;
+        if (x.type === 'move' && said && / walked /.test(said) && !said.startsWith(who + "'s")) out.push([i, t.order, said]);
+      })); return out; }""", view)
+    assert wrong == [], wrong
+
+
+def test_issue23_geeko_submit_waits_until_both_robots_have_cards(browser, live):
+    """G-4.5: both robots run the same number of registers, 1 to 9: with robot B empty the
+    program would be cut to 0 cards, so Submit waits and says why."""
+    m = live.create("geeko", ["remote", "builtin:random"], seed=5)
+    page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_ready(page)
+    page.wait_for_selector("button.robot[data-robot='A']", timeout=WAIT_MS)
+    assert page.locator("#submit").is_disabled()
+    page.click("button.robot[data-robot='A']")
+    page.locator("#entry button.cardbtn").first.click()
+    assert page.locator("#submit").is_disabled()
+    assert page.inner_text("#submit-why") == "Give robot B cards too: both robots run the same number of registers."
+    assert "first 0 card" not in page.inner_text("main")
+    page.click("button.robot[data-robot='B']")
+    page.locator("#entry button.cardbtn").first.click()
+    assert not page.locator("#submit").is_disabled()
+
+
+def test_issue23_arena_a_robot_spawned_this_turn_is_not_defending(browser, live):
+    m = live.create("arena", ["remote", "builtin:hunter"], seed=2)
+    page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_ready(page)
+    said = page.evaluate("""() => { const k = window.botwarsGames.arena, ui = {seatInfo: s => ({name: s === 'p1' ? 'Red' : 'Blue'}), seat: 'p1'};
+        return [{decision: 30, kind: 'orders', player: 2, orders: '6:5-A-W'},
+                {decision: 30, kind: 'orders', player: 1, orders: ''},
+                {decision: 30, kind: 'spawn', robot: 40, player: 1, at: '5:5'},
+                {decision: 30, kind: 'attack', robot: 9, from: '6:5', to: '5:5', damage: 12, target: 40}].map(e => k.describe(e, ui)); }""")
+    assert said[3].endswith("lost 12 HP."), said  # R19 / R24: no order, no defence for a new robot
+
+
+def test_issue23_submarine_a_special_is_chosen_with_one_tap(browser, live):
+    """The second audit: on a phone a special often took two taps (the first only showed its
+    words). On a touch screen the specials no longer change the page on hover; one tap places
+    and one tap chooses (this emulation did not reproduce the two taps before the change)."""
+    m = live.create("submarine", ["remote", "builtin:random"], seed=5)
+    page = _phone(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_ready(page)
+    page.wait_for_selector("[data-setup-sub='a']", timeout=WAIT_MS)
+    page.tap("[data-setup-sub='a']")
+    page.tap("button[data-space]:not([disabled])")
+    page.tap("button[data-special='torpedo']")
+    page.wait_for_timeout(300)
+    # S-3.3: sub a is placed and holds the torpedo after one tap; each sub a different special,
+    # so the next sub may no longer pick it
+    assert re.search(r"^a: [A-G]\d, Torpedo$", page.inner_text("#entry"), re.M), page.inner_text("#entry")[:800]
+    assert page.locator("button[data-special='torpedo']").is_disabled()
+
+
+def test_issue23_lobby_clock_fields_show_what_the_clock_sets(browser, live):
+    page = open_page(browser, live.url + "/")
+    page.select_option("#game", "dadoed")
+    page.select_option("#clock-preset", "daily")
+    bank = page.locator('.game-form[data-game="dadoed"] input[data-name="time_bank_s"]')
+    assert bank.get_attribute("placeholder") == "2592000 (the clock's)"  # D-8.3: 30 days, the preset's bank
+    page.select_option("#clock-preset", "game")
+    assert bank.get_attribute("placeholder") == "1800"  # the game's own default
+    assert "about a day" not in page.inner_text("#clock-preset")

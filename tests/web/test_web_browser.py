@@ -377,7 +377,7 @@ def test_issue8_replay_viewer_steps_through_a_finished_match(browser, live, game
     assert page.get_attribute("#replay", "data-k") == "0"
     page.keyboard.press("ArrowRight")
     page.wait_for_function("document.getElementById('replay').dataset.k === '1'", timeout=WAIT_MS)
-    assert "decision point 1 · turn 1" in page.inner_text("#pos")
+    assert page.inner_text("#pos").startswith("Turn 1 (step 1 of ")  # never "decision point" (issue 23)
     page.keyboard.press("End")
     page.wait_for_function(f"document.getElementById('replay').dataset.k === '{count - 1}'", timeout=WAIT_MS)
     page.keyboard.press("PageUp")  # a whole decision back (← steps stage by stage in factory, issue 14)

@@ -100,6 +100,19 @@ def _clock_words(rs: Any) -> dict[str, str]:
     return out
 
 
+def _clock_params(rs: Any) -> dict[str, dict[str, str]]:
+    """The options each clock preset sets in this game (``clock_settings``), preset → option →
+    value as text: the lobby shows them in those fields, which otherwise showed the game's own
+    defaults ("Time bank (seconds) 1800" under a daily clock that gives 30 days)."""
+    out: dict[str, dict[str, str]] = {}
+    for name, per_turn in CLOCK_PRESETS.items():
+        try:
+            out[name] = {k: f"{v:g}" if isinstance(v, float) else str(v) for k, v in rs.clock_settings(per_turn).items()}
+        except Exception:  # noqa: BLE001 - no preset values: the fields keep their defaults
+            continue
+    return out
+
+
 def _games() -> list[dict[str, Any]]:
     out = []
     for gid, game in all_games().items():
@@ -111,9 +124,10 @@ def _games() -> list[dict[str, Any]]:
                     "params": [{"name": p.name, "type": p.type.__name__, "default": p.default, "doc": p.doc,
                                 "label": param_label(p.name, rs.seat_names(2)),
                                 "plain": plain_doc(p.doc), "file": p.kind == "file",
+                                "shown_default": f"{p.default:g}" if isinstance(p.default, float) else str(p.default),
                                 "choices": [(c, choice_label(c, rs.seat_names(2))) for c in _choices(p)]}
                                for p in rs.params],
-                    "clock_words": _clock_words(rs),
+                    "clock_words": _clock_words(rs), "clock_params": _clock_params(rs),
                     "bots": sorted(game.builtin_bots()), "howto": game.how_to_play is not None,
                     "rules": game.rules_page is not None})
     return out

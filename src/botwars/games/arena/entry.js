@@ -74,7 +74,8 @@
       const DIR = {N: "north", E: "east", S: "south", W: "west"};
       const side = p => seatInfoOf(ui, seatOfPlayer(p)).name;
       if (e.decision !== owners.decision) { owners.decision = e.decision; owners.square = {}; owners.robot = {}; owners.busy = new Set(); }
-      // R24: a robot that neither moved, attacked nor self-destructed (nor failed a move) defends
+      // R24: a robot that neither moved, attacked nor self-destructed (nor failed a move) defends;
+      // a robot spawned this turn had no order to give and does not (its hit is the full one)
       const defending = sq => !owners.busy.has(sq);
       const whose = (robot, sq) => { const p = owners.robot[robot] || owners.square[sq]; return p ? `${side(p)}'s robot` : "A robot"; };
       if (e.kind === "orders") {
@@ -83,7 +84,7 @@
         const said = toks.map(t => { const [sq, a, d] = t.split("-"); return `the robot on ${sq} ${{M: "moves", A: "attacks", D: "defends", S: "self-destructs"}[a] || a}${d ? " " + (DIR[d] || d) : ""}`; });
         return `${side(e.player)} ordered: ${said.join("; ") || "nothing (every robot defends)"}.`;
       }
-      if (e.kind === "spawn") { owners.robot[e.robot] = e.player; return `A new robot for ${side(e.player)} appeared on its spawn point ${e.at}.`; }
+      if (e.kind === "spawn") { owners.robot[e.robot] = e.player; owners.busy.add(e.at); return `A new robot for ${side(e.player)} appeared on its spawn point ${e.at}.`; }
       if (e.kind === "spawn_kill") return `${side(e.player)}'s robot standing on spawn point ${e.at} died: this was a spawn turn.`;
       if (e.kind === "move") {
         if (owners.square[e.from]) owners.robot[e.robot] = owners.square[e.from];

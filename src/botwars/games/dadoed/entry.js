@@ -85,9 +85,10 @@
   }
   // Who owned bot `lb` just before event `e` (issue 23: the history named a captured bot by its
   // owner now, so a turn before the capture read "Orange's bot A walked" for Blue's bot A). The
-  // log is rewound from the owners now (view.bots; a bot in a reserve is owned by that side):
-  // every capture after `e` (a fall, burn or blast that sends a bot to a reserve, D-7) gave the
-  // bot to the other side, so before it the bot was the other side's. Null: `e` is not in the log.
+  // log is rewound from the owners now (view.bots; a bot in a reserve is held by that side, and
+  // a drop keeps the holder): every capture after `e` (a fall, burn or blast that sends a bot to
+  // a reserve, D-7) gave the bot to the other side, so before it the bot was the other side's.
+  // Null: `e` is not in the log.
   const captures = new Set(["fall", "burn", "blasted"]);
   function ownerBefore(lb, e, view) {
     const own = Object.fromEntries(Object.entries(view.bots || {}).map(([k, b]) => [k, b.owner]));
@@ -96,7 +97,10 @@
       const evs = log[i].events || [];
       for (let j = evs.length - 1; j >= 0; j--) {
         const x = evs[j], who = x.object || x.bot;
-        if (captures.has(x.type) && x.reserve && who !== "boulder") own[who] = otherSide(x.reserve);
+        // a capture sends the bot to the other side's reserve (D-7): before it, the bot was the
+        // other side's; the log's burn names no reserve, so the holder after it says which
+        if (captures.has(x.type) && who && who !== "boulder" && (x.reserve || own[who]))
+          own[who] = otherSide(x.reserve || own[who]);
         if (sameEvent(x, e)) return own[lb] || null;
       }
     }

@@ -240,7 +240,15 @@
         });
         const L = robots.length ? Math.min(...robots.map(r => prog[r].length)) : 0;
         const longer = robots.filter(r => prog[r].length > L);
-        note.textContent = longer.length ? `Only the first ${L} card(s) of robot ${longer.join(", ")} count: every robot runs the same number of registers.` : "";
+        const empty = robots.filter(r => !prog[r].length);
+        // G-4.5: both robots run the same number of registers (1 to 9): a robot left without
+        // cards would throw the other's away, so Submit waits for it (newcomer audit)
+        note.textContent = L && longer.length ? `Only the first ${L} card${L === 1 ? "" : "s"} of robot ${longer.join(", ")} count: every robot runs the same number of registers.` : "";
+        if (empty.length && empty.length < robots.length)
+          ui.ready(false, `Give robot ${empty.join(" and ")} cards too: both robots run the same number of registers.`);
+        else if (!L && robots.length)
+          ui.ready(false, "Click cards into your robots' registers (at least one each).");
+        else ui.ready(true);
         ui.board.clear();
         robots.forEach(r => { if (r === cur) ui.board.mark(all[r].square, "sel", `robot ${r} (chosen)`); });
         ui.board.draw();

@@ -3,6 +3,7 @@
 "use strict";
 (function () {
   // a seat's name and colour from the page's ui (the replay viewer's too), else this kit's own
+  const TOUCH = () => document.documentElement.classList.contains("touch");
   const seatInfoOf = (ui, s) => (ui && ui.seatInfo ? ui.seatInfo(s) : (kit.seats || {})[s] || {name: String(s)});
   const COLS = "ABCDEFG";
   const DIR = {N: [0, 1], E: [1, 0], S: [0, -1], W: [-1, 0]};
@@ -339,7 +340,11 @@
           el("div", {class: "seg", role: "group", "aria-label": `special of sub ${cur}`}, ...catalog.map(x => el("button", {type: "button",
             class: spec[cur] === x ? "on" : "", dataset: {special: x}, title: SPECIAL_TEXT(x), disabled: usedSp.includes(x) && spec[cur] !== x ? "disabled" : null,
             onclick: () => { spec[cur] = x; advance(); },
-            onmouseenter: () => { words.textContent = SPECIAL_TEXT(x); }, onfocus: () => { words.textContent = SPECIAL_TEXT(x); }}, spName(x)))),
+            // on a touch screen the first tap is a "hover" that changed the page, and the browser
+            // then swallowed the click: a special took two taps (newcomer audit); there the words
+            // of the special follow the tap instead
+            ...(TOUCH() ? {} : {onmouseenter: () => { words.textContent = SPECIAL_TEXT(x); },
+                                onfocus: () => { words.textContent = SPECIAL_TEXT(x); }})}, spName(x)))),
           words);
         words.textContent = spec[cur] ? SPECIAL_TEXT(spec[cur]) : "Point at or tap a special to read what it does.";
       }

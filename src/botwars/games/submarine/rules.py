@@ -31,7 +31,7 @@ PARAMS = (
     Param("board_size", int, 7, "Fixed: A-G x 1-7 (S-2.1)", minimum=7, maximum=7),
     Param("p1_home_row", str, "random", "Red's home row: 1, 7 or random (seeded coin flip, S-3.2)",
           choices=("1", "7", "random")),
-    Param("first_player", str, "random", "Who moves first: p1 (Red), p2 (Blue) or random (seeded coin flip after the home rows, S-3.2)",
+    Param("first_player", str, "random", "Who moves first: Red, Blue or random (seeded coin flip after the home rows, S-3.2)",
           choices=("p1", "p2", "random")),
     Param("base_ap", int, 5, "AP per turn before passives (S-4.2)", minimum=0, maximum=100),
     Param("hp_max", int, 5, "Starting and maximum HP (S-2.6)", minimum=1, maximum=100),

@@ -17,7 +17,12 @@
   function clockWords() {
     const o = game.selectedOptions[0], words = o ? JSON.parse(o.dataset.clock || "{}") : {};
     const w = words[$("clock-preset").value];
-    $("clock-words").textContent = w ? `In ${o.textContent.split(":")[0]} this clock gives ${w}.` : "";
+    $("clock-words").textContent = w ? `In this game this clock gives ${w}.` : "";
+    // the options the preset sets show its values, not the game's defaults it replaces
+    const set = (o ? JSON.parse(o.dataset.clockParams || "{}") : {})[$("clock-preset").value] || {};
+    document.querySelectorAll(`.game-form[data-game="${game.value}"] input[name=param]`).forEach(i => {
+      i.placeholder = i.dataset.name in set ? `${set[i.dataset.name]} (the clock's)` : (i.dataset.default || "");
+    });
   }
   $("clock-preset").addEventListener("change", clockWords);
   game.addEventListener("change", show);

@@ -555,7 +555,7 @@
       box.append(el("h3", {dataset: {decision: h.decision}}, h.label),
         el("ul", {class: "happened"}, ...(lines.length ? lines : [h.events.some(e => e.kind === "result") ? "The match ended: the result is above."
           : "Nothing you can see happened."]).map(x => el("li", {}, x))),
-        el("details", {class: "event-details"}, el("summary", {}, "Details (the game's own record of this turn)"), raw));
+        el("details", {class: "event-details"}, el("summary", {}, "Raw events of this turn (for bot authors)"), raw));
     }
   }
 

@@ -83,8 +83,9 @@
 
   function describe(s, fr, frames) {
     const label = (index.steps[k] || {}).label || `turn ${s.turn}`;
-    const head = k === 0 ? "start" : `decision point ${s.n} · ${label}`;
-    let text = `${head} (${k} / ${index.count - 1})`;
+    // "Turn 6 (step 7 of 15)": the turn as the seat pages name it, never the engine's "decision point"
+    const head = k === 0 ? "The start" : label.charAt(0).toUpperCase() + label.slice(1);
+    let text = `${head} (step ${k} of ${index.count - 1})`;
     if (fr.sec >= 0) {
       const sec = s.sections[fr.sec];
       text += ` · ${sec.seat ? seatName(sec.seat) + " · " : ""}${sec.title} · after ${fr.label} (${f + 1} / ${frames.length})`;
