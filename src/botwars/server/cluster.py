@@ -12,7 +12,7 @@ So a decision point is resolved by exactly one worker, once, whatever two worker
 the same moment; the loser answers with the state it lost to (``this turn was already
 played``).
 
-The same transaction sends ``NOTIFY botwars_matches, 'ID VERSION'`` (delivered at commit):
+The same transaction sends ``NOTIFY botwars_matches, 'ID VERSION WORKER'`` (delivered at commit):
 every other worker's :class:`Listener` catches up on that match and wakes its WebSocket hub.
 
 Leases (:class:`Leases`, table ``leases``): ``match:ID`` is held by the worker that plays the
@@ -41,7 +41,7 @@ from sqlalchemy import text
 log = logging.getLogger("botwars.server")
 
 CHANNEL = "botwars_matches"
-"""The ``LISTEN/NOTIFY`` channel: payload ``"MATCH_ID VERSION"``."""
+"""The ``LISTEN/NOTIFY`` channel: payload ``"MATCH_ID VERSION WORKER"`` (the committing worker skips its own)."""
 
 LEADER = "leader"
 """The leader lease's name."""
@@ -197,14 +197,17 @@ class Leases:
 
 class Listener:
     """A thread that ``LISTEN``s on :data:`CHANNEL` over its own connection and calls
-    ``on_change(match_id, version)`` for each notification, ``on_reconnect()`` after the
-    connection was lost and made again (notifications may have been missed meanwhile)."""
+    ``on_change(match_id, version)`` for each notification of another worker (``me``: this
+    worker's id, which its own notifications carry), ``on_reconnect()`` after the connection was
+    lost and made again (notifications may have been missed meanwhile)."""
 
-    def __init__(self, url: str, on_change: Callable[[str, int], None], on_reconnect: Callable[[], None]):
+    def __init__(self, url: str, on_change: Callable[[str, int], None], on_reconnect: Callable[[], None],
+                 me: str = ""):
         from sqlalchemy.engine import make_url
         u = make_url(url)
         self.conninfo = u.set(drivername="postgresql").render_as_string(hide_password=False)
         self.on_change = on_change
+        self.me = me  # this worker's id: its own commits' notifications are skipped
         self.on_reconnect = on_reconnect
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -243,7 +246,12 @@ class Listener:
                     self._stop.wait(0.5)
 
     def _one(self, payload: str) -> None:
-        mid, _, v = payload.partition(" ")
+        """One notification, ``"MATCH VERSION WORKER"``: another worker's commit is caught up
+        on; this worker's own is skipped (its cache holds it already: catching up on it cost a
+        database read and a wait for the match's lock per order, issue 27 item 7)."""
+        mid, v, origin = (payload.split(" ") + ["", ""])[:3]
+        if self.me and origin == self.me:
+            return
         try:
             self.on_change(mid, int(v or 0))
         except Exception:  # noqa: BLE001 - one match's trouble never stops the listener

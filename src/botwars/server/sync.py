@@ -117,7 +117,7 @@ class MatchSync:
             raise StaleMatch(sess.id)
         if fence:
             self.leases.check(conn, match_lease(sess.id))
-        conn.execute(_NOTIFY, {"payload": f"{sess.id} {v + 1}"})
+        conn.execute(_NOTIFY, {"payload": f"{sess.id} {v + 1} {self.leases.me}"})
         return v + 1
 
     # ---- catching up ---------------------------------------------------------------------------
@@ -247,7 +247,7 @@ class MatchSync:
         with self.store.read() as s:
             ids = list(s.scalars(select(MatchRow.id).where(MatchRow.status == "running").order_by(MatchRow.id)))
         if self.listen:
-            self._listener = Listener(self.store.url, self._on_notify, self._catch_up_all)
+            self._listener = Listener(self.store.url, self._on_notify, self._catch_up_all, self.leases.me)
             self._listener.start()
         return ids if self._leads() else [m for m in ids if self.leases.holds(match_lease(m))]
 
