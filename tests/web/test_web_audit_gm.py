@@ -173,10 +173,12 @@ def test_change_orders_restores_the_submitted_plan_in_another_browser(browser, l
     a = open_page(browser, url)
     wait_ready(a)
     k = registers(a)
-    a.click("#submit")
-    a.wait_for_function("document.getElementById('order-msg').textContent.startsWith('Accepted')", timeout=WAIT_MS)
+    # the plan as submitted, read before Submit: once accepted, the page may already be
+    # rebuilding its controls ("Your orders are in"), and reading them then raced that
     sent = [a.locator(".registers .cardbtn").nth(i).inner_text() for i in range(k)] if a.locator(
         ".registers .cardbtn").count() else None
+    a.click("#submit")
+    a.wait_for_function("document.getElementById('order-msg').textContent.startsWith('Accepted')", timeout=WAIT_MS)
     given = httpx.get(f"{live.url}/api/matches/{m['match']}/view", params={"token": m["seats"][0]["token"]}).json()
     b = open_page(browser, url)  # another browser: its own storage, nothing of A's
     wait_ready(b)
