@@ -302,7 +302,10 @@ def test_done_when_a_four_player_factory_match_and_bot_matches_survive_kills_of_
     (reconnecting to the other server when its own dies) keeps updating to the end; nothing
     acknowledged is lost or doubled, every match ends and every record verifies; the league's
     scheduler (one per cluster, item 3) plays on and never plays a match twice."""
-    env = {**ENV, "BOTWARS_LEAGUE": "on", "BOTWARS_LEAGUE_QUARANTINE": "off", "BOTWARS_LEAGUE_KEEP_REPLAYS": "100000"}
+    # the league's uploaded programs go to one data directory both servers share (as machines
+    # would share a volume), under this test's own directory, never the working tree
+    env = {**ENV, "BOTWARS_LEAGUE": "on", "BOTWARS_LEAGUE_QUARANTINE": "off", "BOTWARS_LEAGUE_KEEP_REPLAYS": "100000",
+           "BOTWARS_DATA_DIR": str(tmp_path / "league-data")}
     servers = [Server(pg_url, str(tmp_path / f"s{i}.log"), env=env) for i in range(2)]
     for s in servers:
         s.start()
