@@ -204,10 +204,7 @@ class SeatPlay:
         do not let it replace, or its time ran out; 422 when the orders are invalid (the seat
         alone is told; it may submit again; the clock keeps running).
         """
-        sess = self._session(match_id)
-        ack = self._locked(sess, lambda: self._submit_locked(sess, seat, decision, payload, failure), optimistic=True)
-        self._after_change(sess)
-        return ack
+        return self._submit_as(match_id, lambda _sess: seat, decision, payload, failure)
 
     def submit_with_token(self, match_id: str, token: str | None, decision: int, payload: Any,
                           failure: dict[str, str] | None = None) -> dict[str, Any]:
@@ -216,12 +213,15 @@ class SeatPlay:
         the game master replaced on another worker is refused even by a cache that had not
         caught up yet. Raises what :meth:`submit` and :meth:`authenticate` raise (403 for a
         wrong token)."""
-        sess = self._session(match_id)
+        return self._submit_as(match_id, lambda sess: self.authenticate(sess, token), decision, payload, failure)
 
-        def act() -> dict[str, Any]:
-            seat = self.authenticate(sess, token)
-            return self._submit_locked(sess, seat, decision, payload, failure)
-        ack = self._locked(sess, act, optimistic=True)
+    def _submit_as(self, match_id: str, seat_of: Callable[[MatchSession], str], decision: int, payload: Any,
+                   failure: dict[str, str] | None) -> dict[str, Any]:
+        """The order path of :meth:`submit` and :meth:`submit_with_token`: ``seat_of(sess)``
+        names the seat inside the locked action, on the cache it decides on."""
+        sess = self._session(match_id)
+        ack = self._locked(sess, lambda: self._submit_locked(sess, seat_of(sess), decision, payload, failure),
+                           optimistic=True)
         self._after_change(sess)
         return ack
 

@@ -4,6 +4,7 @@ uploads need, a line saying league uploads are off and why), mounted by
 
 from __future__ import annotations
 
+import functools
 import re
 
 from typing import Any
@@ -85,49 +86,53 @@ def _seat_labels(seats: list[str]) -> list[str]:
     return [seat_label(s, seats, {}) for s in seats]
 
 
-def _clock_words(rs: Any) -> dict[str, str]:
-    """What each clock choice of the lobby means in this game, in words (issue 23 item 5): the
-    presets go through the game's own ``clock_settings`` (arena caps a turn at an hour, dadoed
-    keeps a bank, submarine a reserve), so "Daily" never promises "24 hours a turn" where the
-    game gives something else. Keys: the presets, ``game`` (its own defaults) and ``off``."""
-    out = {"off": "no time limit: a player who leaves stalls the match"}
+@functools.lru_cache(maxsize=64)
+def _clock_choices(game_id: str, rules_version: int) -> tuple[dict[str, str], dict[str, dict[str, str]]]:
+    """What each clock choice of the lobby means in game ``game_id`` (issue 23 item 5), worked
+    out once per rule set version: the presets go through the game's own ``clock_settings``
+    (arena caps a turn at an hour, dadoed keeps a bank, submarine a reserve), so "Daily" never
+    promises "24 hours a turn" where the game gives something else.
+
+    Returns ``(words, params)``: ``words`` the sentence of each preset, of ``game`` (its own
+    defaults) and of ``off``; ``params`` preset → option → value as text, the options the preset
+    sets, which the lobby shows in those fields instead of the game's defaults ("Time bank
+    (seconds) 1800" under a daily clock that gives 30 days)."""
+    rs = all_games()[game_id].ruleset()
+    words = {"off": "no time limit: a player who leaves stalls the match"}
+    params: dict[str, dict[str, str]] = {}
     for name, per_turn in (*CLOCK_PRESETS.items(), ("game", None)):
         try:
-            cfg = rs.validate_config(rs.clock_settings(per_turn) if per_turn else {})
-            out[name] = time_control_words(rs.time_control(cfg))
+            settings = rs.clock_settings(per_turn) if per_turn else {}
+            words[name] = time_control_words(rs.time_control(rs.validate_config(settings)))
         except Exception:  # noqa: BLE001 - a game whose clock cannot be put in words: no sentence
             continue
-    return out
+        if per_turn:
+            params[name] = {k: _shown(v) for k, v in settings.items()}
+    return words, params
 
 
-def _clock_params(rs: Any) -> dict[str, dict[str, str]]:
-    """The options each clock preset sets in this game (``clock_settings``), preset → option →
-    value as text: the lobby shows them in those fields, which otherwise showed the game's own
-    defaults ("Time bank (seconds) 1800" under a daily clock that gives 30 days)."""
-    out: dict[str, dict[str, str]] = {}
-    for name, per_turn in CLOCK_PRESETS.items():
-        try:
-            out[name] = {k: f"{v:g}" if isinstance(v, float) else str(v) for k, v in rs.clock_settings(per_turn).items()}
-        except Exception:  # noqa: BLE001 - no preset values: the fields keep their defaults
-            continue
-    return out
+def _shown(v: Any) -> str:
+    """A parameter value as a lobby field shows it: ``432000.0`` as ``432000``."""
+    return f"{v:g}" if isinstance(v, float) else str(v)
 
 
 def _games() -> list[dict[str, Any]]:
     out = []
     for gid, game in all_games().items():
         rs = game.ruleset()
+        two = rs.seat_names(2)  # the seats a parameter or a drop-down value may name ("p1_home_row")
+        clock_words, clock_params = _clock_choices(gid, rs.rules_version)
         out.append({"id": gid, "name": rs.name, "min_seats": rs.min_seats, "max_seats": min(rs.max_seats, 6),
                     "seat_names": rs.seat_names(min(rs.max_seats, 6)),
                     # what the lobby calls each seat: its colour ("Red"), never the engine's "p1"
                     "seat_labels": _seat_labels(rs.seat_names(min(rs.max_seats, 6))),
                     "params": [{"name": p.name, "type": p.type.__name__, "default": p.default, "doc": p.doc,
-                                "label": param_label(p.name, rs.seat_names(2)),
+                                "label": param_label(p.name, two),
                                 "plain": plain_doc(p.doc), "file": p.kind == "file",
-                                "shown_default": f"{p.default:g}" if isinstance(p.default, float) else str(p.default),
-                                "choices": [(c, choice_label(c, rs.seat_names(2))) for c in _choices(p)]}
+                                "shown_default": _shown(p.default),
+                                "choices": [(c, choice_label(c, two)) for c in _choices(p)]}
                                for p in rs.params],
-                    "clock_words": _clock_words(rs), "clock_params": _clock_params(rs),
+                    "clock_words": clock_words, "clock_params": clock_params,
                     "bots": sorted(game.builtin_bots()), "howto": game.how_to_play is not None,
                     "rules": game.rules_page is not None})
     return out

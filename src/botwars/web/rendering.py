@@ -13,6 +13,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 
 from botwars.engine.plugin import games
 from botwars.server.manager import ApiError
+from botwars.server.names import seat_label
 
 env = Environment(loader=PackageLoader("botwars.web", "templates"), autoescape=select_autoescape(["html"]))
 
@@ -27,14 +28,9 @@ def has_rules(game_id: str) -> bool:
 env.globals["has_rules"] = has_rules
 
 
-def _seat_label(seat: str, seats: list[str], names: dict[str, str] | None = None) -> str:
-    """A seat as pages name it: its colour, with the player's name where there is one ("Ana
-    (Red)"); never the engine's seat id (issue 23 item 2; server/names.seat_label)."""
-    from botwars.server.names import seat_label
-    return seat_label(seat, seats, names or {})
-
-
-env.globals["seat_label"] = _seat_label
+# a seat as pages name it: its colour, with the player's name where there is one ("Ana (Red)");
+# never the engine's seat id (issue 23 item 2)
+env.globals["seat_label"] = seat_label
 
 
 def page(name: str, **ctx: object) -> HTMLResponse:

@@ -91,9 +91,11 @@
         owners.busy.add(e.to);
         return `${whose(e.robot, e.from)} moved from ${e.from} to ${e.to}.`;
       }
-      if (e.kind === "move_failed") owners.busy.add(e.at);
-      if (e.kind === "move_failed") return `${whose(e.robot, e.at)} on ${e.at} could not move${e.to ? " to " + e.to : ""}` +
-        `${WHY[e.why] ? ": " + WHY[e.why] : ""}; it stays, not defending.`;
+      if (e.kind === "move_failed") {
+        owners.busy.add(e.at);
+        return `${whose(e.robot, e.at)} on ${e.at} could not move${e.to ? " to " + e.to : ""}` +
+          `${WHY[e.why] ? ": " + WHY[e.why] : ""}; it stays, not defending.`;
+      }
       if (e.kind === "attack") {
         if (owners.square[e.from]) owners.robot[e.robot] = owners.square[e.from];
         const target = e.target !== undefined && e.target !== null ? whose(e.target, null).replace(/^A robot$/, "the robot there") : null;

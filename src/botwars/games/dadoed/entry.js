@@ -2,7 +2,6 @@
 // kit's shape is described at the top of play.js and in docs/web.md).
 "use strict";
 (function () {
-  const DIRWORD = {N: "north", E: "east", S: "south", W: "west"};  // "to the north", never "to the N"
   const COLS = "ABCDEFGH";
   const DIR = {N: [0, 1], E: [1, 0], S: [0, -1], W: [-1, 0]};
   // D-4.2 in words: [name, colour, what it does, condition]
@@ -291,10 +290,10 @@
       function describeOrder(o) {
         if (o.type === "super") {
           const names = ((view.bots[o.bot] || {}).super || ["first", "second"]).map(x => CMD[x] ? CMD[x][0] : x);
-          const part = (n, p) => `${n}${p && p.tile ? ` from ${p.tile}` : ""}${p && p.direction ? ` to the ${DIRWORD[p.direction] || p.direction}` : ""}${p && p.bot ? ` (bot ${p.bot})` : ""}`;
+          const part = (n, p) => `${n}${p && p.tile ? ` from ${p.tile}` : ""}${p && p.direction ? ` to the ${DIRNAME[p.direction] || p.direction}` : ""}${p && p.bot ? ` (bot ${p.bot})` : ""}`;
           return `super of bot ${o.bot}: ${part(names[0], o.first)}, then ${part(names[1], o.second)}`;
         }
-        return `${CMD[o.command] ? CMD[o.command][0] : o.command}${o.tile ? ` from ${o.tile}` : ""}${o.direction ? ` to the ${DIRWORD[o.direction] || o.direction}` : ""}${o.bot ? ` (bot ${o.bot})` : ""}`;
+        return `${CMD[o.command] ? CMD[o.command][0] : o.command}${o.tile ? ` from ${o.tile}` : ""}${o.direction ? ` to the ${DIRNAME[o.direction] || o.direction}` : ""}${o.bot ? ` (bot ${o.bot})` : ""}`;
       }
       box.append(el("p", {class: "hint"}, "Choose a command, then its tile (click the board) and direction."),
         cmdBox, help, stepBox);

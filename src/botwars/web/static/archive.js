@@ -9,13 +9,7 @@
   const GAME = root.dataset.game, SEAT = root.dataset.seat || null;
   const KIT = (window.botwarsGames || {})[GAME] || {};
   const PALETTE = JSON.parse(root.dataset.palette || "{}");
-  for (const [s, p] of Object.entries(PALETTE.seats || {})) {  // a kit's code reads kit.seats[s].name
-    KIT.seats = KIT.seats || {};
-    KIT.seats[s] = Object.assign({}, KIT.seats[s] || {}, {name: p.name, colour: p.colour, ink: p.ink});
-  }
-  const seatInfo = s => { const p = (PALETTE.seats || {})[s], k = (KIT.seats || {})[s] || {};
-    return Object.assign({name: String(s), colour: "#666", letter: String(s).slice(0, 1).toUpperCase()}, k,
-                         p ? {name: p.name, colour: p.colour, ink: p.ink} : {}); };
+  const seatInfo = window.botwarsSeatsOf(KIT, PALETTE);  // static/seats.js
   const el = (tag, attrs, ...kids) => { const e = document.createElement(tag);
     Object.entries(attrs || {}).forEach(([k, v]) => e.setAttribute(k, v));
     kids.forEach(k => k !== null && k !== undefined && e.append(k)); return e; };

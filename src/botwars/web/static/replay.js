@@ -9,14 +9,8 @@
   const M = root.dataset.match, KIT = (window.botwarsGames || {})[root.dataset.game] || {};
   const $ = id => document.getElementById(id);
   const PALETTE = JSON.parse(root.dataset.palette || "{}");  // seat colours (render/palette.py)
-  for (const [s, p] of Object.entries(PALETTE.seats || {})) {  // a kit's code reads kit.seats[s].name
-    KIT.seats = KIT.seats || {};
-    KIT.seats[s] = Object.assign({}, KIT.seats[s] || {}, {name: p.name, colour: p.colour, ink: p.ink});
-  }
-  const seatName = s => { const p = (PALETTE.seats || {})[s], i = p || (KIT.seats || {})[s];
-    return i && i.name ? i.name : s; };  // "Red", never the engine's "p1"
-  const seatInfo = s => { const p = (PALETTE.seats || {})[s], k = (KIT.seats || {})[s] || {};
-    return Object.assign({name: String(s), colour: "#666", letter: String(s).slice(0, 1).toUpperCase()}, k, p ? {name: p.name, colour: p.colour, ink: p.ink} : {}); };
+  const seatInfo = window.botwarsSeatsOf(KIT, PALETTE);  // static/seats.js
+  const seatName = s => seatInfo(s).name;  // "Red", never the engine's "p1"
   // a move in the game's notation, read by people: "b depth charge C4", not the record's
   // "depth_charge" (the notation itself stays as the rules write it in records and documents)
   const plainMove = t => String(t).replace(/_/g, " ");
