@@ -162,7 +162,8 @@ def test_issue13_replay_setup_steps_are_called_setup(live):
     m = live.create("dadoed", ["builtin:random", "builtin:random"], {"max_turns": "3"}, seed=4)
     wait_ended(live, m["match"])
     steps = httpx.get(f"{live.url}/web/matches/{m['match']}/replay.json").json()["steps"]
-    assert [s["label"] for s in steps[:3]] == ["start", "setup", "turn 1"]  # D-3.4, D-5.1
+    # D-3.4, D-5.1: one player moves at a time, so a turn says whose it was (issue 23)
+    assert [s["label"] for s in steps[:3]] == ["start", "setup", "Blue's turn 1"]
 
 
 def test_issue13_boards_carry_grid_metadata_for_clicks(live):

@@ -29,7 +29,8 @@ def test_F_5_8_factory_replay_stage_by_stage_moves_the_robot(browser, live):
     page = open_page(browser, f"{live.url}/replay/{m['match']}#k=1&f=0")
     page.wait_for_function("document.getElementById('replay').dataset.k === '1'", timeout=WAIT_MS)
     page.wait_for_selector("#board g.robot", state="attached", timeout=WAIT_MS)
-    assert "Turn 1, stage 1" in page.inner_text("#stage")  # the heading in words (issue 24 item 8)
+    page.click("#gm-details summary")  # the tables are one click away (issue 23 item 2)
+    assert "Turn 1, register 1" in page.inner_text("#stage")  # the heading in words (issue 24 item 8; issue 23: "register", as the seat page says)
     frames = page.eval_on_selector_all("#frames button", "bs => bs.length")
     assert frames >= 6  # a start picture, then at least one per stage
     seen = [_squares(page)]
@@ -82,6 +83,7 @@ def test_S_8_6_finished_submarine_replay_shows_every_sub(browser, live):
     page.wait_for_selector("#board g.sub", state="attached", timeout=WAIT_MS)
     subs = set(page.eval_on_selector_all("#board g.sub", "gs => gs.map(g => g.dataset.sub)"))
     assert subs >= set("abcde") | set("vwxyz") - set(), subs  # both fleets, submerged ones included
+    page.click("#gm-details summary")
     report = page.inner_text("#report")
     assert report and '{"type"' not in report
     shot(page, "submarine-replay")

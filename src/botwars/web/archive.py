@@ -73,7 +73,7 @@ def point_page(sess: Any, n: int, seat: Optional[str], before: Any, after: Any, 
     # (without the tables' own text lines and header, which the disclosure shows)
     said = [_named({"decision": n, **{k: v for k, v in e.to_json().items() if k not in ("lines", "header")}},
                    sess.seats, sess.names) for e in filter_events(events, seat)]
-    return {"n": n, "label": step_label(sess.rs, before, n), "sections": shown, "board": board, "report": report,
+    return {"n": n, "label": step_label(sess.rs, before, n, sess.seats, sess.names), "sections": shown, "board": board, "report": report,
             "events": said}
 
 

@@ -77,13 +77,14 @@ def before_point(sess: Any, n: int) -> tuple[Any, Any, list, dict]:
 
 
 _TURN_HEAD = re.compile(r"TURN (\d+)(?: (.*))?")
-_HEAD_WORDS = {"STAGE": "stage", "ROOM": "room", "END": "end of turn", "FUSED": "fused registers", "HAND": "hand"}
+_HEAD_WORDS = {"STAGE": "register", "ROOM": "room", "END": "end of turn", "FUSED": "fused registers", "HAND": "hand"}
 
 
 def heading_of(sec: dict[str, Any], names: dict[str, str] | None = None,
                seats: Sequence[str] | None = None) -> str:
     """A stage section's heading in words for people (issue 24 item 8): the seeds' table line
-    ``=== TURN 1 STAGE 2 ROOM 3 ===`` (F-9.1, G-10.2) reads "Turn 1, stage 2, room 3", ``=== TURN
+    ``=== TURN 1 STAGE 2 ROOM 3 ===`` (F-9.1, G-10.2) reads "Turn 1, register 2, room 3" (a stage
+    is one register's play, and the seat page says "Register 2"), ``=== TURN
     4 END ===`` "Turn 4, end of turn", ``=== RESULT ===`` "Result"; a section of one seat's
     (a geeko room) adds the player beside the colour: "… — Ana (Red)" (``names``: display names;
     ``seats``: the match's seats, for the colour; without them "… — Ana (p1)"). The seeds'
@@ -95,7 +96,7 @@ def heading_of(sec: dict[str, Any], names: dict[str, str] | None = None,
         words, i = [], 0
         while i < len(rest):
             w = _HEAD_WORDS.get(rest[i])
-            if w in ("stage", "room") and i + 1 < len(rest):
+            if w in ("register", "room") and i + 1 < len(rest):
                 words.append(f"{w} {rest[i + 1]}")
                 i += 2
                 continue
@@ -223,10 +224,12 @@ def stage_caption(sec: dict[str, Any], label: str) -> str:
     return label[:1].upper() + label[1:] if label else str(sec.get("title") or "")
 
 
-def step_label(rs: Any, before: Any, k: int) -> str:
+def step_label(rs: Any, before: Any, k: int, seats: Sequence[str] = (), names: dict[str, str] | None = None) -> str:
     """What decision point ``k`` of a replay was, in the words the seat pages use: ``"start"``,
     ``"setup"`` or ``"turn T"`` with ``T`` the turn number the game's own view gave while that
-    decision point was open (the number its reports print)."""
+    decision point was open (the number its reports print). Where one seat of several moves at
+    a time (submarine, dadoed) and ``seats`` is given, whose turn it was: ``"Red's turn 3"``
+    (``names``: display names, "Ana (Red)'s turn 3"), as the seat page's headings say."""
     if k == 0:
         return "start"
     try:
@@ -236,4 +239,11 @@ def step_label(rs: Any, before: Any, k: int) -> str:
     if view.get("phase") == "setup" or view.get("setup") is True:
         return "setup"
     t = view.get("turn")
-    return f"turn {t if isinstance(t, int) else rs.turn_number(before) + 1}"
+    label = f"turn {t if isinstance(t, int) else rs.turn_number(before) + 1}"
+    try:
+        moving = rs.pending(before) if len(seats) > 1 else []
+    except Exception:  # noqa: BLE001 - as above
+        moving = []
+    if len(moving) == 1 and moving[0] in seats:
+        return f"{seat_label(moving[0], list(seats), names or {})}'s {label}"
+    return label

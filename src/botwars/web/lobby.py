@@ -13,7 +13,7 @@ from fastapi import APIRouter
 from fastapi.responses import HTMLResponse
 
 from botwars.engine.plugin import games as all_games
-from botwars.engine.timecontrol import time_control_words
+from botwars.engine.timecontrol import span_words, time_control_words
 from botwars.server.routes.matches import CLOCK_PRESETS
 from botwars.server.deps import ManagerDep
 from botwars.server.names import seat_label
@@ -100,20 +100,55 @@ def _clock_choices(game_id: str, rules_version: int) -> tuple[dict[str, str], di
     rs = all_games()[game_id].ruleset()
     words = {"off": "no time limit: a player who leaves stalls the match"}
     params: dict[str, dict[str, str]] = {}
+    said: dict[str, str] = {}  # a sentence → the first choice that gave it
     for name, per_turn in (*CLOCK_PRESETS.items(), ("game", None)):
         try:
             settings = rs.clock_settings(per_turn) if per_turn else {}
-            words[name] = time_control_words(rs.time_control(rs.validate_config(settings)))
+            tc = rs.time_control(rs.validate_config(settings))
         except Exception:  # noqa: BLE001 - a game whose clock cannot be put in words: no sentence
             continue
+        w = time_control_words(tc)
+        if per_turn and tc.move_limit_s and tc.move_limit_s < per_turn:
+            # arena's turn tops at an hour: "Daily" there is not a day (newcomer audit)
+            w += f" (this game allows at most {span_words(tc.move_limit_s)} a turn)"
+        if w in said:  # factory's own clock is PBEM's 5 days: say so rather than look different
+            w += f" (the same as “{CLOCK_NAMES[said[w]]}”)"
+        else:
+            said[w] = name
+        words[name] = w
         if per_turn:
             params[name] = {k: _shown(v) for k, v in settings.items()}
+    params["off"] = {k: "" for k in _clock_param_names(rs, params)}
     return words, params
+
+
+CLOCK_NAMES = {"daily": "Daily", "blitz": "Blitz", "pbem": "Play by e-mail", "game": "The game's own clock"}
+
+
+def _clock_param_names(rs: Any, params: dict[str, dict[str, str]]) -> list[str]:
+    """The options of ``rs`` that belong to its clock: those a preset sets (``params``) and those
+    that change the game's time control (arena's ``time_bank_s``), found by trying a second
+    value of each number option. Without a clock they are not used, and the lobby says so."""
+    names = {k for d in params.values() for k in d}
+    base = rs.time_control(rs.validate_config({}))
+    for p in rs.params:
+        if p.type not in (int, float) or p.name in names or p.kind == "file":
+            continue
+        for v in (p.default + 1, p.default * 2 + 1):
+            try:
+                if rs.time_control(rs.validate_config({p.name: v})) != base:
+                    names.add(p.name)
+                    break
+            except Exception:  # noqa: BLE001 - a value out of the option's range: try the next
+                continue
+    return sorted(names)
 
 
 def _shown(v: Any) -> str:
     """A parameter value as a lobby field shows it: ``432000.0`` as ``432000``."""
-    return f"{v:g}" if isinstance(v, float) else str(v)
+    if isinstance(v, float):
+        return str(int(v)) if v.is_integer() else f"{v:g}"
+    return str(v)
 
 
 def _games() -> list[dict[str, Any]]:

@@ -45,7 +45,9 @@ def _play(manager: MatchManager, match_id: str, token: str) -> HTMLResponse:
     seat = manager.authenticate(sess, token)
     game = get_game(sess.rs.id)
     return page("match.html", sess=sess, seat=seat, token=token, game=sess.rs.id,
-                bots=sorted(game.builtin_bots()), entry_script=game.web_entry is not None,
+                # the plug-in lists its bots weakest first (docs/plugins.md): Suggest offers the
+                # strongest first (a newcomer asking "defender" in arena lost every robot)
+                bots=list(reversed(list(game.builtin_bots()))), entry_script=game.web_entry is not None,
                 has_stages=game.stages is not None, palette=palette_data(sess.seats),
                 has_legend=game.legend is not None, howto=has_how_to_play(sess.rs.id),
                 replaces=game.capabilities.replace_until_resolved)

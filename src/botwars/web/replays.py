@@ -61,7 +61,7 @@ def replay_json(match_id: str, manager: ManagerDep, caches: CachesDep) -> JSONRe
     for k, (after, events, line) in enumerate(steps):
         before = steps[k - 1][0] if k else after
         out.append({"k": k, "n": line.get("n", 0), "turn": rs.turn_number(after),
-                    "label": step_label(rs, before, k),
+                    "label": step_label(rs, before, k, sess.seats, sess.names),
                     "orders": line.get("orders", {}), "errors": line.get("errors", {}),
                     "events": [e.to_json() for e in events],
                     "report": with_names(report_html(rs, before, after, events), sess.seats, sess.names,
@@ -102,7 +102,7 @@ def replay_index(match_id: str, manager: ManagerDep, caches: CachesDep) -> JSONR
             if "resign" in line:
                 moves[str(line["resign"])] = "resign"
             rows.append({"k": k, "n": line.get("n", 0), "turn": sess.rs.turn_number(after),
-                         "label": step_label(sess.rs, before, k), "moves": moves})
+                         "label": step_label(sess.rs, before, k, sess.seats, sess.names), "moves": moves})
         return rows
     rows = caches.stages.get(("index", sess.id), make)
     o = sess.outcome.to_json() if sess.outcome else None

@@ -71,7 +71,7 @@ def parse_bot_list(value: str) -> dict[str, tuple[int, int]]:
 
 PARAMS = (
     Param("board_size", int, 8, "Fixed: columns A-H, rows 1-8 (D-2.1)", minimum=8, maximum=8),
-    Param("initial_bots", str, "A:A1,B:H1,C:A8,D:H8", "Bots A, B (Blue) and C, D (Orange) as LABEL:TILE (D-3.1)",
+    Param("initial_bots", str, "A:A1,B:H1,C:A8,D:H8", "Where the bots start: A and B are Blue's, C and D Orange's; A:A1 puts bot A on A1 (D-3.1)",
           check=_bots_check),
     Param("initial_boulders", str, "C3,F3,C6,F6", "Boulder tiles at the start (D-3.2)", check=_tiles_check),
     Param("initial_fire", str, "D4,E5", "Fire tiles at the start (D-3.2)", check=_tiles_check),

@@ -68,14 +68,16 @@
     ["^parked$", () => "parks on an open gate"],
     ["^exited$", () => "leaves the room through the gate"],
   ].map(([re, f]) => [new RegExp(re), f]);
-  function eventWords(text) {  // one event of a MOVES/MECH cell, e.g. "conveyor to r2c3"
+  // one event of a MOVES/MECH cell, e.g. "conveyor to r2c3"; "@460 pushed to r3c4" happened
+  // while another robot's card (priority 460) moved: cardOwner(460) names that robot
+  function eventWords(text, cardOwner) {
     let t = String(text).trim(), by = "";
     const at = /^@(\d+) (.*)$/.exec(t);
-    if (at) { t = at[2]; by = ` (by the card of priority ${at[1]})`; }
+    if (at) { t = at[2]; const o = cardOwner ? cardOwner(at[1]) : null; by = o ? ` (by ${o}'s move, its card of priority ${at[1]})` : ` (while the card of priority ${at[1]} moved)`; }
     for (const [re, f] of EVENT_WORDS) { const m = re.exec(t); if (m) return f(m) + by; }
     return t + by;
   }
-  const cellEvents = v => String(v).split(/[;,]\s*/).filter(x => x && x !== "-").map(eventWords);
+  const cellEvents = (v, cardOwner) => String(v).split(/[;,]\s*/).filter(x => x && x !== "-").map(x => eventWords(x, cardOwner));
   const CHECK_WORDS = [
     ["^flag (\\d+)$", m => `touches flag ${m[1]}`],
     [`^checkpoint ${SQ}$`, m => `${m[1]} becomes its checkpoint`],
@@ -143,8 +145,10 @@
       if (/reboot/.test(mode)) bits.push("is rebooting and plays no card");
       else if (card) bits.push(`plays ${cardWords(card)}`);
       const moves = get("MOVES", i), mech = get("MECH", i), hits = get("HITS", i), check = get("CHECK", i);
-      if (moves) bits.push(...cellEvents(moves).map(x => card && x === "does nothing" ? "" : x).filter(Boolean));
-      if (mech) bits.push(...cellEvents(mech));
+      // the robot whose card has priority p this register (the CARDS row: "FWD3 830")
+      const cardOwner = p => { const j = names.findIndex((_, k) => String(get("CARDS", k) || "").split(" ")[1] === String(p)); return j < 0 ? null : who(names[j]).replace(/^Robot /, "robot "); };
+      if (moves) bits.push(...cellEvents(moves, cardOwner).map(x => card && x === "does nothing" ? "" : x).filter(Boolean));
+      if (mech) bits.push(...cellEvents(mech, cardOwner));
       if (hits) {
         const parts = String(hits).split(/,\s*/), eyes = parts.filter(x => /^eye /.test(x)), hit = parts.filter(x => !/^eye /.test(x));
         if (hit.length) bits.push(`its laser hits ${list(hit.map(h => who(h).replace(/'s robot$/, "")))}`);

@@ -59,14 +59,16 @@
     ["^parked$", () => "parks on an open gate"],
     ["^exited$", () => "leaves the room through the gate"],
   ].map(([re, f]) => [new RegExp(re), f]);
-  function eventWords(text) {  // one event of a MOVES/MECH cell, e.g. "conveyor to r2c3"
+  // one event of a MOVES/MECH cell, e.g. "conveyor to r2c3"; "@460 pushed to r3c4" happened
+  // while another robot's card (priority 460) moved: cardOwner(460) names that robot
+  function eventWords(text, cardOwner) {
     let t = String(text).trim(), by = "";
     const at = /^@(\d+) (.*)$/.exec(t);
-    if (at) { t = at[2]; by = ` (by the card of priority ${at[1]})`; }
+    if (at) { t = at[2]; const o = cardOwner ? cardOwner(at[1]) : null; by = o ? ` (by ${o}'s move, its card of priority ${at[1]})` : ` (while the card of priority ${at[1]} moved)`; }
     for (const [re, f] of EVENT_WORDS) { const m = re.exec(t); if (m) return f(m) + by; }
     return t + by;
   }
-  const cellEvents = v => String(v).split(/[;,]\s*/).filter(x => x && x !== "-").map(eventWords);
+  const cellEvents = (v, cardOwner) => String(v).split(/[;,]\s*/).filter(x => x && x !== "-").map(x => eventWords(x, cardOwner));
   const CHECK_WORDS = [
     ["^flag (\\d+)$", m => `touches flag ${m[1]}`],
     [`^checkpoint ${SQ}$`, m => `${m[1]} becomes its checkpoint`],
@@ -133,8 +135,10 @@
       if (/reboot/.test(mode)) bits.push("is rebooting and plays no card");
       else if (card) bits.push(`plays ${cardWords(card)}`);
       const moves = get("MOVES", i), mech = get("MECH", i), hits = get("HITS", i), check = get("CHECK", i);
-      if (moves) bits.push(...cellEvents(moves).map(x => card && x === "does nothing" ? "" : x).filter(Boolean));
-      if (mech) bits.push(...cellEvents(mech));
+      // the robot whose card has priority p this register (the CARDS row: "FWD3 830")
+      const cardOwner = p => { const j = names.findIndex((_, k) => String(get("CARDS", k) || "").split(" ")[1] === String(p)); return j < 0 ? null : who(names[j]).replace(/^Robot /, "robot "); };
+      if (moves) bits.push(...cellEvents(moves, cardOwner).map(x => card && x === "does nothing" ? "" : x).filter(Boolean));
+      if (mech) bits.push(...cellEvents(mech, cardOwner));
       if (hits) {
         const parts = String(hits).split(/,\s*/), eyes = parts.filter(x => /^eye /.test(x)), hit = parts.filter(x => !/^eye /.test(x));
         if (hit.length) bits.push(`its laser hits ${list(hit.map(h => who(h).replace(/'s robot$/, "")))}`);
@@ -243,9 +247,14 @@
         const empty = robots.filter(r => !prog[r].length);
         // G-4.5: both robots run the same number of registers (1 to 9): a robot left without
         // cards would throw the other's away, so Submit waits for it (newcomer audit)
-        note.textContent = L && longer.length ? `Only the first ${L} card${L === 1 ? "" : "s"} of robot ${longer.join(", ")} count: every robot runs the same number of registers.` : "";
+        // unequal programs: Submit waits (it used to send the first L cards of each and say "Only
+        // the first 1 card of robot A count", while the board drew the longer program)
+        const counts = robots.map(r => `robot ${r} has ${prog[r].length} card${prog[r].length === 1 ? "" : "s"}`).join(" and ");
+        note.textContent = L && longer.length ? `${counts[0].toUpperCase()}${counts.slice(1)}: every robot runs the same number of registers, so give them the same number.` : "";
         if (empty.length && empty.length < robots.length)
           ui.ready(false, `Give robot ${empty.join(" and ")} cards too: both robots run the same number of registers.`);
+        else if (L && longer.length)
+          ui.ready(false, `Give your robots the same number of cards (${counts}): add cards to the shorter program or take some back from the longer.`);
         else if (!L && robots.length)
           ui.ready(false, "Click cards into your robots' registers (at least one each).");
         else ui.ready(true);

@@ -41,13 +41,13 @@ def _rooms_check(value: str) -> None:
 
 
 PARAMS = (
-    Param("rooms", str, "standard", "The room set: 'standard' (§14) or a file of five rooms (G-2.3)",
+    Param("rooms", str, "standard", "The five rooms to race through: the standard set (§14), or your own five rooms as a file (G-2.3)",
           check=_rooms_check, kind="file", names=room_set_names),
     Param("turn_limit", int, 60, "Last turn (G-9.2)", minimum=1, maximum=10_000),
     Param("turn_time_s", float, 432000.0, "Submission deadline per turn in seconds (F-5.5)", minimum=0.001, maximum=2_592_000),
-    Param("fence_damage", int, 2, "Points per fence contact (F-6.4)", minimum=0, maximum=100),
-    Param("laser_damage", int, 1, "Points per robot-beam hit (F-6.27)", minimum=0, maximum=100),
-    Param("buzzsaw_threshold", float, 0.75, "Buzzsaws spin if u > threshold (F-6.28)", minimum=0, maximum=1),
+    Param("fence_damage", int, 2, "HP lost each time a robot touches an electric fence (F-6.4)", minimum=0, maximum=100),
+    Param("laser_damage", int, 1, "HP lost per hit of a robot's laser (F-6.27)", minimum=0, maximum=100),
+    Param("buzzsaw_threshold", float, 0.75, "Chance that buzzsaws do NOT spin in a register: 0.75 means they spin one register in four (F-6.28)", minimum=0, maximum=1),
 )
 
 # Factory parameters geeko fixes (§13): read by the inherited factory code.

@@ -189,7 +189,7 @@
       }
     },
     legend: [
-      ["letters a–e / v–z", "subs: a–e are Red's, v–z Blue's (drawn in capitals on the board). Solid: surfaced; hollow: submerged (only your own)"],
+      ["letters a–e / v–z", "subs: a–e are Red's, v–z Blue's (small letters; capitals are the board's columns). Solid: surfaced; hollow: submerged (only your own)"],
       ["numbers on gold", "scoring spaces: D4 = 4; D3 C4 E4 D5 = 2; C3 E3 C5 E5 = 1 (scored at the end of your turn)"],
       ["tinted rows", "home rows (setup)"],
       ["hatched space", "destroyed space: a sub ending its turn there takes 1 damage"],
@@ -207,6 +207,8 @@
       const subsBox = el("div", {class: "pickgrid", role: "group", "aria-label": "your subs"});
       const actBox = el("div", {class: "pickgrid", role: "group", "aria-label": "action"});
       const paramBox = el("div", {id: "s-param"}), addBtn = el("button", {type: "button", id: "s-add"}, "Add");
+      const dropBtn = el("button", {type: "button", id: "s-drop", class: "secondary", hidden: "hidden",
+        onclick: () => { action = null; param = null; redraw(false); }}, "Drop it");
       const counter = el("span", {id: "ap-counter", class: "apbar", role: "status"}), list = el("ol", {class: "seq", id: "s-seq"});
       const specLine = el("p", {class: "cmdhelp", id: "s-special"});  // what the chosen sub's special does, in words
       const addMsg = el("p", {class: "msg", id: "s-add-msg", role: "alert"});
@@ -258,6 +260,12 @@
         }
         addBtn.disabled = !(sub && action && (!need || param));
         addBtn.textContent = action ? `Add "${actText(mk())}" (${ACT[action][0]} AP)` : "Add";
+        dropBtn.hidden = !action;
+        // an action chosen but not added is not part of the orders: Submit waits until it is added or
+        // dropped (newcomer audit: a planned move vanished on Submit without a word)
+        ui.ready(!action, !action ? "" : addBtn.disabled ?
+          `Finish or drop the action you started for sub ${sub} (${actName(action)}: choose its ${need === "dir" ? "direction" : need === "space" ? "target space" : "special"}), then Add it — or press “Drop it”.` :
+          `You chose “${actText(mk())}” but have not added it to your list: press Add (or “Drop it”) before Submit.`);
         list.innerHTML = "";
         seq.forEach((a, i) => list.append(el("li", {}, `${actText(a)} (${cost(a)} AP) `,
           el("button", {type: "button", "aria-label": `remove ${actText(a)}`, onclick: () => { seq.splice(i, 1); redraw(); }}, "remove"))));
@@ -307,7 +315,7 @@
       });
       box.append(el("p", {class: "hint"}, "Pick a sub (on the board or below), an action, its target; then Add. Actions run in list order. Click a neighbouring space to plan a move."),
         el("div", {class: "row"}, counter), el("h3", {}, "Sub"), subsBox, specLine, el("h3", {}, "Action"), actBox, paramBox,
-        el("div", {class: "row"}, addBtn), addMsg, el("h3", {}, "Your list"), list);
+        el("div", {class: "row"}, addBtn, dropBtn), addMsg, el("h3", {}, "Your list"), list);
       redraw();
       return {load(p) {
         seq.length = 0;

@@ -35,7 +35,7 @@ PARAMS = (
           choices=("p1", "p2", "random")),
     Param("base_ap", int, 5, "AP per turn before passives (S-4.2)", minimum=0, maximum=100),
     Param("hp_max", int, 5, "Starting and maximum HP (S-2.6)", minimum=1, maximum=100),
-    Param("catalog", str, "default", "Special catalog (S-6.2); only the default table is shipped",
+    Param("catalog", str, "default", "The specials to choose from: the rules' nine (S-6.2)",
           choices=("default",)),
     Param("win_points", int, 50, "Points that win at the end of the owner's turn (S-7.5)", minimum=1, maximum=1_000_000),
     Param("announce_points", int, 25, "Score announced publicly once reached (S-7.2)", minimum=1, maximum=1_000_000),
@@ -113,9 +113,11 @@ class SubmarineRuleset(Ruleset):
 
     def clock_settings(self, per_turn_s: float) -> dict[str, Any]:
         """S-7.8, S-3.3: the preset's seconds per turn, and the same for the setup deadline;
-        the reserve stays as configured."""
+        the reserve is three such turns, never less than the rules' 300 s (a newcomer read "24
+        hours a turn, then a reserve of 5 minutes" under a daily clock as a trap: one late
+        evening lost the game). Blitz keeps 300 s; daily gives 3 days; PBEM 15 days."""
         s = float(min(per_turn_s, 2_592_000))
-        return {"turn_time_s": s, "setup_time_s": s}
+        return {"turn_time_s": s, "setup_time_s": s, "reserve_time_s": float(min(max(300.0, 3 * s), 2_592_000))}
 
     def clock_exempt(self, state: SubState) -> float | None:
         """S-3.3, S-7.8: setup is not charged; it has its own deadline, ``setup_time_s``, never

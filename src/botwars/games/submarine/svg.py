@@ -194,8 +194,9 @@ def _draw_sub(svg: Svg, letter: str, s: dict[str, Any], seat: str | None, final:
         svg.add(f'<path d="M{x - rx:g},{y - ry - 4:g} q{rx / 4:g},-4 {rx / 2:g},0 t{rx / 2:g},0 t{rx / 2:g},0 t{rx / 2:g},0" '
                 f'fill="none" stroke="#4a90c2" stroke-width="1.2"/>')
         fg = colour
-    label = letter.upper() if s["surfaced"] else letter
-    svg.text(x - (6 if known else 0), y, label, 13, fg, weight="bold")
+    # the sub's own letter, lower case either way: capitals read as the board's columns A–G
+    # (newcomer audit: "sub C on A1"); surfaced or not is the solid or hollow hull
+    svg.text(x - (6 if known else 0), y, letter, 13, fg, weight="bold")
     if known:
         svg.text(x + 9, y + 1, str(s["hp"]), 10, fg)
         marks = ("◆" if s.get("plate") else "") + ("»" if s.get("ramming") else "")

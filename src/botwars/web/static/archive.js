@@ -14,6 +14,15 @@
     Object.entries(attrs || {}).forEach(([k, v]) => e.setAttribute(k, v));
     kids.forEach(k => k !== null && k !== undefined && e.append(k)); return e; };
   const ui = {seat: SEAT, seatName: s => seatInfo(s).name, seatInfo, el};
+  // a game without a drawn legend: the seat page's own legend, in words (a past-turn page said
+  // only "the seat and spectator pages explain the board's pieces")
+  const card = document.getElementById("legend");
+  if (card && !card.querySelector(".legend-svg") && (KIT.legend || []).length) {
+    const dl = el("dl", {class: "legend"});
+    KIT.legend.forEach(([a, b]) => dl.append(el("dt", {}, a), el("dd", {}, b)));
+    card.querySelector("h2").after(dl);
+    card.querySelectorAll(".legend-elsewhere").forEach(x => x.remove());
+  }
   document.querySelectorAll(".point-words").forEach(box => {
     let events = [];
     try { events = JSON.parse(box.dataset.events || "[]"); } catch (e) { events = []; }

@@ -19,12 +19,31 @@
     const w = words[$("clock-preset").value];
     $("clock-words").textContent = w ? `In this game this clock gives ${w}.` : "";
     // the options the preset sets show its values, not the game's defaults it replaces
-    const set = (o ? JSON.parse(o.dataset.clockParams || "{}") : {})[$("clock-preset").value] || {};
+    const preset = $("clock-preset").value, off = preset === "off";
+    const set = (o ? JSON.parse(o.dataset.clockParams || "{}") : {})[preset] || {};
+    const typed = [];
     document.querySelectorAll(`.game-form[data-game="${game.value}"] input[name=param]`).forEach(i => {
-      i.placeholder = i.dataset.name in set ? `${set[i.dataset.name]} (the clock's)` : (i.dataset.default || "");
+      const mine = i.dataset.name in set;
+      // without a clock its options are not used: say so and take no value (newcomer audit: "No
+      // time limit" still showed a turn time of 432000)
+      i.disabled = off && mine;
+      i.placeholder = off && mine ? "not used without a clock" : mine ? `${set[i.dataset.name]} (the clock's)` : (i.dataset.default || "");
+      if (mine && !off && i.value.trim() !== "") typed.push(`${i.dataset.label || i.dataset.name} ${i.value.trim()} (the clock's: ${set[i.dataset.name]})`);
+    });
+    // a value typed into an option the clock sets wins over the clock: say so beside the clock's words
+    $("clock-typed").textContent = typed.length ? `Your own value replaces the clock's: ${typed.join("; ")}. Clear the field to use the clock's.` : "";
+  }
+  // a seat left out needs no name field: six of them made the phone lobby three screens long
+  function seatNames() {
+    document.querySelectorAll(".game-form select[name=seat]").forEach(sel => {
+      const lab = sel.closest(".game-form").querySelector(`label.seat-name[data-index="${sel.dataset.index}"]`);
+      if (lab) lab.hidden = sel.value === "";
     });
   }
+  document.querySelectorAll(".game-form select[name=seat]").forEach(sel => sel.addEventListener("change", seatNames));
+  seatNames();
   $("clock-preset").addEventListener("change", clockWords);
+  document.querySelectorAll(".game-form input[name=param]").forEach(i => i.addEventListener("input", clockWords));
   game.addEventListener("change", show);
   show();
   function el(tag, attrs, ...kids) {
@@ -85,6 +104,7 @@
     const seats = picks.map(v => v === "me" || v === "friend" ? "remote" : v);
     const config = {};
     f.querySelectorAll("[name=param]").forEach(i => {
+      if (i.disabled) return;  // a clock option without a clock
       const v = i.value.trim();
       const dflt = i.tagName === "SELECT" ? i.querySelector("option[selected]") : null;
       if (v !== "" && !(dflt && dflt.value === i.value)) config[i.dataset.name] = v;

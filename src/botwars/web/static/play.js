@@ -242,39 +242,14 @@
     boardText();
     drawPlanned();
   }
-  // A drawing with a side panel (the squares end before the picture does, by the grid metadata):
-  // on a narrow screen the board alone fills the width, and the panel follows as a second
-  // picture of the same drawing under it (issue 23: squares of ~20 px on a phone otherwise).
-  const NARROW = window.matchMedia("(max-width: 700px)");
+  // a drawing with a side panel: on a narrow screen the board alone, the panel under it
+  // (static/panel.js, shared with the how-to and past-turn pictures)
+  const NARROW = window.botwarsNarrow || window.matchMedia("(max-width: 700px)");
   NARROW.addEventListener("change", () => loadBoard());
   function splitPanel(svg) {
     const old = $("board-side");
     if (old) old.remove();
-    const m = gridMeta(), vb = (svg.getAttribute("viewBox") || "").split(/\s+/).map(Number);
-    if (!NARROW.matches || !m || vb.length !== 4) return;
-    const bw = m.cols * m.cell + 2 * m.margin, bh = m.rows * m.cell + 2 * m.margin;
-    if (vb[2] - bw < 40) return;  // no panel
-    const side = svg.cloneNode(true);
-    svg.setAttribute("viewBox", `0 0 ${bw} ${bh}`);
-    svg.setAttribute("width", bw); svg.setAttribute("height", bh);
-    svg.dataset.cropped = "true";
-    side.setAttribute("viewBox", `${bw} 0 ${vb[2] - bw} ${vb[3]}`);
-    side.setAttribute("width", vb[2] - bw); side.setAttribute("height", vb[3]);
-    side.setAttribute("aria-hidden", "true");  // the board in words says the same
-    side.querySelectorAll("[id]").forEach(e => e.removeAttribute("id"));
-    const box = el("div", {id: "board-side", class: "board board-side"});
-    box.append(side);
-    $("board").after(box);
-    // as tall as the panel's own lines (the drawing is at least as tall as the board)
-    let bottom = 0;
-    side.querySelectorAll("text, g.pool-command").forEach(t => {
-      const b = t.getBBox();
-      if (b.x >= bw && b.width) bottom = Math.max(bottom, b.y + b.height);
-    });
-    if (bottom > 0 && bottom + 8 < vb[3]) {
-      side.setAttribute("viewBox", `${bw} 0 ${vb[2] - bw} ${bottom + 8}`);
-      side.setAttribute("height", bottom + 8);
-    }
+    if (window.botwarsSplitPanel) window.botwarsSplitPanel(svg, $("board"), {id: "board-side", class: "board board-side"});
   }
 
   // letters on pieces whose sides differ by colour alone (the kit's seat letters)
@@ -486,9 +461,16 @@
       const left = c.time_left_s[s], now = left === undefined ? null : Math.max(0, left - spent);
       const low = now !== null && now < 20;
       tb.append(el("tr", {class: (s === SEAT ? "me" : "") + (low ? " low" : ""), dataset: {seat: s}},
-        el("th", {}, swatch(s), " ", seatName(s)), el("td", {class: "left"}, now === null ? "not to move" : fmt(now) + (low ? " — hurry!" : "")),
+        el("th", {}, swatch(s), " ", seatName(s)), el("td", {class: "left"}, now === null ? idleWords(s) : fmt(now) + (low ? " — hurry!" : "")),
         el("td", {class: "bank"}, noBank || fmt(bank))));
     }
+  }
+  // a seat whose clock is not running: in a decision all sides make at once (a race of programs,
+  // a secret setup) it has sent its orders; otherwise it is another side's turn (newcomer
+  // audit: "not to move" beside a player who had just submitted)
+  function idleWords(s) {
+    if ((snap.submitted || []).includes(s)) return "orders in";
+    return (snap.pending || []).includes(s) ? "waiting" : "not its turn";
   }
   // a clock reading: "4 d 23 h", "2 h 05 min", "4:59" (minutes and seconds only under an hour)
   function fmt(s) {

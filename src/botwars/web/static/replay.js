@@ -75,6 +75,19 @@
 
   const table = sec => window.botwarsStages.table(sec);  // static/stages.js
 
+  // the last step says how the match ended, in the kit's words where it has them (the end screen's
+  // sentence; a spectator's: no "you"); a newcomer at the last step saw only its moves
+  function resultWords(o) {
+    let said = {};
+    try { said = (KIT.outcome && KIT.outcome(o, null, ui)) || {}; } catch (e) { said = {}; }
+    if (o.details && o.details.by === "game master")
+      return o.reason === "aborted" ? "The game master stopped the match: no result." :
+        `The game master ended the match: ${o.winner ? seatName(o.winner) + " wins" : "a draw"}.`;
+    const head = said.head || (o.winner ? `${seatName(o.winner)} won` : "A draw");
+    const why = said.why || `(${String(o.reason || "the game ended").replace(/_/g, " ")})`;
+    return `The match is over: ${head}. ${why}${said.scores ? " " + said.scores : ""}`.replace(/\.\./g, ".");
+  }
+
   function describe(s, fr, frames) {
     const label = (index.steps[k] || {}).label || `turn ${s.turn}`;
     // "Turn 6 (step 7 of 15)": the turn as the seat pages name it, never the engine's "decision point"
@@ -139,6 +152,7 @@
     const ul = el("ul", undefined, "happened");
     (s.events || []).forEach(e => { const w = words(e); if (w) ul.append(el("li", w)); });
     if (!ul.children.length) ul.append(el("li", k === 0 ? "The start position." : "Nothing to show."));
+    if (k === index.count - 1 && index.outcome) ul.append(el("li", resultWords(index.outcome), "result-line"));
     hp.append(ul);
     const moves = $("moves");
     const cur = moves.querySelector("li.current");
