@@ -257,3 +257,22 @@ def test_issue23_suggest_offers_the_strongest_bot_first(live):
     html = httpx.get(f"{live.url}/play/{m['match']}", params={"token": m["seats"][0]["token"]}).text
     opts = re.findall(r"<option>([a-z]+)</option>", html.split('id="suggest-bot"')[1].split("</select>")[0])
     assert opts == ["swarm", "hunter", "defender", "random"], opts  # docs/benchmarks.md: swarm beats hunter
+
+
+def test_issue23_dadoed_phone_page_is_shorter(browser, live):
+    """The audit: dadoed's phone page was over 3,800 px long: the drawing's side panel (the
+    command pool again) and fifteen commands one per row. The panel is folded under "The
+    board's notes" and two commands share a row."""
+    m = live.create("dadoed", ["remote", "builtin:random"], seed=3)
+    mid, tok = m["match"], m["seats"][0]["token"]
+    _play_by_suggestion(live, mid, tok, 1)  # the supers (D-3.4)
+    page = _phone(browser, f"{live.url}/play/{mid}?token={tok}")
+    wait_ready(page)
+    page.wait_for_selector("#entry button.cmd", timeout=WAIT_MS)
+    page.wait_for_selector("#board-side details", state="attached", timeout=WAIT_MS)
+    assert not page.locator("#board-side svg").is_visible()
+    tops = page.eval_on_selector_all("#entry button.cmd", "bs => bs.map(b => Math.round(b.getBoundingClientRect().top))")
+    assert len(set(tops)) <= (len(tops) + 1) // 2 + 1, tops  # about two a row
+    page.tap("#board-side summary")
+    assert page.locator("#board-side svg").is_visible()
+    assert page.errors == [], page.errors

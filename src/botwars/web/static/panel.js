@@ -9,7 +9,9 @@
   const NARROW = window.matchMedia("(max-width: 700px)");
   // split svg (in the page) into the board and, inserted after `anchor` (default: the svg), the
   // panel; returns the panel's box or null (a wide screen, or no panel)
-  function split(svg, anchor, boxAttrs) {
+  // (fold: the panel under a closed "The board's notes" disclosure, for the seat page, whose
+  // side cards say the same in words: dadoed's pool made a phone page 800 px longer)
+  function split(svg, anchor, boxAttrs, fold) {
     const g = svg.querySelector(".grid-meta"), vb = (svg.getAttribute("viewBox") || "").split(/\s+/).map(Number);
     if (!NARROW.matches || !g || vb.length !== 4) return null;
     const m = {cols: +g.dataset.cols, rows: +g.dataset.rows, cell: +g.dataset.cell, margin: +g.dataset.margin};
@@ -25,10 +27,16 @@
     side.querySelectorAll("[id]").forEach(e => e.removeAttribute("id"));
     const box = document.createElement("div");
     Object.entries(boxAttrs || {class: "board-side"}).forEach(([k, v]) => box.setAttribute(k, v));
-    box.append(side);
+    if (fold) {
+      const d = document.createElement("details"), sum = document.createElement("summary");
+      sum.textContent = "The board's notes (turn, pieces, what the drawing lists beside the board)";
+      d.append(sum, side);
+      box.append(d);
+    } else box.append(side);
     (anchor || svg).after(box);
     // as tall as the panel's own lines (the drawing is at least as tall as the board)
     let bottom = 0;
+    if (fold) box.querySelector("details").open = true;  // measured open, then folded
     side.querySelectorAll("text, g.pool-command").forEach(t => {
       const b = t.getBBox();
       if (b.x >= bw && b.width) bottom = Math.max(bottom, b.y + b.height);
@@ -37,6 +45,7 @@
       side.setAttribute("viewBox", `${bw} 0 ${vb[2] - bw} ${bottom + 8}`);
       side.setAttribute("height", bottom + 8);
     }
+    if (fold) box.querySelector("details").open = false;
     return box;
   }
   window.botwarsSplitPanel = split;

@@ -249,7 +249,7 @@
   function splitPanel(svg) {
     const old = $("board-side");
     if (old) old.remove();
-    if (window.botwarsSplitPanel) window.botwarsSplitPanel(svg, $("board"), {id: "board-side", class: "board board-side"});
+    if (window.botwarsSplitPanel) window.botwarsSplitPanel(svg, $("board"), {id: "board-side", class: "board board-side"}, true);
   }
 
   // letters on pieces whose sides differ by colour alone (the kit's seat letters)
