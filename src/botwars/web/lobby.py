@@ -107,15 +107,15 @@ def _clock_choices(game_id: str, rules_version: int) -> tuple[dict[str, str], di
             tc = rs.time_control(rs.validate_config(settings))
         except Exception:  # noqa: BLE001 - a game whose clock cannot be put in words: no sentence
             continue
-        w = time_control_words(tc)
+        w, notes = time_control_words(tc), []
         if per_turn and tc.move_limit_s and tc.move_limit_s < per_turn:
             # arena's turn tops at an hour: "Daily" there is not a day (newcomer audit)
-            w += f" (this game allows at most {span_words(tc.move_limit_s)} a turn)"
+            notes.append(f"this game allows at most {span_words(tc.move_limit_s)} a turn")
         if w in said:  # factory's own clock is PBEM's 5 days: say so rather than look different
-            w += f" (the same as “{CLOCK_NAMES[said[w]]}”)"
+            notes.append(f"the same as “{CLOCK_NAMES[said[w]]}”")
         else:
             said[w] = name
-        words[name] = w
+        words[name] = w + (f" ({'; '.join(notes)})" if notes else "")
         if per_turn:
             params[name] = {k: _shown(v) for k, v in settings.items()}
     params["off"] = {k: "" for k in _clock_param_names(rs, params)}
