@@ -120,7 +120,8 @@
       ["dark square", "a wall"],
       ["dashed arrow", "a move (the last turn's in the player's colour; yours, planned, in green)"],
       ["solid arrow", "an attack (damages a robot on that square)"],
-      ["D / S in a corner", "defend / self-destruct order"],
+      ["D / S in a corner", "defend / self-destruct order of the last turn"],
+      ["bar under a robot", "its HP at a glance: green at half or more, red under half"],
       ["green dashed ring", "your robot will defend this turn (no order given: it stays and takes half damage)"],
     ],
     entry(box, view, h, ui) {

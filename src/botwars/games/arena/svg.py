@@ -48,9 +48,10 @@ def arena_svg(state: Any, seat: str | None = None, events: list[Event] | None = 
             else:
                 svg.rect(c, r, "#fbfbfb", title=f"{x}:{y}")
     svg.labels([str(x) for x in range(1, w + 1)], [str(y) for y in range(h, 0, -1)])
+    letters: list[tuple[float, float, str, str]] = []  # defend / self-destruct marks, drawn over the robots
     for e in events or []:
         if e.kind == "orders":  # the last turn's orders of each player (R12), drawn as dashed arrows
-            _orders(svg, cr, e.data)
+            letters += _orders(svg, cr, e.data)
         elif e.kind == "move":
             a, b = cr(parse_sq(e.data["from"])), cr(parse_sq(e.data["to"]))
             svg.line(a[0], a[1], b[0], b[1], "#888", 2, "3 2")
@@ -88,16 +89,23 @@ def arena_svg(state: Any, seat: str | None = None, events: list[Event] | None = 
                 f'<rect class="hp-bar" x="{px + 2:g}" y="{py + svg.cell - 3.5:g}" width="{part:g}" height="2.5" '
                 f'fill="{"#2ca02c" if hp >= half else "#d62728"}"/>')
         svg.close_group()
+    for px, py, act, colour in letters:  # on a white badge over the robot's corner (audit: hidden behind the disc)
+        svg.add(f'<circle class="order-mark" cx="{px + svg.cell - 5:g}" cy="{py + 6:g}" r="5" fill="#fff" '
+                f'stroke="{colour}" stroke-width="1"/>')
+        svg.text(px + svg.cell - 5, py + 6, act, 8, colour, weight="bold")
     return svg.to_string()
 
 
 _STEP = {"N": (0, 1), "E": (1, 0), "S": (0, -1), "W": (-1, 0)}
 
 
-def _orders(svg: Svg, cr: Any, data: dict[str, Any]) -> None:
+def _orders(svg: Svg, cr: Any, data: dict[str, Any]) -> list[tuple[float, float, str, str]]:
     """Arrows for one player's orders event (``"X:Y-M-D,X:Y-A-D,..."``): moves dashed, attacks
-    solid, in the player's colour; defend and self-destruct as a letter in the corner."""
+    solid, in the player's colour. Returns the defend and self-destruct orders (R12) as letters
+    for the square's corner, ``(x, y, "D" or "S", colour)`` with ``x, y`` the square's top-left
+    pixel, which the caller draws over the robots."""
     colour = PLAYER_COLOURS[(int(data.get("player", 1)) - 1) % len(PLAYER_COLOURS)]
+    marks: list[tuple[float, float, str, str]] = []
     for tok in str(data.get("orders", "")).split(","):
         parts = tok.split("-")
         if len(parts) < 2 or ":" not in parts[0]:
@@ -115,4 +123,5 @@ def _orders(svg: Svg, cr: Any, data: dict[str, Any]) -> None:
                       title=f"player {data.get('player')}: {'move' if act == 'M' else 'attack'} {d} from {x}:{y}")
         elif act in ("D", "S"):
             px, py = svg.xy(a[0], a[1])
-            svg.text(px + svg.cell - 5, py + 6, act, 8, colour, weight="bold")
+            marks.append((px, py, act, colour))
+    return marks

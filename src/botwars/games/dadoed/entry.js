@@ -80,7 +80,10 @@
       walker = moved ? moved.object : fell ? fell.object : null;
     }
     if (walker === "boulder") walker = null;
-    return {player: turn.player, name, walker, words: walker ? `${side}'s bot ${walker} (${sup ? `its super, ${name} first` : name})` : `${side}'s ${name}`};
+    // a super names both its parts: its second (a Nudge Boulder after a Dash) may be what moved
+    // something (the audit read a boulder in another column "pushed by … (its super, Dash first)")
+    const second = sup ? /\+ ([a-z_0-9]+)/.exec(text) : null, name2 = second ? (CMD[second[1]] ? CMD[second[1]][0] : second[1]) : null;
+    return {player: turn.player, name, walker, words: walker ? `${side}'s bot ${walker} (${sup ? `its super: ${name}${name2 ? `, then ${name2}` : ""}` : name})` : `${side}'s ${name}`};
   }
   // Who owned bot `lb` just before event `e` (issue 23: the history named a captured bot by its
   // owner now, so a turn before the capture read "Orange's bot A walked" for Blue's bot A). The
@@ -196,7 +199,19 @@
         case "unroot": return `${bot(d.bot)} walks, so it is no longer rooted.`;
         case "gold_refresh": return "Every gold command has been used, so all gold copies are back in the pool.";
         case "boulder_placed": return c ? `${side(c.player)} placed a boulder on ${d.tile}.` : `A boulder was placed on ${d.tile}.`;
-        case "blast": return `${c ? `${side(c.player)}'s bot` : "A bot"} self-destructed on ${d.centre}: every tile around it became a hole.`;
+        case "blast": {
+          // the exploding bot by its letter; D-7.4: a blast that wins the game stops, and the bots
+          // not yet destroyed stay on their holes (the audit saw two bots "survive" a blast)
+          const near = t => Math.max(Math.abs(COLS.indexOf(t[0]) - COLS.indexOf(d.centre[0])), Math.abs(Number(t.slice(1)) - Number(d.centre.slice(1)))) <= 1;
+          const ended = (ui.snap || {}).status === "ended" || !!view.result;
+          const standing = ended ? Object.entries(bots).filter(([, b]) => b.tile && near(b.tile)).map(([k]) => k) : [];
+          const blasted = ((view.log || []).find(t => (t.events || []).some(x => sameEvent(x, e))) || {events: []}).events
+            .find(x => x.type === "blasted" && x.tile === d.centre);
+          const who = blasted ? blasted.object || blasted.bot : (Object.entries(bots).find(([, b]) => b.tile === d.centre) || [])[0];
+          const name = who ? `${c ? side(c.player) + "'s bot" : "Bot"} ${who}` : `${c ? `${side(c.player)}'s bot` : "A bot"}`;
+          return `${name} self-destructed on ${d.centre}: every tile around it became a hole.` + (standing.length ?
+            ` The game was won during the explosion, so ${standing.length === 1 ? `bot ${standing[0]} stays` : `bots ${standing.join(" and ")} stay`} on ${standing.length === 1 ? "its hole" : "their holes"} instead of being destroyed.` : "");
+        }
         case "blasted": return `${obj(d.object || d.bot, d.reserve)} was destroyed by the explosion on ${d.tile}${d.reserve ? `; it goes to ${side(d.reserve)}'s reserve` : ""}.`;
         case "order": case "command": return `${side(d.player)} played ${orderWords(d.order || d.command)}.`;
         case "result": return null;  // the end screen says it
@@ -244,7 +259,9 @@
         });
         stepBox.innerHTML = "";
         ui.board.clear();
-        if (!key) { help.textContent = "Choose a command: what it does shows here."; ui.board.draw(); return; }
+        // Submit waits for a whole order (newcomer audit: Step and its tile without a direction was
+        // sent and refused as "empty order")
+        if (!key) { help.textContent = "Choose a command: what it does shows here."; ui.board.draw(); ui.ready(false, "Choose a command first: every turn plays one."); return; }
         const cs0 = candidates(), nf = nextField(cs0), cs = candidates();
         if (key.startsWith("super:")) {
           const b = view.bots[key.slice(6)];
@@ -272,6 +289,8 @@
         }
         ui.board.draw();
         stepBox.append(el("p", {class: o ? "ready" : "cmdhelp", id: "d-ready"}, o ? `Ready: ${describeOrder(o)}. Press Submit.` : ""));
+        const what = key.startsWith("super:") ? `the super of bot ${key.slice(6)}` : (CMD[key] ? CMD[key][0] : key);
+        ui.ready(!!o, o ? "" : `Choose the ${nf ? nf[0] : "rest"} for ${what} (on the board or with the buttons), then Submit.`);
         if (push && o) ui.setOrders(o);
       }
       let pending = null;

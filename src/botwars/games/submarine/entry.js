@@ -170,7 +170,15 @@
         case "torpedo_hit": return `Torpedo${d.sub ? ` from ${sub(d.sub)}` : ""}${d.dir ? ` fired ${DIRNAME[d.dir] || d.dir}` : ""} hit ${sub(d.target)} on ${d.space}: it surfaced and took ${d.damage} damage${plate(d)}.`;
         case "torpedo_miss": return `Torpedo from ${sub(d.sub)} fired ${DIRNAME[d.dir] || d.dir}: no sub within 3 spaces, it missed.`;
         case "mine_triggered": return `${Sub(d.sub)} entered a mine on ${d.space}: it surfaced and took ${d.damage} damage${plate(d)}.`;
-        case "collision": return `Collision: ${sub(d.attacker.sub)} rammed ${sub(d.defender.sub)}; the rammer took ${d.attacker.damage} damage and the rammed sub ${d.defender.damage}${/^[A-G]\d$/.test(d.push || "") ? `, and was pushed to ${d.push}` : d.push === "chain" ? `, and was shoved into the next sub` : d.push ? ", and could not be pushed further" : ""}.`;
+        // S-5.2: the rammer stays (its later actions are cancelled), both surface, the rammed sub is
+        // pushed one space on: name each sub in each clause (the audit could not tell which moved)
+        case "collision": {
+          const a = sub(d.attacker.sub), b = sub(d.defender.sub);
+          const push = /^[A-G]\d$/.test(d.push || "") ? ` ${b[0].toUpperCase()}${b.slice(1)} was pushed on to ${d.push}.` :
+            d.push === "chain" ? ` ${b[0].toUpperCase()}${b.slice(1)} was pushed into the next sub in line, another collision.` :
+            d.push === "edge" ? ` ${b[0].toUpperCase()}${b.slice(1)} stays where it is: the board's edge is behind it.` : "";
+          return `Collision: ${a} ran into ${b}${d.defender.space ? ` on ${d.defender.space}` : ""}. Both surfaced; ${a} took ${d.attacker.damage} damage${plate(d.attacker)} and stays where it was (its later actions this turn are cancelled); ${b} took ${d.defender.damage}${plate(d.defender)}.${push}`;
+        }
         case "destroyed": return `${Sub(d.sub)} was destroyed${d.space ? ` on ${d.space}` : ""}.`;
         case "announce_25": return `${d.player === me ? "You have" : side(d.player) + " has"} reached 25 points.`;
         case "mine_placed": return `${d.sub ? Sub(d.sub) + " laid" : "A mine was laid"}${d.sub ? " a mine" : ""} on ${d.space}.`;
@@ -194,6 +202,10 @@
       ["tinted rows", "home rows (setup)"],
       ["hatched space", "destroyed space: a sub ending its turn there takes 1 damage"],
       ["mine mark", "your mine (enemy mines are hidden)"],
+      ["⊘ in a corner", "no mine may be laid here (D4 and the four spaces next to it)"],
+      ["◆ under a sub", "its armour plate (Armor): the next damage is 1 less"],
+      ["» under a sub", "ramming (Battering Ram): it deals 3 and takes 0 when it rams this turn"],
+      ["number beside a letter", "the sub's HP (5 at most)"],
       ["magenta marks", "what happened this step: moves, blasts, hits"],
       ["green dashed arrows and boxes", "your planned actions (not yet sent)"],
       ["AP", "action points: move 1, submerge 1, surface 0, replace 2, torpedo 2, depth charge 3, sonar 2, mine 1, heal 2, nullify 2"],

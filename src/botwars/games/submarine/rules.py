@@ -44,7 +44,7 @@ PARAMS = (
     Param("turn_time_s", float, 90.0, "Seconds per turn before the reserve is used (S-7.8)", minimum=0.001, maximum=2_592_000),
     Param("reserve_time_s", float, 300.0, "Reserve for the whole game (S-7.8)", minimum=0, maximum=2_592_000),
     Param("setup_time_s", float, 300.0, "Setup deadline, not charged to the clock (S-3.3)", minimum=0.001, maximum=2_592_000),
-    Param("clock_enabled", bool, True, "Time control on (S-7.8); off: the platform's cap gives the empty order"),
+    Param("clock_enabled", bool, True, "The rules' clock: a turn time and a reserve, running out loses (S-7.8); no: no time limit"),
     Param("max_actions", int, 30, "Most actions per order (S-4.3)", minimum=0, maximum=1000),
     Param("max_rejections", int, 3, "Refused orders per turn before the player loses (S-7.10)", minimum=1, maximum=1000),
     Param("max_rounds", int, 60, "Round cap: draw when this round ends (S-7.9)", minimum=1, maximum=10_000),

@@ -117,7 +117,7 @@
     if ($("seed").value.trim() !== "") body.seed = Number($("seed").value);
     const r = await fetch("/api/matches", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
     const j = await r.json();
-    if (!r.ok) { err.textContent = `Could not create the match: ${j.message}`; return; }
+    if (!r.ok) { err.textContent = `Could not create the match: ${fieldWords(f, j.message)}`; return; }
     $("match-id").textContent = j.match;
     const ul = $("seat-links");
     ul.innerHTML = "";
@@ -157,6 +157,23 @@
     refreshLists();
   });
 
+  // a refusal names the option as its field does ("“Most turns”: must be at least 1, got -5"),
+  // never the parameter's id ("config: parameter max_turns: …"), and marks and focuses the field
+  function fieldWords(form, message) {
+    form.querySelectorAll("[aria-invalid]").forEach(i => i.removeAttribute("aria-invalid"));
+    const m = /^config: parameter ([A-Za-z0-9_]+):?\s*(.*)$/s.exec(String(message || ""));
+    if (!m) return message;
+    const field = form.querySelector(`[name=param][data-name="${m[1]}"]`);
+    if (!field) return message;
+    const label = field.dataset.label || (field.closest("label") ? field.closest("label").firstChild.textContent.trim() : m[1]);
+    const opts = field.closest("details");
+    if (opts) opts.open = true;
+    field.setAttribute("aria-invalid", "true");
+    field.focus();
+    const said = m[2].replace(/^expected an integer(?: of at most (\d+) digits)?/, (_, d) => d ? `needs a whole number of at most ${d} digits` : "needs a whole number")
+      .replace(/^expected a (finite )?number/, "needs a number").replace(/, got (.*)$/, " (you gave $1)");
+    return `the option “${label}” ${said}. Change it (under Options) and try again.`;
+  }
   function renderMine() {
     const ul = $("my-matches"), items = mine();
     ul.innerHTML = "";

@@ -454,7 +454,9 @@
       return;
     }
     const c = snap.clock, spent = (Date.now() - clockAt) / 1000;
-    tb.append(el("tr", {}, el("th", {}, "Player"), el("th", {}, "This move"), el("th", {}, "Time bank")));
+    // "This move" is the whole time left for it, the bank included ("3 d 23 h" beside a bank of
+    // "3 d 0 h" puzzled a newcomer): the header says so
+    tb.append(el("tr", {}, el("th", {}, "Player"), el("th", {}, c.bank_s ? "Left for this move (bank included)" : "Left for this move"), el("th", {}, "Time bank")));
     // a game without a bank (F-5.5: a deadline per turn) says so instead of "0:00"
     const noBank = !c.bank_s && c.move_limit_s ? `none (each turn has ${fmtSpan(c.move_limit_s)})` : null;
     for (const [s, bank] of Object.entries(c.bank_left_s)) {
@@ -676,6 +678,17 @@
     const r = await fetch(`/api/matches/${M}/view${q}${q ? "&" : "?"}since=${s.decision - 2}`);
     if (r.ok) apply(await r.json());
   }
+  // turns played while the page waited (its own turn, then a bot's at once, in a game of alternate
+  // turns): a push carries only the newest point's events, so the ones between are fetched once
+  // (newcomer audit: "What just happened" showed the bot's move and never the player's own)
+  const gapsAsked = new Set();
+  async function fillGap(s, known) {
+    const first = Math.min(...(s.events || []).map(e => e.decision).filter(d => typeof d === "number"));
+    if (GM || known === null || !isFinite(first) || first <= known + 1 || gapsAsked.has(first)) return;
+    gapsAsked.add(first);
+    const r = await fetch(`/api/matches/${M}/view${q}${q ? "&" : "?"}since=${known}`);
+    if (r.ok) apply(await r.json());
+  }
   function apply(s) {
     if (snap && s.decision < snap.decision && s.status === snap.status) return;  // an old push
     if (!backfilled) backfill(s);
@@ -689,7 +702,9 @@
     renderStatus(s);
     renderOutcome(s);
     renderInfo(s.view);
+    const before = history.length ? history[history.length - 1].decision : null;
     renderEvents(s);
+    fillGap(s, before);
     renderNotes(s);
     renderClocks();
     loadBoard();

@@ -14,6 +14,8 @@
   // a move in the game's notation, read by people: "b depth charge C4", not the record's
   // "depth_charge" (the notation itself stays as the rules write it in records and documents)
   const plainMove = t => String(t).replace(/_/g, " ");
+  // a step's moves in seat order (Red before Blue), whatever order the record keeps them in
+  const bySeat = m => Object.entries(m || {}).sort(([a], [b]) => ((index && index.seats) || []).indexOf(a) - ((index && index.seats) || []).indexOf(b));
   const ui = {seatName, seatInfo};  // what a kit's describe(event, ui) may use here (no seat: third person)
   function words(e) {
     const flat = Object.assign({kind: e.type || e.kind}, e.data || e);
@@ -56,6 +58,11 @@
     const box = $("board");
     const old = robotCentres(box);
     box.innerHTML = text;
+    // a phone: the board alone across the width, the drawing's panel folded under it (static/panel.js)
+    const side = $("replay-side");
+    if (side) side.remove();
+    const svg = box.querySelector("svg");
+    if (svg && window.botwarsSplitPanel) window.botwarsSplitPanel(svg, box, {id: "replay-side", class: "board board-side"}, true);
     const ms = Math.round(400 / Math.max(1, speed()));
     box.style.setProperty("--move-ms", ms + "ms");
     const moved = [];
@@ -133,7 +140,7 @@
     }
     // orders, hands, stage table or report, events, move list
     const orders = $("orders"); orders.innerHTML = "";
-    Object.entries(s.moves || {}).forEach(([seat, t]) => orders.append(el("div", `${seatName(seat)}: ${plainMove(t)}`)));
+    bySeat(s.moves || {}).forEach(([seat, t]) => orders.append(el("div", `${seatName(seat)}: ${plainMove(t)}`)));
     const hands = $("hands"); hands.innerHTML = "";
     Object.entries(s.hands || {}).forEach(([seat, h]) => hands.append(el("div", `${seatName(seat)}'s hand: ${h.join(", ")}`)));
     const stage = $("stage"); stage.innerHTML = "";
@@ -221,7 +228,7 @@
     [...$("as-seat").options].forEach(o => { if (o.value) o.textContent = seatName(o.value); });
     const ol = $("moves");
     j.steps.forEach(s => {
-      const moves = Object.entries(s.moves).map(([seat, t]) => `${seatName(seat)}: ${plainMove(t)}`).join("; ");
+      const moves = bySeat(s.moves).map(([seat, t]) => `${seatName(seat)}: ${plainMove(t)}`).join("; ");
       const li = el("li", s.k === 0 ? "start" : `${s.label || "turn " + s.turn} — ${moves || "(no orders)"}`);
       li.dataset.k = s.k;
       li.onclick = () => { stop(); go(s.k, 0); };

@@ -165,7 +165,11 @@
     bar.hidden = !frames.length;
     bar.dataset.count = String(frames.length);
     const moves = n - Math.max(1, from, n - BACK + 1) + 1;
-    title.textContent = moves > 1 ? `The last ${moves} moves` : "The last move";
+    // which turn this is, as "What just happened" heads it ("The last move: Turn 26"): playing
+    // under a header that already says "Turn 27" read as the board going backwards (audit)
+    const head = k => { const h = document.querySelector(`#events h3[data-decision="${k}"]`); return h ? h.textContent : ""; };
+    const a = head(Math.max(1, from, n - BACK + 1)), b = head(n);
+    title.textContent = moves > 1 ? `The last ${moves} moves${a && b ? ` (${a} to ${b})` : ""}` : `The last move${b ? `: ${b}` : ""}`;
     if (!frames.length) { show(-1); return; }
     seqFrom = Math.max(1, from, n - BACK + 1);
     if (autoplay && !reduced()) { show(continueAt > 0 && continueAt < frames.length ? continueAt : 0); setPlaying(true); }
