@@ -239,7 +239,7 @@ def test_issue23_lobby_options_in_words(live):
         assert f">{label}\n" in html or f">{label} " in html or f">{label}<" in html, label
     assert "docs/arena-robotgame.md" not in html and "t mod spawn_interval" not in html
     assert '<option value="p2" >Blue</option>' in html  # submarine's first player by colour
-    assert re.search(r'data-name="wipeout_ends_game">\s*<option value="true" >yes</option>\s*<option value="false" selected>no</option>', html)
+    assert re.search(r'data-name="wipeout_ends_game"[^>]*>\s*<option value="true" >yes</option>\s*<option value="false" selected>no</option>', html)
 
 
 def test_issue23_howto_pages_match_the_game(live):

@@ -70,7 +70,7 @@ def test_D_5_dadoed_watch_bar_speaks_of_moves_not_decision_points(browser, live)
     page.wait_for_selector("#watch:not([hidden])", timeout=WAIT_MS)
     page.wait_for_function("document.querySelector('#watch .watch-title').textContent.startsWith('The last')",
                            timeout=WAIT_MS)
-    assert re.fullmatch(r"The last (move|\d+ moves)", page.inner_text("#watch .watch-title"))
+    assert re.fullmatch(r"The last (move|\d+ moves)(: .+| \(.+ to .+\))?", page.inner_text("#watch .watch-title"))
     page.click('[data-watch="replay"]')  # the first picture: the board before the moves
     if page.get_attribute("#watch", "data-playing") == "true":
         page.click('[data-watch="play"]')  # pause: step by hand
