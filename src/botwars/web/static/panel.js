@@ -10,7 +10,7 @@
   // split svg (in the page) into the board and, inserted after `anchor` (default: the svg), the
   // panel; returns the panel's box or null (a wide screen, or no panel)
   // (fold: the panel under a closed "The board's notes" disclosure, for the seat page, whose
-  // side cards say the same in words: dadoed's pool made a phone page 800 px longer)
+  // side cards say the same in words: a dice game's pool made a phone page 800 px longer)
   function split(svg, anchor, boxAttrs, fold) {
     const g = svg.querySelector(".grid-meta"), vb = (svg.getAttribute("viewBox") || "").split(/\s+/).map(Number);
     if (!NARROW.matches || !g || vb.length !== 4) return null;
