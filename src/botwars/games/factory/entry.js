@@ -50,7 +50,8 @@
     [`^pushed to ${SQ}$`, m => `is pushed to ${m[1]}`],
     [`^teleport to ${SQ}$`, m => `enters a teleporter and is moved to ${m[1]}, the next free teleporter in letter order (A, then B, then C …, back to A)`],
     [`^switch ${SQ} (on|off)$`, m => `flips the switch on ${m[1]} ${m[2]}`],
-    [`^eye ${SQ} (on|off)$`, m => `its beam flips the electric eye on ${m[1]} ${m[2]}`],
+    // x.self: the robot whose HITS cell names the eye (F-9.6): its laser reached it
+    [`^eye ${SQ} (on|off)$`, (m, x) => `${x && x.self ? `${x.self}'s laser` : "a laser"} flips the electric eye on ${m[1]} (now ${m[2]})`],
     ["^fence -(\\d+) HP$", m => `touches an electric fence and loses ${m[1]} HP`],
     ["^armour (\\d+) left$", m => `its armour takes the hit (${m[1]} charges left)`],
     ["^option ([A-Z]{2}) lost$", m => `loses its ${OPTION[m[1]] || m[1]} option`],
@@ -63,21 +64,24 @@
     ["^gear face ([NESW])$", m => `a gear turns it to face ${FACE[m[1]]}`],
     ["^crushed$", () => "a crusher crushes it"],
     ["^laser -(\\d+) HP$", m => `a wall laser hits it (${m[1]} HP lost)`],
-    ["^shot -(\\d+) HP$", m => `a robot's laser hits it (${m[1]} HP lost)`],
+    // x.shooters: the robots whose HITS cell names this one (F-9.6): the laser's owners by name
+    ["^shot -(\\d+) HP$", (m, x) => `${shotBy(x && x.shooters)} it (${m[1]} HP lost)`],
     ["^buzzsaw -(\\d+) HP$", m => `a buzzsaw cuts it (${m[1]} HP lost)`],
     ["^parked$", () => "parks on an open gate"],
     ["^exited$", () => "leaves the room through the gate"],
   ].map(([re, f]) => [new RegExp(re), f]);
   // one event of a MOVES/MECH cell, e.g. "conveyor to r2c3"; "@460 pushed to r3c4" happened
   // while another robot's card (priority 460) moved: cardOwner(460) names that robot
-  function eventWords(text, cardOwner) {
+  // "Robot B's laser hits" / "the lasers of Robot B and Red's robot hit" (audit: "a robot's laser" named nobody)
+  const shotBy = ws => !ws || !ws.length ? "a robot's laser hits" : ws.length === 1 ? `${ws[0]}'s laser hits` : `the lasers of ${list(ws)} hit`;
+  function eventWords(text, cardOwner, x) {
     let t = String(text).trim(), by = "";
     const at = /^@(\d+) (.*)$/.exec(t);
     if (at) { t = at[2]; const o = cardOwner ? cardOwner(at[1]) : null; by = o ? ` (by ${o}'s move, its card of priority ${at[1]})` : ` (while the card of priority ${at[1]} moved)`; }
-    for (const [re, f] of EVENT_WORDS) { const m = re.exec(t); if (m) return f(m) + by; }
+    for (const [re, f] of EVENT_WORDS) { const m = re.exec(t); if (m) return f(m, x) + by; }
     return t + by;
   }
-  const cellEvents = (v, cardOwner) => String(v).split(/[;,]\s*/).filter(x => x && x !== "-").map(x => eventWords(x, cardOwner));
+  const cellEvents = (v, cardOwner, x) => String(v).split(/[;,]\s*/).filter(e => e && e !== "-").map(e => eventWords(e, cardOwner, x));
   const CHECK_WORDS = [
     ["^flag (\\d+)$", m => `touches flag ${m[1]}`],
     [`^checkpoint ${SQ}$`, m => `${m[1]} becomes its checkpoint`],
@@ -92,6 +96,15 @@
   });
   const cardWords = c => { const [t, n] = String(c).split(" "); return `“${CARD[t] || t}” (priority ${n})`; };
   const list = xs => xs.length < 2 ? xs.join("") : `${xs.slice(0, -1).join(", ")} and ${xs[xs.length - 1]}`;
+  const ordinal = r => { const n = Number(r), t = n % 100; return `${n}${t > 10 && t < 14 ? "th" : ({1: "st", 2: "nd", 3: "rd"})[n % 10] || "th"}`; };
+  // a stage sentence's clauses, each with its own subject, joined by "; " (audit: "a wall laser
+  // hits it (1 HP lost) and touches flag 3" read as the laser touching the flag; "moves to r3c9
+  // and enters a teleporter and is moved to r9c1"): a clause without one gets "it"
+  const OWN_SUBJECT = /^(a |an |the |its |it |register |r\d|[A-Z])/;
+  // (the first clause follows the robot's name: "Red's robot plays …", "Red's robot's laser hits
+  // Blue", "Red's robot: a belt carries it to r2c3")
+  const clauses = (w, bits) => !bits.length ? `${w} does nothing` : bits.map((b, k) => k ? (OWN_SUBJECT.test(b) ? b : `it ${b}`) :
+    /^its /.test(b) ? `${w}'s ${b.slice(4)}` : OWN_SUBJECT.test(b) ? `${w}: ${b}` : `${w} ${b}`).join("; ");
   function sectionSentences(sec, who) {  // who(nameCell) -> "Red's robot"
     const rows = sec.rows || [], get = (label, i) => { const r = rows.find(x => x[0] === label); const v = r ? r[i + 1] : undefined; return v && v !== "-" ? v : null; };
     if (sec.kind === "result") {
@@ -99,13 +112,15 @@
       return rows.slice(1).map(r => {
         const cell = k => r[head.indexOf(k)];
         const bits = [];
-        if (head.includes("FLAGS")) bits.push(cell("FLAGS") && cell("FLAGS") !== "-" ? `flags ${cell("FLAGS")}` : "no flag");
+        const flags = String(cell("FLAGS") || "").split(/,\s*/).filter(f => f && f !== "-");
+        if (head.includes("FLAGS")) bits.push(flags.length ? `touched flag${flags.length === 1 ? "" : "s"} ${list(flags)}` : "touched no flag");
         const count = (n, one, many) => `${n} ${Number(n) === 1 ? one : many}`;
         if (head.includes("TURNS")) bits.push(cell("TURNS") && cell("TURNS") !== "-" ? `left room 5 on turn ${cell("TURNS")}` : count(cell("ROOMS"), "room done", "rooms done"));
         if (head.includes("ROBOTS")) bits.push(count(cell("ROBOTS"), "robot left", "robots left"));
         if (head.includes("LOST")) bits.push(Number(cell("LOST")) ? count(cell("LOST"), "robot lost", "robots lost") : "no robot lost");
         const st = cell("STATUS");
-        return `Place ${cell("RANK")}: ${who(cell("NAME")).replace(/'s robot$/, "")} — ${bits.join(", ")}${st && st !== "-" ? ` (${STATUS[st] || st})` : ""}.`;
+        // "1st: Blue, the winner — touched flags 1, 2 and 3; 3 robots left" (audit: "Place 1: Blue — flags 1,2,3, …")
+        return `${ordinal(cell("RANK"))}: ${who(cell("NAME")).replace(/'s robot$/, "")}${st && st !== "-" ? `, ${STATUS[st] || st}` : ""} — ${bits.join("; ")}.`;
       });
     }
     const names = (rows.find(r => r[0] === "NAME") || []).slice(1);
@@ -122,7 +137,7 @@
         else if (mode === "out") bits.push("is out of the game");
         if (room) bits.push(/^room /.test(room) ? `is in ${room}` : /^exited/.test(room) ? `has left room ${room.split(" ")[1]}` :
                               /^transit/.test(room) ? `is travelling back through the rooms (passing room ${room.split(" ")[1]})` : room === "done" ? "has finished all five rooms" : room);
-        if (get("FLAGS", i)) bits.push(`has touched flag${get("FLAGS", i).includes(",") ? "s" : ""} ${get("FLAGS", i)}`);
+        if (get("FLAGS", i)) bits.push(`has touched flag${get("FLAGS", i).includes(",") ? "s" : ""} ${list(get("FLAGS", i).split(/,\s*/))}`);
         const rep = get("REPAIR", i);
         if (rep) bits.push(rep.split(/,\s*/).map(x => /^\+(\d+) HP$/.test(x) ? `repairs ${x.slice(1)}` : x.replace(/^option ([A-Z]{2})$/, (_, o) => `gets the ${OPTION[o] || o} option`)).join(" and "));
         const rb = get("REBOOT", i);
@@ -147,17 +162,20 @@
       const moves = get("MOVES", i), mech = get("MECH", i), hits = get("HITS", i), check = get("CHECK", i);
       // the robot whose card has priority p this register (the CARDS row: "FWD3 830")
       const cardOwner = p => { const j = names.findIndex((_, k) => String(get("CARDS", k) || "").split(" ")[1] === String(p)); return j < 0 ? null : who(names[j]).replace(/^Robot /, "robot "); };
+      // the robots whose laser hit this one: their HITS cells name it (F-9.6)
+      const key = String(n).split(" ")[0], hitsOf = j => String(get("HITS", j) || "").split(/,\s*/);
+      const shooters = names.map((m, j) => j !== i && hitsOf(j).includes(key) ? who(m) : null).filter(Boolean);
       if (moves) bits.push(...cellEvents(moves, cardOwner).map(x => card && x === "does nothing" ? "" : x).filter(Boolean));
-      if (mech) bits.push(...cellEvents(mech, cardOwner));
+      if (mech) bits.push(...cellEvents(mech, cardOwner, {shooters}));
       if (hits) {
         const parts = String(hits).split(/,\s*/), eyes = parts.filter(x => /^eye /.test(x)), hit = parts.filter(x => !/^eye /.test(x));
         if (hit.length) bits.push(`its laser hits ${list(hit.map(h => who(h).replace(/'s robot$/, "")))}`);
-        eyes.forEach(x => bits.push(eventWords(x)));
+        eyes.forEach(x => bits.push(eventWords(x, null, {self: w})));
       }
       if (check) bits.push(...checkWords(check));
       const hp = get("HP", i);
       const hurt = /HP lost|loses \d+ HP|destroyed/.test(bits.join(" "));
-      return `${w} ${list(bits) || "does nothing"}${hurt && hp ? `; it has ${hp} HP left` : ""}.`;
+      return `${clauses(w, bits)}${hurt && hp ? `; it has ${hp} HP left` : ""}.`;
     });
   }
   // The end screen in words (issue 23 item 2): F-8.1 to F-8.7 as sentences, flags as the score.
@@ -245,12 +263,20 @@
       const me = (view.players || []).find(p => p.seat === view.you) || {};
       const handBox = el("div", {class: "cards", role: "group", "aria-label": "your hand"}), regs = el("ol", {class: "registers", "aria-label": "your registers"});
       const reboot = el("input", {type: "checkbox", id: "reboot", dataset: {reboot: "1"}});
+      const locked = el("ol", {class: "locked-registers", "aria-label": "your locked registers (their cards play every turn until repaired)"});
       function redraw(push = true) {
         handBox.innerHTML = ""; regs.innerHTML = "";
         hand.forEach(c => { if (!prog.includes(c)) handBox.append(el("button", {type: "button", class: "cardbtn", dataset: {card: cardId(c)},
           title: cardText(c), "aria-label": cardText(c),
           onclick: () => { if (prog.length < k) { prog.push(c); redraw(); } else ui.say(`All ${k} registers are full: click a register card to take it back.`, true); }}, cardLabel(c))); });
         for (let i = 0; i < k; i++) regs.append(el("li", {}, ...(prog[i] ? ui.registerCard(prog, i, redraw, {id: cardId, describe: cardText, label: cardLabel}) : [el("span", {class: "empty"}, "empty")])));
+        // F-7.4, F-7.5: the locked registers after the free ones, with the cards they keep and play
+        // in their register every turn until repaired (audit: the panel showed only the free ones)
+        // (a list of its own after the free registers: ".registers li" stays the registers to fill)
+        locked.innerHTML = "";
+        Object.entries((me.robot || {}).fused || {}).sort((a, b) => a[0] - b[0]).forEach(([n, c]) => locked.append(el("li", {value: Number(n)},
+          el("span", {class: "locked-card", dataset: {lockedReg: n}, title: `register ${n}, locked by damage: ${cardText(c)}`}, cardLabel(c), " (locked by damage)"))));
+        locked.hidden = !locked.children.length;
         ui.board.clear();
         const r = me.robot || {};
         if (r.square) ui.board.mark(r.square, "sel", "your robot");
@@ -266,7 +292,7 @@
       }
       reboot.addEventListener("change", () => redraw());
       box.append(el("p", {class: "hint"}, `Click ${cardsWord(k)} into your registers, in the order they run (click a register to take its card back). Higher priority moves first.`),
-        el("h3", {}, "Hand"), handBox, el("h3", {}, "Registers"), regs,
+        el("h3", {}, "Hand"), handBox, el("h3", {}, "Registers"), regs, locked,
         el("label", {}, reboot, " Reboot next turn (skip a turn, back to full HP)"));
       redraw();
       return {load(p) {

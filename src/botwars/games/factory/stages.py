@@ -39,6 +39,7 @@ STAGE_WORDS = {
     "buzzsaws": "the buzzsaws cut",
     "stage end": "the register ends: flags, checkpoints and armouries are touched",
     "end of turn": "the end of the turn: repairs, robots back from destruction, reboots",
+    "unchanged": "nothing moved in this register: the board as it stood after the previous picture",
 }
 """Each frame label (F-5.8's sub-steps S1–S10, F-5.11's end of turn) in a player's words: the
 caption of its picture when the page plays the turn (issue 23 item 4)."""
@@ -79,7 +80,9 @@ def _run_sections(seat: str | None, frames: list[dict[str, Any]], tables: list[E
             mine = [f for f in frames if f["stage"] == s or (s == 1 and f["stage"] == 0)]
             if not mine:  # nothing moved: the board as it stood after the previous picture
                 before = [f for f in frames if f["stage"] < s]
-                mine = [{"label": "stage end", "svg": before[-1]["svg"]}] if before else []
+                # "unchanged", not "stage end": the page said "nothing moved" for a real stage-end
+                # picture too (flags touched); the fallback is its own label (newcomer audit)
+                mine = [{"label": "unchanged", "svg": before[-1]["svg"]}] if before else []
             out.append(_section(seat, e, mine))
         elif e.kind == "end":
             mine = [f for f in frames if f["stage"] == 99]

@@ -112,10 +112,24 @@
     if (!g) { g = svgNode("g", {class: "planned"}); svg.append(g); }
     return g;
   }
+  // the last decision point's paths go under the drawing's pieces (class "robot"), so that the dot
+  // at a path's end does not cover the number drawn on the piece standing there (newcomer audit:
+  // a robot's HP read as a small arc); without such pieces, under the planned marks
+  function pathLayer(svg, g) {
+    let under = svg.querySelector("g.lastmoves");
+    if (!under) {
+      under = svgNode("g", {class: "lastmoves"});
+      const piece = svg.querySelector(".robot");
+      if (piece) piece.before(under); else g.before(under);
+    }
+    return under;
+  }
   function drawPlanned() {
     const g = overlay();
     if (!g) return;
     g.innerHTML = "";
+    const under = pathLayer(g.ownerSVGElement || document.querySelector("#board svg"), g);
+    under.innerHTML = "";
     const last = KIT.lastMoves && history.length ? KIT.lastMoves(history[history.length - 1].events, ui) || [] : [];
     for (const p of last) {  // what happened at the last decision point, e.g. a robot's path
       const a = centre(p.a), b = centre(p.b);
@@ -125,7 +139,7 @@
       t.textContent = p.text || "";
       grp.append(t, svgNode("line", {x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: p.colour || "#e6007e"}),
                  svgNode("circle", {cx: b[0], cy: b[1], r: a[2] * .12, fill: p.colour || "#e6007e"}));
-      g.append(grp);
+      under.append(grp);
     }
     if (cursor && document.activeElement === $("board")) {  // the keyboard cursor (see boardKeys)
       const a = centre(cursor);

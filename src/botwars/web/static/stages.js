@@ -41,9 +41,9 @@
   // (kit.sectionWords), the report table one click further under "Details" (issue 23 item 2).
   const kit = (window.botwarsGames || {})[page.dataset.game] || {};
   const SEC = {end: "End of turn", fused: "Locked registers", result: "Result"};
-  // a picture's label in words on the play pages ("stage end" read as engine talk: it is the board
-  // unchanged, as nothing moved in that register's board steps)
-  const FRAME_WORDS = {start: "before the cards", cards: "cards played", "stage end": "nothing moved"};
+  // a picture's label in words on the play pages ("stage end" read as engine talk); "unchanged": a
+  // register in which nothing moved (the board as it stood after the previous picture)
+  const FRAME_WORDS = {start: "before the cards", cards: "cards played", "stage end": "register ends", unchanged: "nothing moved"};
   function words(sec) {
     const said = kit.sectionWords ? kit.sectionWords(sec) : null;
     if (!said) return table(sec);
@@ -60,7 +60,7 @@
   function render(n, sections) {
     body.innerHTML = "";
     const frames = [];
-    sections.forEach((sec, si) => sec.frames.forEach(fr => frames.push({sec: si, label: fr.label, svg: fr.svg})));
+    sections.forEach((sec, si) => sec.frames.forEach(fr => frames.push({sec: si, label: fr.label, caption: fr.caption, svg: fr.svg})));
     const t = sections.map(sec => sec.turn).find(x => typeof x === "number");
     box.querySelector("summary").textContent = `Last turn register by register${t ? ` (turn ${t})` : ""}`;
     const strip = el("div", undefined, "frames");
@@ -86,6 +86,13 @@
       }
       const b = el("button", kit.sectionWords ? FRAME_WORDS[fr.label] || fr.label : fr.label);
       b.type = "button";
+      // a picture's button names its register or section and its step (audit: a button read only
+      // "nothing moved", which register it was said nowhere but in the label before it)
+      const sec = sections[fr.sec], where = sec.kind === "stage" ? `register ${sec.stage}` : (SEC[sec.kind] || sec.kind).toLowerCase();
+      const still = fr.label === "unchanged" && kit.sectionWords;
+      if (still) b.textContent = `${where}: nothing moved`;
+      b.setAttribute("aria-label", still ? `${where}: nothing moved; the board as it stood after the previous picture` : `${where}: ${fr.caption || b.textContent}`);
+      if (fr.caption && !still) b.title = fr.caption;
       b.onclick = () => show(j);
       strip.append(b);
     });
