@@ -220,7 +220,7 @@ def test_issue23_replay_last_step_says_the_result_and_tables_are_one_click_away(
     line = page.inner_text("#happened li.result-line")
     colour = {s["seat"]: s["colour"] for s in m["seats"]}
     winner = end["outcome"]["winner"]
-    assert line.startswith("The match is over: " + (f"{colour[winner]} won" if winner else "A draw")), line
+    assert line.startswith("The match is over: " + (f"{colour[winner]} won" if winner else "a draw")), line
     assert "undefined" not in line and not re.search(r"\bp[12]\b", line), line
     page.click("#gm-details summary")
     assert page.locator("#report").is_visible() and page.inner_text("#orders")

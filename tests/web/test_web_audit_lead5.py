@@ -170,3 +170,50 @@ def test_issue23_arena_order_marks_over_robots_and_the_last_move_names_its_turn(
     page.click("#legend-card summary")
     assert "bar under a robot" in page.inner_text("#legend-card")
     assert page.errors == [], page.errors
+
+
+# ---- the fifth fresh audit (helper-18) ----------------------------------------------------------
+
+def test_issue23_dadoed_a_burn_is_a_capture(browser, live):
+    m = live.create("dadoed", ["remote", "builtin:random"], seed=3)
+    page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_ready(page)
+    said = page.evaluate("""() => { const k = window.botwarsGames.dadoed;
+        const burn = {type: 'burn', bot: 'A', tile: 'C3'}, fire = {type: 'fire_on', tile: 'C3'};
+        const view = {bots: {A: {tile: null, owner: 'orange'}}, log: [
+            {turn: 3, player: 'blue', order: 'step A3 East', events: []},
+            {turn: 4, player: 'orange', order: 'spread_fire C2 North', events: [fire, burn]}]};
+        const ui = {seat: 'blue', snap: {status: 'running', view}};
+        const ev = x => Object.assign({kind: x.type}, x);
+        return [k.describe(ev(burn), ui)]; }""")
+    # D-7: a burned bot goes to the other side's reserve
+    assert said[0] == ("Blue's bot A burned on C3: it stood on fire at the end of the turn; Orange captures it "
+                       "(it goes to Orange's reserve, to be dropped back later)."), said[0]
+
+
+def test_issue23_submarine_setup_keeps_the_words_of_the_special_just_tapped(browser, live):
+    m = live.create("submarine", ["remote", "builtin:random"], seed=5)
+    page = _phone(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_ready(page)
+    page.wait_for_selector("[data-setup-sub='a']", timeout=WAIT_MS)
+    page.tap("button[data-space]:not([disabled])")
+    page.tap("button[data-special='sonar']")  # sub a is complete: the page moves on to sub b
+    page.wait_for_timeout(200)
+    words = page.inner_text("#s-special-words")
+    assert words.startswith("Sub a's special — Sonar (active, 2 AP): find every enemy sub within 2 spaces"), words  # S-6.2
+
+
+def test_issue23_dadoed_a_walker_that_pushed_a_boulder_says_why_it_stopped(browser, live):
+    m = live.create("dadoed", ["remote", "builtin:random"], seed=3)
+    page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_ready(page)
+    said = page.evaluate("""() => { const k = window.botwarsGames.dadoed;
+        const walk = {type: 'move', object: 'A', from: 'A3', to: 'C3'}, roll = {type: 'move', object: 'boulder', from: 'D3', to: 'G3'};
+        const view = {bots: {A: {tile: 'C3', owner: 'blue'}}, log: [{turn: 3, player: 'blue', order: 'dash A3 East 3', events: [walk, roll]}]};
+        const ui = {seat: 'blue', snap: {status: 'running', view}};
+        const ev = x => Object.assign({kind: x.type}, x);
+        return [k.describe(ev(walk), ui), k.describe(ev(roll), ui)]; }""")
+    # D-6.12: a walker that pushes a boulder halts after that step; the boulder rolls on (D-6.7)
+    assert said[0] == ("Blue's bot A walked from A3 to C3 (Dash): it stopped after 2 of its 3 tiles, because a bot "
+                       "that pushes a boulder halts and the boulder rolls on."), said[0]
+    assert said[1] == "A boulder was pushed and rolled from D3 to G3, set moving by Blue's bot A (Dash).", said[1]

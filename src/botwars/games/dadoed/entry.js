@@ -83,7 +83,7 @@
     // a super names both its parts: its second (a Nudge Boulder after a Dash) may be what moved
     // something (the audit read a boulder in another column "pushed by … (its super, Dash first)")
     const second = sup ? /\+ ([a-z_0-9]+)/.exec(text) : null, name2 = second ? (CMD[second[1]] ? CMD[second[1]][0] : second[1]) : null;
-    return {player: turn.player, name, walker, words: walker ? `${side}'s bot ${walker} (${sup ? `its super: ${name}${name2 ? `, then ${name2}` : ""}` : name})` : `${side}'s ${name}`};
+    return {player: turn.player, id, name, walker, boulderMoved: (turn.events || []).some(x => x.type === "move" && x.object === "boulder"), words: walker ? (sup ? `${side}'s bot ${walker} with its super, ${name}${name2 ? ` then ${name2}` : ""}` : `${side}'s bot ${walker} (${name})`) : `${side}'s ${name}`};
   }
   // Who owned bot `lb` just before event `e` (issue 23: the history named a captured bot by its
   // owner now, so a turn before the capture read "Orange's bot A walked" for Blue's bot A). The
@@ -181,12 +181,27 @@
       const obj = (x, lostTo) => x === "boulder" ? "A boulder" : bot(x, lostTo);
       switch (e.kind) {
         case "supers": return "The super commands are revealed: " + Object.entries(d).filter(([k]) => k.length === 1).map(([k, v]) => `bot ${k} ${superWords(v)}`).join("; ") + ".";
-        case "move": return c && c.walker === d.object ? `${bot(d.object)} walked from ${d.from} to ${d.to} (${c.name}).`
-          : pushed(d.object) ? `${obj(d.object)} was pushed from ${d.from} to ${d.to} by ${by}.` : `${obj(d.object)} moved from ${d.from} to ${d.to}.`;
+        case "move": {
+          if (c && c.walker === d.object) {
+            // D-6.12: a walker that pushes a boulder halts after that step (the audit read "Dash"
+            // and a walk of 2 tiles as a contradiction)
+            const n = WALK[c.id], went = Math.abs(COLS.indexOf(d.to[0]) - COLS.indexOf(d.from[0])) + Math.abs(Number(d.to.slice(1)) - Number(d.from.slice(1)));
+            const short = n && went < n && c.boulderMoved ? `: it stopped after ${went} of its ${n} tiles, because a bot that pushes a boulder halts and the boulder rolls on` : "";
+            return `${bot(d.object)} walked from ${d.from} to ${d.to} (${c.name})${short}.`;
+          }
+          const far = Math.abs(COLS.indexOf(d.to[0]) - COLS.indexOf(d.from[0])) + Math.abs(Number(d.to.slice(1)) - Number(d.from.slice(1))) > 1;
+          if (d.object === "boulder" && by && far) return `A boulder was pushed and rolled from ${d.from} to ${d.to}, set moving by ${by}.`;
+          return pushed(d.object) ? `${obj(d.object)} was pushed from ${d.from} to ${d.to} by ${by}.` : `${obj(d.object)} moved from ${d.from} to ${d.to}.`;
+        }
         case "hole": return `${d.tile} crumbled into a hole: ${c && c.walker ? `${side(c.player)}'s bot ${c.walker}` : "a bot"} walked off it (a walking command always leaves a hole).`;
         case "fire_on": return `${d.tile} caught fire${by ? ` (${by})` : ""}.`;
         case "fire_off": return `The fire on ${d.tile} went out.`;
-        case "burn": return `${bot(d.bot, d.reserve)} burned on ${d.tile}: it stood on fire at the end of the turn${d.reserve ? `; it goes to ${side(d.reserve)}'s reserve` : ""}.`;
+        case "burn": {
+          // D-7: a burned bot is captured by the other side (the log names no reserve): say so, the
+          // audit's player saw its bot vanish after "burned"
+          const then = ownerBefore(d.bot, e, view), to = d.reserve || (then ? otherSide(then) : null);
+          return `${bot(d.bot, d.reserve)} burned on ${d.tile}: it stood on fire at the end of the turn${to ? `; ${side(to)} captures it (it goes to ${to === ui.seat ? "your" : side(to) + "'s"} reserve, to be dropped back later)` : ""}.`;
+        }
         case "fall": {
           const where = d.tile === "off" ? "off the edge of the arena" : `into the hole at ${d.tile}`;
           const lost = d.reserve ? `; it goes to ${side(d.reserve)}'s reserve` : "";

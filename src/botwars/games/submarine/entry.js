@@ -366,7 +366,7 @@
             ...(TOUCH() ? {} : {onmouseenter: () => { words.textContent = SPECIAL_TEXT(x); },
                                 onfocus: () => { words.textContent = SPECIAL_TEXT(x); }})}, spName(x)))),
           words);
-        words.textContent = spec[cur] ? SPECIAL_TEXT(spec[cur]) : "Point at or tap a special to read what it does.";
+        words.textContent = spec[cur] ? SPECIAL_TEXT(spec[cur]) : said || "Point at or tap a special to read what it does.";
       }
       ui.board.clear();
       subs.forEach(k => { if (place[k]) ui.board.mark(place[k], k === cur ? "sel" : "plan", `sub ${k}${spec[k] ? ", " + spec[k] : ""}`, k); });
@@ -386,7 +386,11 @@
         !place[k] ? `Place sub ${k} on row ${row}` : `Pick a special for sub ${k}`;
       return `${what}${left > 1 ? ` (${left} subs still to set up)` : ""}.`;
     }
-    function advance() {  // once a sub has both, go on to the next unfinished one
+    // once a sub has both, go on to the next unfinished one; the special just picked stays in words
+    // (on a phone a tap picked it and moved on, and its words never showed: audit)
+    let said = "";
+    function advance() {
+      said = spec[cur] ? `Sub ${cur}'s special — ${SPECIAL_TEXT(spec[cur])}` : "";
       if (place[cur] && spec[cur]) { const next = subs.find(k => !(place[k] && spec[k])); if (next) cur = next; }
       redraw();
     }

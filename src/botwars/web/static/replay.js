@@ -92,7 +92,7 @@
         `The game master ended the match: ${o.winner ? seatName(o.winner) + " wins" : "a draw"}.`;
     const head = said.head || (o.winner ? `${seatName(o.winner)} won` : "A draw");
     const why = said.why || `(${String(o.reason || "the game ended").replace(/_/g, " ")})`;
-    return `The match is over: ${head}. ${why}${said.scores ? " " + said.scores : ""}`.replace(/\.\./g, ".");
+    return `The match is over: ${head.replace(/^(A draw|Draw)\b/, w => w.toLowerCase())}. ${why}${said.scores ? " " + said.scores : ""}`.replace(/\.\./g, ".");
   }
 
   function describe(s, fr, frames) {
