@@ -142,6 +142,10 @@ def test_audit_a_double_click_on_submit_submits_once(browser, live):
     page.mouse.up(click_count=1)  # the first click: decision point 1's orders
     wait_decision(page, 2)
     wait_my_move(page, ".robot")
+    page.wait_for_selector("#submit:not([disabled])", timeout=WAIT_MS)
+    box = page.locator("#submit").bounding_box()  # the button where it is now (the page may have moved)
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
     page.mouse.down(click_count=2)
     page.mouse.up(click_count=2)  # the second click of the double click
     page.wait_for_timeout(1500)  # a submission would have been answered, and point 3 opened
@@ -150,8 +154,7 @@ def test_audit_a_double_click_on_submit_submits_once(browser, live):
     state = httpx.get(f"{live.url}/api/matches/{m['match']}").json()
     assert state["decision"] == 2, state
     # a plain click still submits
-    page.mouse.down(click_count=1)
-    page.mouse.up(click_count=1)
+    page.click("#submit")
     wait_decision(page, 3)
     assert page.errors == [], page.errors
     page.context.close()
