@@ -49,6 +49,15 @@ def _wait_ended(live, mid: str) -> dict:
     raise AssertionError(f"match {mid} did not end within two minutes")
 
 
+def _wait_point(live, mid: str, n: int) -> None:
+    """Wait (up to 10 s) until match ``mid`` has decision point ``n`` open, over the API."""
+    for _ in range(200):
+        if httpx.get(f"{live.url}/api/matches/{mid}").json()["decision"] >= n:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"match {mid} did not reach decision point {n}")
+
+
 def _play_by_suggestion(live, mid: str, tok: str, turns: int) -> None:
     """Play ``turns`` of the seat's decisions with the random bot's suggestion (the page's own
     Suggest route), through the API."""
@@ -276,10 +285,7 @@ def test_issue23_past_turn_pages_say_the_turn_in_words_and_keep_tables_one_click
         m = live.create(game, ["remote", bot], seed=3)
         mid, tok = m["match"], m["seats"][0]["token"]
         _play_by_suggestion(live, mid, tok, 1)
-        for _ in range(100):
-            if httpx.get(f"{live.url}/api/matches/{mid}").json()["decision"] >= 2:
-                break
-            time.sleep(0.05)
+        _wait_point(live, mid, 2)
         page = open_page(browser, f"{live.url}/matches/{mid}/turns/1?token={tok}")
         page.wait_for_selector(".point-words li", timeout=WAIT_MS)
         words = page.inner_text(".point-words")

@@ -20,12 +20,11 @@ in Chromium against a real server:
 from __future__ import annotations
 
 import re
-import time
 
 import httpx
 import pytest
 
-from tests.web.test_web_audit_lead3 import _phone, _play_by_suggestion, _wait_ended
+from tests.web.test_web_audit_lead3 import _phone, _play_by_suggestion, _wait_ended, _wait_point
 from tests.web.test_web_browser import WAIT_MS, browser, open_page, wait_decision, wait_ready  # noqa: F401
 
 pytestmark = [pytest.mark.browser]
@@ -141,10 +140,7 @@ def test_issue23_submarine_subs_are_drawn_in_small_letters(live):
 def test_issue23_submarine_past_turn_pages_name_whose_turn_and_show_the_legend(browser, live):
     mid, tok = _after_setup(live, first="p1")
     _play_by_suggestion(live, mid, tok, 1)  # Red's turn 1 (S-4.1: p1 first)
-    for _ in range(200):
-        if httpx.get(f"{live.url}/api/matches/{mid}").json()["decision"] >= 3:
-            break
-        time.sleep(0.05)
+    _wait_point(live, mid, 3)
     page = open_page(browser, f"{live.url}/matches/{mid}/turns/2?token={tok}")
     page.wait_for_selector(".point-words li", timeout=WAIT_MS)
     assert page.inner_text(".archive-point h2").startswith("Red's turn 1 (step 2 of the match)")
@@ -157,14 +153,17 @@ def test_issue23_submarine_past_turn_pages_name_whose_turn_and_show_the_legend(b
     assert page.inner_text(".archive-point h2").startswith("Blue's turn 2")  # S-4: turns count both players' turns
 
 
-def test_issue23_factory_past_turn_pages_say_register_and_whose_card_pushed(browser, live):
+def _factory_after_one_turn(live) -> tuple[str, str]:
+    """A factory match of a person (Red) against the random bot after its first turn (F-5)."""
     m = live.create("factory", ["remote", "builtin:random"], seed=3)
     mid, tok = m["match"], m["seats"][0]["token"]
     _play_by_suggestion(live, mid, tok, 1)
-    for _ in range(200):
-        if httpx.get(f"{live.url}/api/matches/{mid}").json()["decision"] >= 2:
-            break
-        time.sleep(0.05)
+    _wait_point(live, mid, 2)
+    return mid, tok
+
+
+def test_issue23_factory_past_turn_pages_say_register_and_whose_card_pushed(browser, live):
+    mid, tok = _factory_after_one_turn(live)
     page = open_page(browser, f"{live.url}/matches/{mid}/turns/1?token={tok}")
     page.wait_for_selector(".point-words li", timeout=WAIT_MS)
     heads = page.locator(".archive-section h3").all_inner_texts()
@@ -180,13 +179,7 @@ def test_issue23_factory_past_turn_pages_say_register_and_whose_card_pushed(brow
 
 
 def test_issue23_phone_past_turn_legend_keeps_its_size(browser, live):
-    m = live.create("factory", ["remote", "builtin:random"], seed=3)
-    mid, tok = m["match"], m["seats"][0]["token"]
-    _play_by_suggestion(live, mid, tok, 1)
-    for _ in range(200):
-        if httpx.get(f"{live.url}/api/matches/{mid}").json()["decision"] >= 2:
-            break
-        time.sleep(0.05)
+    mid, tok = _factory_after_one_turn(live)
     page = _phone(browser, f"{live.url}/matches/{mid}/turns/1?token={tok}")
     page.wait_for_selector("#legend .legend-svg svg", timeout=WAIT_MS)
     width = page.evaluate("document.querySelector('#legend .legend-svg svg').getBoundingClientRect().width")

@@ -18,7 +18,6 @@ in Chromium against a real server (the factory and geeko findings: test_web_audi
 from __future__ import annotations
 
 import re
-import time
 
 import httpx
 import pytest
@@ -27,6 +26,14 @@ from tests.web.test_web_audit_lead3 import _phone, _play_by_suggestion, _wait_en
 from tests.web.test_web_browser import WAIT_MS, browser, open_page, wait_decision, wait_ready  # noqa: F401
 
 pytestmark = [pytest.mark.browser]
+
+
+def _seat_page(browser, live, game: str, seed: int):
+    """The desktop seat page of a person (the first seat) against the random bot, ready."""
+    m = live.create(game, ["remote", "builtin:random"], seed=seed)
+    page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
+    wait_ready(page)
+    return page
 
 
 def test_issue23_lobby_refusal_names_the_field(browser, live):
@@ -94,9 +101,7 @@ def test_issue23_what_just_happened_keeps_your_own_turn(browser, live):
 
 
 def test_issue23_dadoed_blast_names_the_bot_and_why_bots_stay(browser, live):
-    m = live.create("dadoed", ["remote", "builtin:random"], seed=3)
-    page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
-    wait_ready(page)
+    page = _seat_page(browser, live, "dadoed", 3)
     said = page.evaluate("""() => { const k = window.botwarsGames.dadoed;
         const ui = {seat: 'p1', snap: {status: 'ended', view: {result: {winner: 'p1'}, log: [],
           bots: {A: {tile: 'C7', owner: 'p1'}, D: {tile: 'B7', owner: 'p1'}, B: {tile: 'H1', owner: 'p1'}}}}};
@@ -108,9 +113,7 @@ def test_issue23_dadoed_blast_names_the_bot_and_why_bots_stay(browser, live):
 
 
 def test_issue23_submarine_collision_says_which_sub_moved(browser, live):
-    m = live.create("submarine", ["remote", "builtin:random"], seed=5)
-    page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
-    wait_ready(page)
+    page = _seat_page(browser, live, "submarine", 5)
     said = page.evaluate("""() => { const k = window.botwarsGames.submarine, ui = {seat: 'p1'};
         return [k.describe({kind: 'collision', attacker: {sub: 'w', space: 'C6', damage: 1}, defender: {sub: 'b', space: 'C5', damage: 2},
                             dir: 'S', push: 'C4'}, ui),
@@ -175,9 +178,7 @@ def test_issue23_arena_order_marks_over_robots_and_the_last_move_names_its_turn(
 # ---- the fifth fresh audit (helper-18) ----------------------------------------------------------
 
 def test_issue23_dadoed_a_burn_is_a_capture(browser, live):
-    m = live.create("dadoed", ["remote", "builtin:random"], seed=3)
-    page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
-    wait_ready(page)
+    page = _seat_page(browser, live, "dadoed", 3)
     said = page.evaluate("""() => { const k = window.botwarsGames.dadoed;
         const burn = {type: 'burn', bot: 'A', tile: 'C3'}, fire = {type: 'fire_on', tile: 'C3'};
         const view = {bots: {A: {tile: null, owner: 'orange'}}, log: [
@@ -204,9 +205,7 @@ def test_issue23_submarine_setup_keeps_the_words_of_the_special_just_tapped(brow
 
 
 def test_issue23_dadoed_a_walker_that_pushed_a_boulder_says_why_it_stopped(browser, live):
-    m = live.create("dadoed", ["remote", "builtin:random"], seed=3)
-    page = open_page(browser, f"{live.url}/play/{m['match']}?token={m['seats'][0]['token']}")
-    wait_ready(page)
+    page = _seat_page(browser, live, "dadoed", 3)
     said = page.evaluate("""() => { const k = window.botwarsGames.dadoed;
         const walk = {type: 'move', object: 'A', from: 'A3', to: 'C3'}, roll = {type: 'move', object: 'boulder', from: 'D3', to: 'G3'};
         const view = {bots: {A: {tile: 'C3', owner: 'blue'}}, log: [{turn: 3, player: 'blue', order: 'dash A3 East 3', events: [walk, roll]}]};

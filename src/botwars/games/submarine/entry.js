@@ -166,17 +166,17 @@
         case "surface": return `${Sub(d.sub)} surfaced.`;
         case "submerge": return `${Sub(d.sub)} submerged.`;
         case "score": return `${d.player && d.player !== me ? side(d.player) + " scored" : "You scored"} ${d.points} point${d.points === 1 ? "" : "s"} for subs on the middle spaces (total ${d.total}).`;
-        case "depth_charge": return `${d.sub ? `${sub(d.sub)[0].toUpperCase()}${sub(d.sub).slice(1)} dropped a depth charge` : "A depth charge fell"} on ${d.centre} (the space and its neighbours): ${(d.hits || []).length ? d.hits.map(h => `${sub(h.sub)} on ${h.space} took ${h.damage} damage${plate(h)}`).join("; ") : "no sub was hit"}.`;
+        case "depth_charge": return `${d.sub ? `${Sub(d.sub)} dropped a depth charge` : "A depth charge fell"} on ${d.centre} (the space and its neighbours): ${(d.hits || []).length ? d.hits.map(h => `${sub(h.sub)} on ${h.space} took ${h.damage} damage${plate(h)}`).join("; ") : "no sub was hit"}.`;
         case "torpedo_hit": return `Torpedo${d.sub ? ` from ${sub(d.sub)}` : ""}${d.dir ? ` fired ${DIRNAME[d.dir] || d.dir}` : ""} hit ${sub(d.target)} on ${d.space}: it surfaced and took ${d.damage} damage${plate(d)}.`;
         case "torpedo_miss": return `Torpedo from ${sub(d.sub)} fired ${DIRNAME[d.dir] || d.dir}: no sub within 3 spaces, it missed.`;
         case "mine_triggered": return `${Sub(d.sub)} entered a mine on ${d.space}: it surfaced and took ${d.damage} damage${plate(d)}.`;
         // S-5.2: the rammer stays (its later actions are cancelled), both surface, the rammed sub is
         // pushed one space on: name each sub in each clause (the audit could not tell which moved)
         case "collision": {
-          const a = sub(d.attacker.sub), b = sub(d.defender.sub);
-          const push = /^[A-G]\d$/.test(d.push || "") ? ` ${b[0].toUpperCase()}${b.slice(1)} was pushed on to ${d.push}.` :
-            d.push === "chain" ? ` ${b[0].toUpperCase()}${b.slice(1)} was pushed into the next sub in line, another collision.` :
-            d.push === "edge" ? ` ${b[0].toUpperCase()}${b.slice(1)} stays where it is: the board's edge is behind it.` : "";
+          const a = sub(d.attacker.sub), b = sub(d.defender.sub), B = Sub(d.defender.sub);
+          const push = /^[A-G]\d$/.test(d.push || "") ? ` ${B} was pushed on to ${d.push}.` :
+            d.push === "chain" ? ` ${B} was pushed into the next sub in line, another collision.` :
+            d.push === "edge" ? ` ${B} stays where it is: the board's edge is behind it.` : "";
           return `Collision: ${a} ran into ${b}${d.defender.space ? ` on ${d.defender.space}` : ""}. Both surfaced; ${a} took ${d.attacker.damage} damage${plate(d.attacker)} and stays where it was (its later actions this turn are cancelled); ${b} took ${d.defender.damage}${plate(d.defender)}.${push}`;
         }
         case "destroyed": return `${Sub(d.sub)} was destroyed${d.space ? ` on ${d.space}` : ""}.`;
